@@ -1,0 +1,147 @@
+/*
+ * gate.c - the per-runtime admission gate in front of the engine.
+ *
+ * A thread that wants the runtime CASes `word` from 0 to 1. If that fails it
+ * spins for a bounded time (the owner's stay is usually short: one call),
+ * then parks on a condition variable. The owner re-enters for free (depth).
+ * While it owns the gate the thread also holds JSC's API lock (JSLock), so
+ * the C API calls it makes do not take and drop that lock one by one.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+
+static _Thread_local char thread_token_anchor;
+
+/* Token of the calling thread: the address of a thread-local. Any thread. */
+uintptr_t strait__thread_token(void) { return (uintptr_t)&thread_token_anchor; }
+
+static long now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* Initializes a free gate. The spin budget comes from STRAIT_GATE_SPIN_US
+ * (default 50 us; negative disables spinning). Any thread. */
+void strait__gate_init(strait__gate *g) {
+  atomic_init(&g->word, 0);
+  atomic_init(&g->owner, 0);
+  atomic_init(&g->waiters, 0);
+  atomic_init(&g->closing, 0);
+  g->depth = 0;
+  const char *s = getenv("STRAIT_GATE_SPIN_US");
+  long us = s ? strtol(s, NULL, 10) : 50;
+  g->spin_ns = us < 0 ? -1 : us * 1000;
+  pthread_mutex_init(&g->mu, NULL);
+  pthread_cond_init(&g->cv, NULL);
+}
+
+/* Destroys a gate nobody owns or waits on. */
+void strait__gate_destroy(strait__gate *g) {
+  pthread_mutex_destroy(&g->mu);
+  pthread_cond_destroy(&g->cv);
+}
+
+static inline int try_take(strait__gate *g) {
+  int expect = 0;
+  return atomic_compare_exchange_strong_explicit(&g->word, &expect, 1,
+                                                 memory_order_acquire,
+                                                 memory_order_relaxed);
+}
+
+/* Blocks until the calling thread owns the gate word (not the JSC lock). */
+static void acquire(strait__gate *g) {
+  if (try_take(g)) return;
+  if (g->spin_ns > 0) {
+    long deadline = now_ns() + g->spin_ns;
+    int n = 0;
+    do {
+      for (int i = 0; i < 64; i++) {
+        if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g))
+          return;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      }
+      if (++n % 16 == 0) sched_yield();
+    } while (now_ns() < deadline);
+  }
+  pthread_mutex_lock(&g->mu);
+  atomic_fetch_add(&g->waiters, 1);
+  while (!try_take(g)) pthread_cond_wait(&g->cv, &g->mu);
+  atomic_fetch_sub(&g->waiters, 1);
+  pthread_mutex_unlock(&g->mu);
+}
+
+/* Frees the gate word and wakes one parked waiter, if any. */
+static void release(strait__gate *g) {
+  atomic_store_explicit(&g->owner, 0, memory_order_relaxed);
+  atomic_store_explicit(&g->word, 0, memory_order_release);
+  if (atomic_load(&g->waiters) > 0) {
+    pthread_mutex_lock(&g->mu);
+    pthread_cond_signal(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+  }
+}
+
+/* Enters rt (see strait.h). Any thread. */
+int strait_enter(strait_runtime *rt) {
+  strait__gate *g = &rt->gate;
+  uintptr_t me = strait__thread_token();
+  if (atomic_load_explicit(&g->owner, memory_order_relaxed) == me) {
+    g->depth++;
+    return 0;
+  }
+  if (atomic_load(&g->closing)) return STRAIT_ECLOSED;
+  acquire(g);
+  if (atomic_load(&g->closing)) {
+    release(g);
+    return STRAIT_ECLOSED;
+  }
+  atomic_store_explicit(&g->owner, me, memory_order_relaxed);
+  g->depth = 1;
+  JSLock(rt->ctx);
+  return 0;
+}
+
+/* Leaves rt once. The last leave releases the JSC lock (which drains the
+ * microtask queue while this thread still owns the gate) and then the gate.
+ * Owner thread only. */
+void strait_leave(strait_runtime *rt) {
+  strait__gate *g = &rt->gate;
+  if (g->depth > 1) {
+    g->depth--;
+    return;
+  }
+  JSUnlock(rt->ctx);
+  g->depth = 0;
+  release(g);
+}
+
+/* Non-zero when the calling thread owns rt's gate. Any thread. */
+int strait_inside(strait_runtime *rt) {
+  return atomic_load_explicit(&rt->gate.owner, memory_order_relaxed) ==
+         strait__thread_token();
+}
+
+/* Lets other threads in while this thread is outside JS (see internal.h). */
+int strait__gate_suspend(strait_runtime *rt) {
+  strait__gate *g = &rt->gate;
+  int depth = g->depth;
+  g->depth = 0;
+  release(g);
+  return depth;
+}
+
+/* Takes the gate back after strait__gate_suspend(), even while closing:
+ * the thread must get back to unwind its JS frames. */
+void strait__gate_resume(strait_runtime *rt, int depth) {
+  strait__gate *g = &rt->gate;
+  acquire(g);
+  atomic_store_explicit(&g->owner, strait__thread_token(), memory_order_relaxed);
+  g->depth = depth;
+}

@@ -1,0 +1,164 @@
+/*
+ * runtime.c - creation and release of a runtime, one JSC context group each,
+ * and the once-per-process JavaScriptCore set-up.
+ */
+#include "internal.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_once_t jsc_once = PTHREAD_ONCE_INIT;
+
+/* Signals the JVM owns. JSC installs SIGSEGV/SIGBUS handlers when it
+ * initializes; with its signal-based features off (see docs/signals.md) it
+ * never needs them, so whatever was installed before (HotSpot's handlers
+ * when the JVM came first) is put back. */
+static const int kHostSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+
+static void set_default_option(const char *name, const char *value) {
+  if (!getenv(name)) setenv(name, value, 0);
+}
+
+static void jsc_init(void) {
+  struct sigaction saved[sizeof kHostSignals / sizeof kHostSignals[0]];
+  for (size_t i = 0; i < sizeof kHostSignals / sizeof kHostSignals[0]; i++)
+    sigaction(kHostSignals[i], NULL, &saved[i]);
+  /* No fault-based WebAssembly bounds checks and no signal-based traps:
+   * JSC then never relies on a SIGSEGV of its own. */
+  set_default_option("JSC_useWasmFastMemory", "false");
+  set_default_option("JSC_useWasmFaultSignalHandler", "false");
+  set_default_option("JSC_usePollingTraps", "true");
+  /* Creating a group initializes JSC and its signal handlers. */
+  JSContextGroupRef g = JSContextGroupCreate();
+  JSGlobalContextRef c = JSGlobalContextCreateInGroup(g, NULL);
+  JSGlobalContextRelease(c);
+  JSContextGroupRelease(g);
+  for (size_t i = 0; i < sizeof kHostSignals / sizeof kHostSignals[0]; i++) {
+    if (saved[i].sa_handler != SIG_DFL && saved[i].sa_handler != SIG_IGN)
+      sigaction(kHostSignals[i], &saved[i], NULL);
+  }
+}
+
+/* Initializes JavaScriptCore once per process. Any thread. */
+void strait__jsc_init_once(void) { pthread_once(&jsc_once, jsc_init); }
+
+static char *dupstr(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+static JSClassRef the_global_class;
+static pthread_once_t global_class_once = PTHREAD_ONCE_INIT;
+
+static void make_global_class(void) {
+  JSClassDefinition def = kJSClassDefinitionEmpty;
+  def.className = "global";
+  the_global_class = JSClassCreate(&def);
+}
+
+/* The class of every runtime's global object (process-wide, never freed). */
+static JSClassRef global_class(void) {
+  pthread_once(&global_class_once, make_global_class);
+  return the_global_class;
+}
+
+/* The runtime that owns ctx (see strait.h). */
+strait_runtime *strait_runtime_from_context(JSContextRef ctx) {
+  return JSObjectGetPrivate(JSContextGetGlobalObject(ctx));
+}
+
+/* Creates a runtime (see strait.h). Any thread. */
+int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
+  *out = NULL;
+  strait__jsc_init_once();
+  strait_runtime *rt = calloc(1, sizeof *rt);
+  if (!rt) return STRAIT_ENOMEM;
+  if (opts) rt->opts = *opts;
+  rt->opts.argv = NULL;
+  if (opts && opts->argc > 0) {
+    rt->argv = calloc((size_t)opts->argc, sizeof(char *));
+    if (!rt->argv) { free(rt); return STRAIT_ENOMEM; }
+    for (int i = 0; i < opts->argc; i++) {
+      rt->argv[i] = dupstr(opts->argv[i] ? opts->argv[i] : "");
+      if (!rt->argv[i]) {
+        for (int j = 0; j < i; j++) free(rt->argv[j]);
+        free(rt->argv);
+        free(rt);
+        return STRAIT_ENOMEM;
+      }
+      rt->argc = i + 1;
+    }
+  }
+  strait__gate_init(&rt->gate);
+  strait__loop_init(&rt->loop);
+  rt->group = JSContextGroupCreate();
+  rt->ctx = JSGlobalContextCreateInGroup(rt->group, global_class());
+  if (!rt->group || !rt->ctx) {
+    strait_runtime_free(rt);
+    return STRAIT_ENOMEM;
+  }
+  /* JSC has no context user data: the global object's private slot holds
+   * the runtime. */
+  JSObjectSetPrivate(JSContextGetGlobalObject(rt->ctx), rt);
+  int rc = strait_enter(rt);
+  if (rc) { strait_runtime_free(rt); return rc; }
+  JSValueRef exc = NULL;
+  rc = strait__timers_install(rt, &exc);
+  if (rc == 0) rc = strait__env_install(rt, &exc);
+  if (rc != 0 && exc) strait__report(rt, exc);
+  strait_leave(rt);
+  if (rc != 0) {
+    strait_runtime_free(rt);
+    return rc;
+  }
+  *out = rt;
+  return 0;
+}
+
+/* Releases the runtime (see strait.h). */
+void strait_runtime_free(strait_runtime *rt) {
+  if (!rt) return;
+  int depth = 0;
+  if (rt->ctx) {
+    /* Wait for other threads to leave; then close the gate for good. */
+    while (strait_inside(rt)) { depth++; strait_leave(rt); }
+    if (strait_enter(rt) == 0) {
+      atomic_store(&rt->gate.closing, 1);
+      if (rt->embedder_teardown) {
+        void (*td)(strait_runtime *, void *) = rt->embedder_teardown;
+        rt->embedder_teardown = NULL;
+        td(rt, rt->embedder);
+      }
+      strait__loop_destroy(rt);
+      if (rt->internal) JSValueUnprotect(rt->ctx, rt->internal);
+      if (rt->pending_error) JSValueUnprotect(rt->ctx, rt->pending_error);
+      rt->internal = NULL;
+      rt->pending_error = NULL;
+      strait_leave(rt);
+    }
+    JSGlobalContextRelease(rt->ctx);
+  }
+  (void)depth;
+  if (rt->group) JSContextGroupRelease(rt->group);
+  strait__gate_destroy(&rt->gate);
+  pthread_mutex_destroy(&rt->loop.mu);
+  pthread_cond_destroy(&rt->loop.cv);
+  for (int i = 0; i < rt->argc; i++) free(rt->argv[i]);
+  free(rt->argv);
+  free(rt);
+}
+
+/* The runtime's global context. */
+JSGlobalContextRef strait_runtime_context(strait_runtime *rt) { return rt->ctx; }
+
+/* Sets the embedder slot (see strait.h). */
+void strait_runtime_set_embedder(strait_runtime *rt, void *data,
+                                 void (*teardown)(strait_runtime *, void *)) {
+  rt->embedder = data;
+  rt->embedder_teardown = teardown;
+}
+
+void *strait_runtime_embedder(strait_runtime *rt) { return rt->embedder; }

@@ -1,0 +1,239 @@
+/*
+ * timers.c - setTimeout, setInterval, clearTimeout, clearInterval,
+ * queueMicrotask helpers and unhandled-rejection tracking. Timers live in a
+ * binary min-heap ordered by (due time, sequence), owned by the thread
+ * inside the gate. A pending timer keeps its callback and arguments
+ * protected; firing a one-shot timer or clearing it unprotects them once.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int timer_less(const strait__timer *a, const strait__timer *b) {
+  return a->when_ms < b->when_ms || (a->when_ms == b->when_ms && a->seq < b->seq);
+}
+
+static void heap_swap(strait__loop *l, size_t i, size_t j) {
+  strait__timer *t = l->heap[i];
+  l->heap[i] = l->heap[j];
+  l->heap[j] = t;
+  l->heap[i]->heap_index = i;
+  l->heap[j]->heap_index = j;
+}
+
+static void sift_up(strait__loop *l, size_t i) {
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!timer_less(l->heap[i], l->heap[p])) break;
+    heap_swap(l, i, p);
+    i = p;
+  }
+}
+
+static void sift_down(strait__loop *l, size_t i) {
+  for (;;) {
+    size_t a = 2 * i + 1, b = a + 1, m = i;
+    if (a < l->nheap && timer_less(l->heap[a], l->heap[m])) m = a;
+    if (b < l->nheap && timer_less(l->heap[b], l->heap[m])) m = b;
+    if (m == i) return;
+    heap_swap(l, i, m);
+    i = m;
+  }
+}
+
+static int heap_push(strait__loop *l, strait__timer *t) {
+  if (l->nheap == l->capheap) {
+    size_t cap = l->capheap ? l->capheap * 2 : 16;
+    strait__timer **h = realloc(l->heap, cap * sizeof *h);
+    if (!h) return STRAIT_ENOMEM;
+    l->heap = h;
+    l->capheap = cap;
+  }
+  t->heap_index = l->nheap;
+  l->heap[l->nheap++] = t;
+  sift_up(l, t->heap_index);
+  return 0;
+}
+
+static void heap_remove(strait__loop *l, strait__timer *t) {
+  size_t i = t->heap_index;
+  l->nheap--;
+  if (i != l->nheap) {
+    l->heap[i] = l->heap[l->nheap];
+    l->heap[i]->heap_index = i;
+    sift_down(l, i);
+    sift_up(l, i);
+  }
+}
+
+/* Unprotects a timer's values and frees it. Inside the gate. */
+static void timer_free(strait_runtime *rt, strait__timer *t) {
+  JSValueUnprotect(rt->ctx, t->callback);
+  for (size_t i = 0; i < t->nargs; i++) JSValueUnprotect(rt->ctx, t->args[i]);
+  free(t->args);
+  if (t->refed) rt->loop.nrefed--;
+  free(t);
+}
+
+static strait__timer *find_timer(strait__loop *l, double id) {
+  for (size_t i = 0; i < l->nheap; i++)
+    if (l->heap[i]->id == id) return l->heap[i];
+  return NULL;
+}
+
+/* setTimeout/setInterval(fn, delay, ...args) -> numeric id. */
+static JSValueRef add_timer(JSContextRef ctx, size_t argc, const JSValueRef argv[],
+                            JSValueRef *exception, int repeat) {
+  strait_runtime *rt = strait_runtime_from_context(ctx);
+  if (argc < 1 || !JSValueIsObject(ctx, argv[0]) ||
+      !JSObjectIsFunction(ctx, (JSObjectRef)argv[0])) {
+    *exception = strait__make_error(ctx, "TypeError", "%s: callback must be a function",
+                                    repeat ? "setInterval" : "setTimeout");
+    return NULL;
+  }
+  double delay = argc > 1 ? JSValueToNumber(ctx, argv[1], exception) : 0;
+  if (*exception) return NULL;
+  if (!(delay >= 1) || isnan(delay) || delay > 2147483647.0) delay = 1;
+  strait__timer *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->nargs = argc > 2 ? argc - 2 : 0;
+  if (t->nargs) {
+    t->args = malloc(t->nargs * sizeof *t->args);
+    if (!t->args) { free(t); return NULL; }
+  }
+  strait__loop *l = &rt->loop;
+  t->callback = (JSObjectRef)argv[0];
+  JSValueProtect(ctx, t->callback);
+  for (size_t i = 0; i < t->nargs; i++) {
+    t->args[i] = argv[i + 2];
+    JSValueProtect(ctx, t->args[i]);
+  }
+  t->interval_ms = repeat ? delay : -1;
+  t->when_ms = strait__now_ms() + delay;
+  t->seq = l->next_seq++;
+  t->id = l->next_id++;
+  t->refed = true;
+  l->nrefed++;
+  if (heap_push(l, t)) {
+    timer_free(rt, t);
+    *exception = strait__make_error(ctx, "RangeError", "out of memory for timers");
+    return NULL;
+  }
+  return JSValueMakeNumber(ctx, t->id);
+}
+
+static JSValueRef js_set_timeout(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exception) {
+  (void)f; (void)self;
+  return add_timer(ctx, argc, argv, exception, 0);
+}
+
+static JSValueRef js_set_interval(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                  const JSValueRef argv[], JSValueRef *exception) {
+  (void)f; (void)self;
+  return add_timer(ctx, argc, argv, exception, 1);
+}
+
+/* clearTimeout/clearInterval(id): unknown ids are ignored, as in Node. */
+static JSValueRef js_clear_timer(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exception) {
+  (void)f; (void)self; (void)exception;
+  strait_runtime *rt = strait_runtime_from_context(ctx);
+  if (argc > 0 && JSValueIsNumber(ctx, argv[0])) {
+    strait__timer *t = find_timer(&rt->loop, JSValueToNumber(ctx, argv[0], NULL));
+    if (t) {
+      heap_remove(&rt->loop, t);
+      timer_free(rt, t);
+    }
+  }
+  return JSValueMakeUndefined(ctx);
+}
+
+/* __strait_timerRef(id, on): timer.ref()/unref(). */
+static JSValueRef js_timer_ref(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                               const JSValueRef argv[], JSValueRef *exception) {
+  (void)f; (void)self; (void)exception;
+  strait_runtime *rt = strait_runtime_from_context(ctx);
+  if (argc > 1) {
+    strait__timer *t = find_timer(&rt->loop, JSValueToNumber(ctx, argv[0], NULL));
+    bool on = JSValueToBoolean(ctx, argv[1]);
+    if (t && t->refed != on) {
+      t->refed = on;
+      rt->loop.nrefed += on ? 1 : (size_t)-1;
+    }
+  }
+  return JSValueMakeUndefined(ctx);
+}
+
+/* Records the first uncaught error of a callback for the loop to return. */
+static void set_pending(strait_runtime *rt, JSValueRef exc) {
+  if (rt->pending_error || rt->exiting) return;
+  rt->pending_error = exc ? exc : JSValueMakeUndefined(rt->ctx);
+  JSValueProtect(rt->ctx, rt->pending_error);
+}
+
+/* Runs the timers that are due, in order; returns the next due time or -1.
+ * A timer added by a callback with delay 0 runs on the next turn, not in
+ * this one. Inside the gate. */
+double strait__timers_run_due(strait_runtime *rt) {
+  strait__loop *l = &rt->loop;
+  double now = strait__now_ms();
+  uint64_t limit_seq = l->next_seq;
+  while (l->nheap > 0 && !rt->exiting && !rt->pending_error) {
+    strait__timer *t = l->heap[0];
+    if (t->when_ms > now || t->seq >= limit_seq) break;
+    heap_remove(l, t);
+    JSValueRef exc = NULL;
+    JSObjectRef cb = t->callback;
+    if (t->interval_ms >= 0) {
+      t->when_ms = now + t->interval_ms;
+      t->seq = l->next_seq++;
+      heap_push(l, t);
+      JSObjectCallAsFunction(rt->ctx, cb, NULL, t->nargs, t->args, &exc);
+    } else {
+      /* Keep the values reachable from this frame while the callback runs. */
+      JSObjectCallAsFunction(rt->ctx, cb, NULL, t->nargs, t->args, &exc);
+      timer_free(rt, t);
+    }
+    if (exc) set_pending(rt, exc);
+  }
+  return l->nheap > 0 ? l->heap[0]->when_ms : -1;
+}
+
+/* Frees every timer. Inside the gate. */
+void strait__timers_clear(strait_runtime *rt) {
+  strait__loop *l = &rt->loop;
+  while (l->nheap > 0) {
+    strait__timer *t = l->heap[--l->nheap];
+    timer_free(rt, t);
+  }
+  free(l->heap);
+  l->heap = NULL;
+  l->capheap = 0;
+}
+
+/* Unhandled promise rejection: reported like an uncaught error. */
+static JSValueRef js_unhandled_rejection(JSContextRef ctx, JSObjectRef f, JSObjectRef self,
+                                         size_t argc, const JSValueRef argv[],
+                                         JSValueRef *exception) {
+  (void)f; (void)self; (void)exception;
+  set_pending(strait_runtime_from_context(ctx), argc > 1 ? argv[1] : NULL);
+  return JSValueMakeUndefined(ctx);
+}
+
+/* Installs the timer globals. Inside the gate. */
+int strait__timers_install(strait_runtime *rt, JSValueRef *exception) {
+  JSContextRef ctx = rt->ctx;
+  JSObjectRef g = JSContextGetGlobalObject(ctx);
+  strait__set_function(ctx, g, "setTimeout", js_set_timeout);
+  strait__set_function(ctx, g, "setInterval", js_set_interval);
+  strait__set_function(ctx, g, "clearTimeout", js_clear_timer);
+  strait__set_function(ctx, g, "clearInterval", js_clear_timer);
+  strait__set_function(ctx, g, "__strait_timerRef", js_timer_ref);
+  JSStringRef n = JSStringCreateWithUTF8CString("unhandledRejection");
+  JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, n, js_unhandled_rejection);
+  JSStringRelease(n);
+  JSGlobalContextSetUnhandledRejectionCallback(rt->ctx, f, exception);
+  return (exception && *exception) ? STRAIT_EJS : 0;
+}

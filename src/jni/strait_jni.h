@@ -1,0 +1,46 @@
+/*
+ * strait_jni.h - what the launcher calls in the JNI layer. Declared without
+ * <jni.h>, so the launcher stays free of JNI types; the JNI layer is the
+ * only code that includes <jni.h>.
+ */
+#ifndef STRAIT_JNI_H
+#define STRAIT_JNI_H
+
+#include "strait.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct strait_jvm_options {
+  const char *classpath;        /* user class path (after strait.jar); may be NULL */
+  const char *strait_jar;       /* path of strait.jar */
+  const char *libjvm;           /* path of libjvm.so to dlopen; NULL: search */
+  int nopts;                    /* extra JVM options (from -J...) */
+  const char *const *opts;
+} strait_jvm_options;
+
+/*
+ * Loads libjvm, creates the JVM in this process with the JNI invocation API
+ * and attaches the calling thread (which must not be the primordial
+ * thread), then initializes the JNI layer (class and method IDs). On
+ * failure returns a negative status and writes a one-line reason to err.
+ * Call once per process.
+ */
+int strait_jvm_start(const strait_jvm_options *opts, char *err, size_t errlen);
+
+/*
+ * Installs the Java bridge into rt (globals java, javax, Packages, Java...)
+ * and binds rt's lifetime to the JNI layer's per-runtime state. Inside the
+ * gate, on a thread attached to the JVM.
+ */
+int strait_java_attach(strait_runtime *rt, JSValueRef *exception);
+
+/* Detaches the calling thread and destroys the JVM (waits for non-daemon
+ * Java threads, as `java` does). Call after every runtime is freed. */
+void strait_jvm_stop(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STRAIT_JNI_H */
