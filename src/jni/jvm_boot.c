@@ -1,0 +1,185 @@
+/*
+ * jvm_boot.c - creating the JVM inside the strait process (JNI invocation
+ * API) for the launcher, and destroying it at exit.
+ *
+ * libjvm.so is opened with dlopen at run time (the launcher does not link
+ * against it), so one strait binary works with any JDK 17+. The JVM gets
+ * strait.jar plus the user class path, the options given with -J, and the
+ * system property strait.library naming the libstrait.so already loaded in
+ * this process, so that the Java side (NativeLoader) loads this very copy
+ * instead of extracting another one from the jar: loading the same file
+ * again only makes the JVM call JNI_OnLoad, and strait__jni_init() is
+ * idempotent.
+ */
+#define _GNU_SOURCE
+#include "jni_internal.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef jint (*create_vm_fn)(JavaVM **, void **, void *);
+
+/* The process's JVM: created once by strait_jvm_start, destroyed by
+ * strait_jvm_stop. Process-wide by nature (one JVM per process). */
+static JavaVM *the_vm;
+
+/* snprintf into err (errlen bytes, may be 0). Any thread. */
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+  if (!err || errlen == 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+/* Non-zero if path names a readable regular file. Any thread. */
+static int is_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
+}
+
+/* Writes <home>/lib/server/libjvm.so into out (outlen bytes) if that file
+ * exists; returns non-zero then. Any thread. */
+static int libjvm_in_home(const char *home, char *out, size_t outlen) {
+  if (!home || !*home) return 0;
+  int n = snprintf(out, outlen, "%s/lib/server/libjvm.so", home);
+  return n > 0 && (size_t)n < outlen && is_file(out);
+}
+
+/* Searches for libjvm.so when the launcher gave none: $JAVA_HOME, then the
+ * JDK of the `java` on PATH, then /usr/lib/jvm/<every JDK> (the highest name
+ * in sort order wins). Writes the path into out; returns non-zero if found.
+ * Any thread. */
+static int find_libjvm(char *out, size_t outlen) {
+  if (libjvm_in_home(getenv("JAVA_HOME"), out, outlen)) return 1;
+  const char *path = getenv("PATH");
+  if (path) {
+    char *copy = strdup(path);
+    for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir;
+         dir = strtok_r(NULL, ":", &save)) {
+      char java[PATH_MAX], real[PATH_MAX];
+      if (snprintf(java, sizeof java, "%s/java", dir) >= (int)sizeof java) continue;
+      if (access(java, X_OK) != 0 || !realpath(java, real)) continue;
+      char *slash = strrchr(real, '/');            /* .../bin/java */
+      if (slash) *slash = '\0';
+      slash = strrchr(real, '/');                  /* .../bin */
+      if (slash) *slash = '\0';
+      if (libjvm_in_home(real, out, outlen)) { free(copy); return 1; }
+    }
+    free(copy);
+  }
+  DIR *d = opendir("/usr/lib/jvm");
+  if (!d) return 0;
+  char best[NAME_MAX + 1] = "";
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    char probe[PATH_MAX];
+    if (snprintf(probe, sizeof probe, "/usr/lib/jvm/%s", e->d_name) >= (int)sizeof probe)
+      continue;
+    if (libjvm_in_home(probe, out, outlen) && strcmp(e->d_name, best) > 0)
+      snprintf(best, sizeof best, "%s", e->d_name);
+  }
+  closedir(d);
+  if (!best[0]) return 0;
+  char home[PATH_MAX];
+  snprintf(home, sizeof home, "/usr/lib/jvm/%s", best);
+  return libjvm_in_home(home, out, outlen);
+}
+
+/* Appends "-D<name>=<a>[:<b>]" style option text: malloc'd, caller frees.
+ * Any thread. */
+static char *joined(const char *prefix, const char *a, const char *b) {
+  size_t n = strlen(prefix) + (a ? strlen(a) : 0) + (b ? strlen(b) + 1 : 0) + 1;
+  char *s = malloc(n);
+  if (!s) return NULL;
+  snprintf(s, n, "%s%s%s%s", prefix, a ? a : "", (a && *a && b && *b) ? ":" : "",
+           b ? b : "");
+  return s;
+}
+
+/* Initializes the JNI layer (class and method IDs, natives) on the thread
+ * that created the JVM. Returns 0 or a negative status with err set.
+ * Thread: the one that created the JVM. */
+static int init_jni_layer(JNIEnv *env, char *err, size_t errlen) {
+  int rc = strait__jni_init(the_vm, env);
+  if (rc == 0) return 0;
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionDescribe(env);
+  set_err(err, errlen, "the JNI layer failed to initialize (is strait.jar complete?)");
+  return rc;
+}
+
+/* Creates the JVM (see strait_jni.h). Call once per process, from a
+ * non-primordial thread, which stays attached. */
+int strait_jvm_start(const strait_jvm_options *opts, char *err, size_t errlen) {
+  if (the_vm) {
+    set_err(err, errlen, "the JVM is already running");
+    return STRAIT_EBUSY;
+  }
+  char libjvm[PATH_MAX];
+  if (opts && opts->libjvm) {
+    snprintf(libjvm, sizeof libjvm, "%s", opts->libjvm);
+  } else if (!find_libjvm(libjvm, sizeof libjvm)) {
+    set_err(err, errlen, "cannot find libjvm.so: set JAVA_HOME to a JDK 17 or newer");
+    return STRAIT_ENOENT;
+  }
+  void *h = dlopen(libjvm, RTLD_NOW | RTLD_GLOBAL);
+  if (!h) {
+    set_err(err, errlen, "cannot load '%s': %s", libjvm, dlerror());
+    return STRAIT_ENOENT;
+  }
+  create_vm_fn create = (create_vm_fn)dlsym(h, "JNI_CreateJavaVM");
+  if (!create) {
+    set_err(err, errlen, "'%s' has no JNI_CreateJavaVM", libjvm);
+    return STRAIT_EINVAL;
+  }
+  Dl_info self;
+  const char *libpath = NULL;
+  if (dladdr((void *)strait_jvm_start, &self) && self.dli_fname) libpath = self.dli_fname;
+
+  int nuser = opts ? opts->nopts : 0;
+  JavaVMOption *vmopts = calloc((size_t)nuser + 2, sizeof *vmopts);
+  char *cp = joined("-Djava.class.path=", opts ? opts->strait_jar : NULL,
+                    opts ? opts->classpath : NULL);
+  char *libprop = joined("-Dstrait.library=", libpath, NULL);
+  if (!vmopts || !cp || !libprop) {
+    free(vmopts); free(cp); free(libprop);
+    set_err(err, errlen, "out of memory");
+    return STRAIT_ENOMEM;
+  }
+  int n = 0;
+  vmopts[n++].optionString = cp;
+  if (libpath) vmopts[n++].optionString = libprop;
+  for (int i = 0; i < nuser; i++) vmopts[n++].optionString = (char *)opts->opts[i];
+
+  JavaVMInitArgs args;
+  args.version = JNI_VERSION_1_8;
+  args.nOptions = n;
+  args.options = vmopts;
+  args.ignoreUnrecognized = JNI_FALSE;
+  JNIEnv *env = NULL;
+  jint rc = create(&the_vm, (void **)&env, &args);
+  free(vmopts); free(cp); free(libprop);
+  if (rc != JNI_OK) {
+    the_vm = NULL;
+    set_err(err, errlen, "cannot create the JVM (error %d): check the -J options", (int)rc);
+    return rc == JNI_ENOMEM ? STRAIT_ENOMEM : STRAIT_EINVAL;
+  }
+  return init_jni_layer(env, err, errlen);
+}
+
+/* Destroys the JVM (see strait_jni.h): waits for the non-daemon Java threads
+ * as `java` does. Thread: the one that started it, after every runtime is
+ * freed. */
+void strait_jvm_stop(void) {
+  if (!the_vm) return;
+  JavaVM *vm = the_vm;
+  (*vm)->DestroyJavaVM(vm);
+  the_vm = NULL;
+}

@@ -1,0 +1,167 @@
+/*
+ * cli.c - the strait command line: parsing, --help and --version.
+ */
+#include "launcher.h"
+
+#include "strait.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Version getters of JavaScriptCore's GObject API (libjavascriptcoregtk),
+ * declared here so the launcher does not need the GLib headers. */
+unsigned int jsc_get_major_version(void);
+unsigned int jsc_get_minor_version(void);
+unsigned int jsc_get_micro_version(void);
+
+static const char kUsage[] =
+    "Usage: strait [options] FILE.js [args...]\n"
+    "       strait [options] -e CODE [args...]\n"
+    "       strait [options] -p CODE [args...]\n"
+    "       strait [options] - [args...]        (script read from standard input)\n"
+    "\n"
+    "Runs JavaScript on JavaScriptCore with a JVM in the same process: Java\n"
+    "classes are reachable from scripts as java.*, javax.* and Packages.*.\n"
+    "\n"
+    "Options:\n"
+    "  -e, --eval CODE          run CODE\n"
+    "  -p, --print CODE         run CODE and print its result\n"
+    "  -cp, --classpath PATH    user class path (after strait.jar); replaces $CLASSPATH\n"
+    "  -J<option>               pass <option> to the JVM, e.g. -J-Xmx2g\n"
+    "  -h, --help               print this help and exit\n"
+    "  -v, --version            print the versions and exit\n"
+    "  --                       end of options: the next argument is the script\n"
+    "\n"
+    "Script arguments are in process.argv (after the strait path and the script\n"
+    "path). Exit status: 0 success, 1 uncaught error, 2 usage error or unreadable\n"
+    "script, n after process.exit(n).\n"
+    "\n"
+    "Environment: JAVA_HOME selects the JDK (17 or newer); CLASSPATH is the user\n"
+    "class path when -cp is not given.\n";
+
+/* Prints the usage text to stdout. Any thread. */
+void launch_usage(void) { launch_write(1, kUsage, sizeof kUsage - 1); }
+
+/* Reads JAVA_VERSION="..." from <home>/release into out; "" if absent.
+ * Any thread. */
+static void java_release_version(const char *home, char *out, size_t outlen) {
+  out[0] = '\0';
+  if (!home[0]) return;
+  char path[4200];
+  snprintf(path, sizeof path, "%s/release", home);
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, "JAVA_VERSION=\"", 14) != 0) continue;
+    char *end = strchr(line + 14, '"');
+    if (end) *end = '\0';
+    size_t n = strlen(line + 14);
+    if (n >= outlen) n = outlen - 1;
+    memcpy(out, line + 14, n);
+    out[n] = '\0';
+    break;
+  }
+  fclose(f);
+}
+
+/* Prints the strait, JavaScriptCore and JVM versions (the JVM's from its
+ * release file: starting it would cost more than the rest). Any thread. */
+void launch_version(void) {
+  char buf[8192];
+  launch_paths p;
+  int n = snprintf(buf, sizeof buf, "strait %s\nJavaScriptCore %u.%u.%u\n", STRAIT_VERSION,
+                   jsc_get_major_version(), jsc_get_minor_version(), jsc_get_micro_version());
+  if (launch_find_paths(&p) == 0 && p.java_home[0]) {
+    char ver[128];
+    java_release_version(p.java_home, ver, sizeof ver);
+    n += snprintf(buf + n, sizeof buf - (size_t)n, "Java %s (%s)\n", ver[0] ? ver : "unknown",
+                  p.java_home);
+  }
+  launch_write(1, buf, (size_t)n);
+}
+
+/* Prints "strait: <msg>" and the help hint to stderr; returns LAUNCH_USAGE. */
+static int usage_error(const char *msg, const char *arg) {
+  char buf[4096];
+  int n = snprintf(buf, sizeof buf, "strait: %s%s%s%s\nTry 'strait --help' for more information.\n",
+                   msg, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+  launch_write(2, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
+  return LAUNCH_USAGE;
+}
+
+/* If argv[*i] is the option long (exactly, or as long=VALUE) or short,
+ * stores its value (the next argument or the part after '=') in *val,
+ * advances *i past it and returns 1; returns -1 when the value is missing,
+ * 0 when argv[*i] is another option. Main thread. */
+static int take_value(int argc, char **argv, int *i, const char *shrt, const char *lng,
+                      const char *alt, const char **val) {
+  const char *arg = argv[*i];
+  size_t ll = strlen(lng);
+  if (strncmp(arg, lng, ll) == 0 && arg[ll] == '=') {
+    *val = arg + ll + 1;
+    return 1;
+  }
+  if (strcmp(arg, lng) != 0 && (!shrt || strcmp(arg, shrt) != 0) &&
+      (!alt || strcmp(arg, alt) != 0))
+    return 0;
+  if (*i + 1 >= argc) return -1;
+  *val = argv[++*i];
+  return 1;
+}
+
+/* Parses the command line (see launcher.h). Main thread. */
+int launch_parse(int argc, char **argv, launch_args *a) {
+  memset(a, 0, sizeof *a);
+  a->mode = MODE_FILE;
+  a->jvm_opts = calloc((size_t)argc + 1, sizeof *a->jvm_opts);
+  if (!a->jvm_opts) return usage_error("out of memory", NULL);
+  int have_code = 0;
+  int i = 1;
+  for (; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *val = NULL;
+    int r;
+    if (strcmp(arg, "--") == 0) { i++; break; }
+    if (arg[0] != '-' || strcmp(arg, "-") == 0) break;
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) { a->mode = MODE_HELP; return 0; }
+    if (strcmp(arg, "-v") == 0 || strcmp(arg, "--version") == 0) {
+      a->mode = MODE_VERSION;
+      return 0;
+    }
+    if (strncmp(arg, "-J", 2) == 0) {
+      if (!arg[2]) return usage_error("-J needs a JVM option, as in -J-Xmx2g", NULL);
+      a->jvm_opts[a->njvm_opts++] = arg + 2;
+      continue;
+    }
+    if ((r = take_value(argc, argv, &i, "-e", "--eval", NULL, &val)) != 0 ||
+        (r = take_value(argc, argv, &i, "-p", "--print", NULL, &val)) != 0) {
+      if (r < 0) return usage_error("missing code after", arg);
+      if (have_code) return usage_error("only one -e or -p may be given", NULL);
+      have_code = 1;
+      a->code = val;
+      a->mode = (arg[1] == 'e' || strncmp(arg, "--eval", 6) == 0) ? MODE_EVAL : MODE_PRINT;
+      continue;
+    }
+    if ((r = take_value(argc, argv, &i, "-cp", "--classpath", "-classpath", &val)) != 0) {
+      if (r < 0) return usage_error("missing class path after", arg);
+      a->classpath = val;
+      continue;
+    }
+    return usage_error("unknown option", arg);
+  }
+  if (!a->classpath) {
+    const char *env = getenv("CLASSPATH");
+    if (env && *env) a->classpath = env;
+  }
+  if (!have_code) {
+    if (i >= argc) return usage_error("no script given (strait FILE.js, strait -e CODE)", NULL);
+    if (strcmp(argv[i], "-") == 0) a->mode = MODE_STDIN;
+    else a->script = argv[i];
+    i++;
+  }
+  a->rest = argv + i;
+  a->nrest = argc - i;
+  return 0;
+}

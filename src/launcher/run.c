@@ -1,0 +1,248 @@
+/*
+ * run.c - one run of the strait command: JVM, runtime, script, event loop,
+ * uncaught-error report, teardown, exit code.
+ */
+#include "launcher.h"
+
+#include "strait.h"
+#include "strait_jni.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The bridge may be absent from a library built without it. */
+#pragma weak strait_java_attach
+
+/* Writes all of buf to fd (see launcher.h). Any thread. */
+void launch_write(int fd, const char *buf, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(fd, buf, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    buf += n;
+    len -= (size_t)n;
+  }
+}
+
+/* Prints "strait: <fmt...>\n" to stderr. Any thread. */
+static void say(const char *fmt, const char *a, const char *b) {
+  char buf[8192];
+  int n = snprintf(buf, sizeof buf, fmt, a, b);
+  if (n < 0) return;
+  launch_write(2, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* Checks that the script can be opened and stores its absolute path in
+ * abs. Returns 0, or LAUNCH_USAGE after printing why not. Any thread. */
+static int check_script(const char *path, char *abs) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    int e = fd < 0 ? errno : EISDIR;
+    if (fd >= 0) close(fd);
+    say("strait: cannot open '%s': %s\n", path, strerror(e));
+    return LAUNCH_USAGE;
+  }
+  close(fd);
+  if (!realpath(path, abs)) snprintf(abs, PATH_MAX, "%s", path);
+  return 0;
+}
+
+/* Reads all of standard input into a malloc'd buffer (*len bytes). NULL on
+ * a read error. Any thread. */
+static char *read_stdin(size_t *len) {
+  size_t cap = 65536, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (n == cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb) { free(buf); return NULL; }
+      buf = nb;
+    }
+    ssize_t r = read(0, buf + n, cap - n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) { free(buf); return NULL; }
+    if (r == 0) break;
+    n += (size_t)r;
+  }
+  *len = n;
+  return buf;
+}
+
+/* Appends the UTF-8 form of JS string s to a malloc'd buffer; lone
+ * surrogates become U+FFFD. Returns it (caller frees) with *len set.
+ * Any thread. */
+static char *utf8_of(JSStringRef s, size_t *len) {
+  size_t n = JSStringGetLength(s);
+  const JSChar *u = JSStringGetCharactersPtr(s);
+  char *out = malloc(n * 3 + 2);
+  if (!out) return NULL;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t c = u[i];
+    if (c >= 0xD800 && c <= 0xDBFF && i + 1 < n && u[i + 1] >= 0xDC00 && u[i + 1] <= 0xDFFF) {
+      c = 0x10000 + ((c - 0xD800) << 10) + (u[++i] - 0xDC00);
+    } else if (c >= 0xD800 && c <= 0xDFFF) {
+      c = 0xFFFD;
+    }
+    if (c < 0x80) out[o++] = (char)c;
+    else if (c < 0x800) { out[o++] = (char)(0xC0 | c >> 6); out[o++] = (char)(0x80 | (c & 0x3F)); }
+    else if (c < 0x10000) {
+      out[o++] = (char)(0xE0 | c >> 12);
+      out[o++] = (char)(0x80 | ((c >> 6) & 0x3F));
+      out[o++] = (char)(0x80 | (c & 0x3F));
+    } else {
+      out[o++] = (char)(0xF0 | c >> 18);
+      out[o++] = (char)(0x80 | ((c >> 12) & 0x3F));
+      out[o++] = (char)(0x80 | ((c >> 6) & 0x3F));
+      out[o++] = (char)(0x80 | (c & 0x3F));
+    }
+  }
+  *len = o;
+  return out;
+}
+
+/* Prints v on stdout the way `strait -p` shows a result, followed by a
+ * newline. Returns 0, or STRAIT_EJS with *exc set if converting threw.
+ * Inside the gate. */
+static int print_result(strait_runtime *rt, JSValueRef v, JSValueRef *exc) {
+  JSContextRef ctx = strait_runtime_context(rt);
+  JSStringRef s = JSValueToStringCopy(ctx, v, exc);
+  if (!s) return STRAIT_EJS;
+  size_t len = 0;
+  char *text = utf8_of(s, &len);
+  JSStringRelease(s);
+  if (!text) return STRAIT_ENOMEM;
+  text[len++] = '\n';
+  launch_write(1, text, len);
+  free(text);
+  return 0;
+}
+
+/* Prints an uncaught error as FILE:LINE:COLUMN: Name: message and the
+ * stack, on stderr. Outside the gate (enters it). */
+static void report(strait_runtime *rt, JSValueRef exc) {
+  if (strait_enter(rt) != 0) return;
+  char *text = strait_error_format(rt, exc);
+  if (text) {
+    size_t n = strlen(text);
+    launch_write(2, text, n);
+    if (n == 0 || text[n - 1] != '\n') launch_write(2, "\n", 1);
+    free(text);
+  } else {
+    say("strait: %s%s\n", "uncaught exception (cannot describe it)", "");
+  }
+  strait_leave(rt);
+}
+
+/* Runs the script or code of a inside rt: main module, -e, -p or stdin.
+ * Returns a status; *exc is set on STRAIT_EJS. Inside the gate. */
+static int run_code(strait_runtime *rt, const launch_args *a, const char *abs,
+                    JSValueRef *exc) {
+  JSValueRef result = NULL;
+  int rc;
+  switch (a->mode) {
+    case MODE_FILE:
+      return strait_run_main(rt, abs, exc);
+    case MODE_STDIN: {
+      size_t len = 0;
+      char *src = read_stdin(&len);
+      if (!src) return STRAIT_EIO;
+      rc = strait_eval_utf8(rt, src, len, "[stdin]", NULL, exc);
+      free(src);
+      return rc;
+    }
+    case MODE_EVAL:
+      return strait_eval_utf8(rt, a->code, strlen(a->code), "[eval]", NULL, exc);
+    case MODE_PRINT:
+      rc = strait_eval_utf8(rt, a->code, strlen(a->code), "[eval]", &result, exc);
+      return rc ? rc : print_result(rt, result, exc);
+    default:
+      return STRAIT_EINVAL;
+  }
+}
+
+/* Builds process.argv: the strait executable, the script's absolute path
+ * (file mode only), then the script arguments. Returns a malloc'd array of
+ * pointers into exe, abs and a->rest (*argc set). Any thread. */
+static const char **make_argv(const launch_args *a, const char *exe, const char *abs,
+                              int *argc) {
+  const char **v = calloc((size_t)a->nrest + 3, sizeof *v);
+  if (!v) return NULL;
+  int n = 0;
+  v[n++] = exe;
+  if (a->mode == MODE_FILE) v[n++] = abs;
+  for (int i = 0; i < a->nrest; i++) v[n++] = a->rest[i];
+  *argc = n;
+  return v;
+}
+
+/* The run (see launcher.h). Big-stack worker thread. */
+int launch_run(const launch_args *a) {
+  char abs[PATH_MAX] = "";
+  if (a->mode == MODE_FILE && check_script(a->script, abs) != 0) return LAUNCH_USAGE;
+  launch_paths paths;
+  if (launch_find_paths(&paths) != 0) {
+    say("strait: cannot read %s: %s\n", "/proc/self/exe", strerror(errno));
+    return LAUNCH_USAGE;
+  }
+  struct stat st;
+  if (stat(paths.jar, &st) != 0) {
+    say("strait: cannot find strait.jar at '%s': %s\n", paths.jar, strerror(errno));
+    return LAUNCH_USAGE;
+  }
+
+  strait_jvm_options jo = {
+      .classpath = a->classpath,
+      .strait_jar = paths.jar,
+      .libjvm = paths.libjvm[0] ? paths.libjvm : NULL,
+      .nopts = a->njvm_opts,
+      .opts = a->jvm_opts,
+  };
+  char err[1024] = "";
+  int rc = strait_jvm_start(&jo, err, sizeof err);
+  if (rc != 0) {
+    say("strait: %s%s\n", err[0] ? err : strait_strerror(rc), "");
+    return LAUNCH_USAGE;
+  }
+
+  int argc = 0;
+  const char **argv = make_argv(a, paths.exe, abs, &argc);
+  strait_options ro = {.argc = argc, .argv = argv};
+  strait_runtime *rt = NULL;
+  rc = argv ? strait_runtime_new(&ro, &rt) : STRAIT_ENOMEM;
+  free(argv);
+  if (rc != 0) {
+    say("strait: cannot create the JavaScript runtime: %s%s\n", strait_strerror(rc), "");
+    strait_jvm_stop();
+    return LAUNCH_UNCAUGHT;
+  }
+
+  int code = LAUNCH_OK;
+  JSValueRef exc = NULL;
+  strait_enter(rt);
+  rc = strait_java_attach ? strait_java_attach(rt, &exc) : 0;
+  if (rc == 0) rc = run_code(rt, a, abs, &exc);
+  strait_leave(rt);
+  if (rc == 0) rc = strait_loop_run(rt, &exc);
+
+  if (rc == STRAIT_EJS) {
+    report(rt, exc);
+    code = LAUNCH_UNCAUGHT;
+  } else if (rc == STRAIT_ENOENT || rc == STRAIT_EIO) {
+    say("strait: cannot read '%s': %s\n", abs[0] ? abs : "[stdin]", strait_strerror(rc));
+    code = LAUNCH_USAGE;
+  } else if (rc != 0) {
+    say("strait: %s%s\n", strait_strerror(rc), "");
+    code = LAUNCH_UNCAUGHT;
+  }
+  strait_runtime_free(rt);
+  strait_jvm_stop();
+  return code;
+}
