@@ -1,0 +1,216 @@
+package org.strait;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+
+/**
+ * A JavaScript engine instance (one JavaScriptCore heap) embedded in this
+ * JVM. Create with {@link #create()}, release with {@link #close()}.
+ *
+ * <p><b>Threads.</b> Any Java thread may call any method; calls into one
+ * runtime are serialized by its native admission gate (a second thread
+ * waits until the first leaves JS). Two runtimes are independent and run in
+ * parallel.
+ *
+ * <p><b>Close.</b> {@code close()} is idempotent. It stops new calls at once
+ * (they throw {@code IllegalStateException("runtime closed")}), then waits
+ * for the calls already inside the runtime on other threads to return, then
+ * frees the engine. Called from inside the runtime (a Java method that JS
+ * called), it cannot wait for itself: the engine is then freed when the
+ * last call in flight returns. Implementation: one word counts the calls in
+ * flight and carries a CLOSED bit; every native call holds a count, so the
+ * native memory is never freed under a running call.
+ *
+ * <p><b>process.exit()</b> in a script does not end the JVM: {@code eval}
+ * throws {@link JsExitException}.
+ */
+public final class JsRuntime implements AutoCloseable {
+    private static final long CLOSED = Long.MIN_VALUE;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(JsRuntime.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Calls in flight in the low bits; CLOSED (the sign bit) once close() began. */
+    private volatile long state;
+    /** The native peer (a strait__jrt*); valid until the engine is freed. */
+    final long peer;
+    private boolean freed;          // guarded by this
+    private boolean freeOnDrain;    // guarded by this
+
+    private final Object releaseLock = new Object();
+    private long[] releaseQueue = new long[32];   // guarded by releaseLock
+    private int releaseCount;                     // guarded by releaseLock
+    private volatile boolean releasePending;
+
+    private JsRuntime() {
+        this.peer = Natives.runtimeNew(this);
+    }
+
+    /** Creates a runtime. Loads libstrait.so on first use. */
+    public static JsRuntime create() {
+        return new JsRuntime();
+    }
+
+    /** Evaluates a script named "&lt;eval&gt;"; see {@link #eval(String, String)}. */
+    public Object eval(String source) {
+        return eval(source, "<eval>");
+    }
+
+    /**
+     * Evaluates source as a classic script and returns its completion value:
+     * null for undefined and null, Boolean, Integer when the number is an
+     * int32 (and not -0), else Double, String (exact UTF-16), or a
+     * {@link JsValue} for anything else (objects, functions, symbols).
+     *
+     * @param fileName the script's name in stacks and errors, or null
+     * @throws JsException the script threw
+     * @throws JsExitException the script called process.exit()
+     * @throws IllegalStateException the runtime is closed
+     */
+    public Object eval(String source, String fileName) {
+        Objects.requireNonNull(source, "source");
+        enter();
+        try {
+            if (releasePending) drainReleases();
+            return Natives.eval(peer, this, source, fileName);
+        } finally {
+            leave();
+        }
+    }
+
+    /** True once {@link #close()} was called. */
+    public boolean isClosed() {
+        return state < 0;
+    }
+
+    /** Frees the runtime (see the class comment). Idempotent. */
+    @Override
+    public void close() {
+        long s;
+        do {
+            s = state;
+            if (s < 0) return;
+        } while (!STATE.compareAndSet(this, s, s | CLOSED));
+        if (s == 0) {
+            free();
+            return;
+        }
+        if (Natives.enteredHere(peer)) {
+            synchronized (this) {
+                freeOnDrain = true;
+            }
+            return;
+        }
+        boolean interrupted = false;
+        synchronized (this) {
+            while (state != CLOSED) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        free();
+        if (interrupted) Thread.currentThread().interrupt();
+    }
+
+    @Override
+    public String toString() {
+        return "JsRuntime[" + (isClosed() ? "closed" : "open") + "]";
+    }
+
+    // ---- the in-flight count --------------------------------------------
+
+    /** Takes a count for one native call; throws if closed. Any thread. */
+    void enter() {
+        long s;
+        do {
+            s = state;
+            if (s < 0) throw new IllegalStateException("runtime closed");
+        } while (!STATE.compareAndSet(this, s, s + 1));
+    }
+
+    /** Like enter(), but returns false instead of throwing when closed. */
+    boolean tryEnter() {
+        long s;
+        do {
+            s = state;
+            if (s < 0) return false;
+        } while (!STATE.compareAndSet(this, s, s + 1));
+        return true;
+    }
+
+    /** Gives the count back; the last call out after close() wakes/frees. */
+    void leave() {
+        long s = (long) STATE.getAndAdd(this, -1L) - 1;
+        if (s == CLOSED) drained();
+    }
+
+    private void drained() {
+        boolean doFree;
+        synchronized (this) {
+            notifyAll();
+            doFree = freeOnDrain;
+            freeOnDrain = false;
+        }
+        if (doFree) free();
+    }
+
+    private void free() {
+        synchronized (this) {
+            if (freed) return;
+            freed = true;
+        }
+        Natives.runtimeFree(peer);
+    }
+
+    // ---- JsValue handles ------------------------------------------------
+
+    /** Releases a handle now (JsValue.close()). No-op once closed. Any thread. */
+    void releaseNow(long handle) {
+        if (!tryEnter()) return;
+        try {
+            Natives.valueRelease(peer, handle);
+        } finally {
+            leave();
+        }
+    }
+
+    /**
+     * Queues the handle of a JsValue the GC found unreachable (called on the
+     * Cleaner thread, which must not wait for the runtime's gate); the next
+     * call into the runtime releases the queue. Dropped once closed: the
+     * heap goes away with the runtime.
+     */
+    void queueRelease(long handle) {
+        if (state < 0) return;
+        synchronized (releaseLock) {
+            if (releaseCount == releaseQueue.length)
+                releaseQueue = java.util.Arrays.copyOf(releaseQueue, releaseCount * 2);
+            releaseQueue[releaseCount++] = handle;
+            releasePending = true;
+        }
+    }
+
+    /** Releases the queued handles. Caller holds a count. */
+    private void drainReleases() {
+        long[] q;
+        int n;
+        synchronized (releaseLock) {
+            q = releaseQueue;
+            n = releaseCount;
+            releaseQueue = new long[32];
+            releaseCount = 0;
+            releasePending = false;
+        }
+        if (n > 0) Natives.valueReleaseAll(peer, q, n);
+    }
+}

@@ -1,0 +1,232 @@
+/*
+ * jni_internal.h - private declarations of the JNI layer (src/jni/ only).
+ *
+ * This is the only header family that includes <jni.h>. It holds:
+ *   - the process's JavaVM and the per-thread JNIEnv cache;
+ *   - the cached global class refs and method/field IDs (strait__jc), filled
+ *     once from JNI_OnLoad (onload.c) by strait__jni_core_init() and, for the
+ *     bridge, strait__bridge_init();
+ *   - the per-runtime JNI state (strait__jrt) that owns the core's embedder
+ *     slot of a runtime;
+ *   - the one place that turns a status or a JS exception into a Java
+ *     exception (errors.c);
+ *   - UTF-16 string helpers (jstring.c);
+ *   - a section at the end for the bridge (h6).
+ */
+#ifndef STRAIT_JNI_INTERNAL_H
+#define STRAIT_JNI_INTERNAL_H
+
+#include <jni.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "strait.h"
+#include "strait_jni.h"
+
+/* JNI version the layer asks for and reports from JNI_OnLoad. */
+#define STRAIT_JNI_VERSION JNI_VERSION_1_8
+
+/* ---- the JVM and per-thread JNIEnv ----------------------------------- */
+
+/* The process's JavaVM; set once by strait__jni_init() (from JNI_OnLoad or
+ * the launcher), never cleared while the library is loaded. */
+extern JavaVM *strait__jvm;
+
+/* Cache of the calling thread's JNIEnv (NULL until strait__env() ran). */
+extern _Thread_local JNIEnv *strait__tls_env;
+
+/* Slow path of strait__env(): GetEnv, or attach the thread as a daemon. */
+JNIEnv *strait__env_slow(void);
+
+/*
+ * The calling thread's JNIEnv. A native thread that is not attached yet is
+ * attached as a daemon (so it never keeps the JVM alive) and stays attached
+ * until it exits. Returns NULL only if attaching failed. Any thread.
+ * A thread that detaches itself explicitly must not call this afterwards.
+ */
+static inline JNIEnv *strait__env(void) {
+  JNIEnv *env = strait__tls_env;
+  return env ? env : strait__env_slow();
+}
+
+/*
+ * Stores vm, fills strait__jc (core and bridge), registers the natives of
+ * org.strait.Natives. Idempotent and thread-safe: the first successful call
+ * does the work, later calls return its result. Called from JNI_OnLoad and
+ * usable by the launcher right after it created the JVM (the launcher's
+ * thread must then be able to see strait.jar: FindClass uses the system
+ * class loader there). Returns 0 or a negative status.
+ */
+int strait__jni_init(JavaVM *vm, JNIEnv *env);
+
+/* ---- cached classes and IDs ------------------------------------------ */
+
+/*
+ * Global refs and IDs used by the core part of the JNI layer (JsRuntime,
+ * values, errors). Filled once by strait__jni_core_init(); read-only after.
+ * Process-wide (the same for every runtime).
+ */
+typedef struct strait__jcache {
+  jclass Object;
+  jclass String;
+  jclass Boolean;
+  jclass Integer;
+  jclass Double;
+  jclass Long;
+  jclass Throwable;
+  jclass RuntimeException;
+  jclass IllegalStateException;
+  jclass IllegalArgumentException;
+  jclass OutOfMemoryError;
+  jclass UnsupportedOperationException;
+  jclass Natives;
+  jclass JsRuntime;
+  jclass JsValue;
+  jclass JsException;
+  jclass JsExitException;
+
+  jobject Boolean_TRUE;                 /* global refs */
+  jobject Boolean_FALSE;
+  jmethodID Integer_valueOf;            /* static (I)Ljava/lang/Integer; */
+  jmethodID Double_valueOf;             /* static (D)Ljava/lang/Double; */
+  jmethodID Long_valueOf;               /* static (J)Ljava/lang/Long; */
+  jmethodID Boolean_booleanValue;
+  jmethodID Number_doubleValue;         /* on java.lang.Number */
+  jclass Number;
+
+  /* JsValue(JsRuntime runtime, long handle) */
+  jmethodID JsValue_init;
+  jfieldID JsValue_handle;              /* long */
+  /* JsException(String message, String name, String jsStack,
+   *             String fileName, int line, int column, JsValue value) */
+  jmethodID JsException_init;
+  /* JsExitException(int code) */
+  jmethodID JsExitException_init;
+} strait__jcache;
+
+extern strait__jcache strait__jc;
+
+/* Fills strait__jc and registers the core natives. Once, from
+ * strait__jni_init(). Returns 0, or a status with a Java exception pending. */
+int strait__jni_core_init(JNIEnv *env);
+
+/* Fills the bridge's cache and registers its natives (h6, bridge_init.c).
+ * Once, from strait__jni_init(), after strait__jni_core_init(). */
+int strait__bridge_init(JNIEnv *env);
+
+/* Global ref to a class by JNI name, or NULL with NoClassDefFoundError
+ * pending. Init only. */
+jclass strait__global_class(JNIEnv *env, const char *name);
+
+/* RegisterNatives of a table on a class; 0 or STRAIT_EINVAL with the JVM's
+ * exception pending. Init only. */
+int strait__register(JNIEnv *env, jclass cls, const JNINativeMethod *m, int n);
+
+/* ---- per-runtime JNI state ------------------------------------------- */
+
+/*
+ * The JNI layer's state for one runtime. It owns the runtime's embedder slot
+ * (strait_runtime_set_embedder); its teardown runs inside
+ * strait_runtime_free() and frees it, calling bridge_free first.
+ *
+ * Embedding: a JsRuntime's native peer (the jlong passed to every native)
+ * is a strait__jrt*; it is allocated before the runtime (it is the on_exit
+ * hook's user data) and freed by the runtime's teardown.
+ * Launcher: strait_java_attach() creates it with strait__jrt_of().
+ */
+typedef struct strait__jrt {
+  strait_runtime *rt;
+  jweak owner;              /* the org.strait.JsRuntime, or NULL (launcher) */
+  int exit_code;            /* set by the embedded on_exit hook */
+  bool exited;
+  bool embedded;            /* created by JsRuntime.create() */
+  void *bridge;             /* the bridge's per-runtime state (h6) */
+  /* Frees bridge; called once from the teardown, inside the gate. */
+  void (*bridge_free)(struct strait__jrt *jrt, JNIEnv *env);
+} strait__jrt;
+
+/*
+ * The JNI state of rt, created (and bound to rt's embedder slot) on first
+ * use. NULL only when out of memory. Inside the gate.
+ */
+strait__jrt *strait__jrt_of(strait_runtime *rt);
+
+/*
+ * Frame pushed on the C stack by every native entry of a JsRuntime for the
+ * length of its stay, so close() can tell that it is called from a thread
+ * already inside (a Java callback of JS): strait__jrt_entered_here().
+ */
+typedef struct strait__entry {
+  struct strait__entry *prev;
+  strait__jrt *jrt;
+} strait__entry;
+
+extern _Thread_local strait__entry *strait__entries;
+
+/* Non-zero when the calling thread has a native entry of jrt on its stack. */
+int strait__jrt_entered_here(strait__jrt *jrt);
+
+/* ---- errors (errors.c): status / JS exception -> Java exception ------- */
+
+/*
+ * Throws org.strait.JsException for the thrown JS value exc of rt: message
+ * "Name: message" (for a non-Error the value's string form), the JS stack,
+ * file, line, column and the error's name. Inside rt's gate (reads exc).
+ * Leaves the Java exception pending; the caller returns to Java at once.
+ */
+void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc);
+
+/*
+ * Throws the Java exception for a status code: IllegalStateException
+ * ("runtime closed") for STRAIT_ECLOSED, OutOfMemoryError for ENOMEM,
+ * IllegalArgumentException for EINVAL / ERANGE / ETYPE, RuntimeException
+ * otherwise; `what` (may be NULL) is prefixed to the message. Any thread.
+ */
+void strait__throw_status(JNIEnv *env, int status, const char *what);
+
+/* Throws JsExitException(code) (process.exit() in an embedded runtime). */
+void strait__throw_exit(JNIEnv *env, int code);
+
+/* ---- strings (jstring.c): UTF-16 both ways, never modified UTF-8 ------ */
+
+/* New Java string with the exact UTF-16 of s; NULL with OOM pending. */
+jstring strait__jstring_from_js(JNIEnv *env, JSStringRef s);
+
+/* New Java string from UTF-8 (invalid bytes become U+FFFD); NULL -> NULL. */
+jstring strait__jstring_from_utf8(JNIEnv *env, const char *s, size_t len);
+
+/* New JSStringRef with the exact UTF-16 of a Java string (caller releases);
+ * NULL when js is NULL or memory ran out. Any thread (no gate needed). */
+JSStringRef strait__jsstring_from_java(JNIEnv *env, jstring js);
+
+/* ---- values (value_conv.c) -------------------------------------------- */
+
+/*
+ * Converts a JS value of rt to a Java object: null for undefined/null,
+ * Boolean, Integer (int32, not -0), Double, String (exact UTF-16), else a
+ * new org.strait.JsValue of owner holding a protected handle. NULL with a
+ * Java exception pending on failure (check with ExceptionCheck only then).
+ * Inside the gate.
+ */
+jobject strait__to_java(JNIEnv *env, strait__jrt *jrt, jobject owner, JSValueRef v);
+
+/*
+ * Handle of a JsValue: the JSValueRef itself, protected once when the handle
+ * is made; released with one JSValueUnprotect (JsValue.close or the
+ * runtime's cleaner). Inside the gate.
+ */
+static inline jlong strait__handle_make(JSContextRef ctx, JSValueRef v) {
+  JSValueProtect(ctx, v);
+  return (jlong)(intptr_t)v;
+}
+static inline JSValueRef strait__handle_value(jlong h) {
+  return (JSValueRef)(intptr_t)h;
+}
+
+/* ======================================================================
+ * bridge (h6)
+ * Declarations of the JS->Java bridge go below this line.
+ * ====================================================================== */
+
+#endif /* STRAIT_JNI_INTERNAL_H */

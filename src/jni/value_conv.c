@@ -1,0 +1,152 @@
+/*
+ * value_conv.c - JS values to Java objects, and the natives of
+ * org.strait.JsValue handles.
+ *
+ * A handle is the JSValueRef itself, protected once when the JsValue is
+ * made and unprotected once when it is released (JsValue.close() or, for a
+ * JsValue the Java GC found unreachable, the runtime's release queue). When
+ * the runtime is freed its heap goes away with every protection, so
+ * handles never outlive it (JsRuntime refuses calls after close).
+ */
+#include "jni_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* JS value -> Java object (see jni_internal.h). Inside the gate. */
+jobject strait__to_java(JNIEnv *env, strait__jrt *jrt, jobject owner, JSValueRef v) {
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  switch (JSValueGetType(ctx, v)) {
+    case kJSTypeUndefined:
+    case kJSTypeNull:
+      return NULL;
+    case kJSTypeBoolean:
+      return (*env)->NewLocalRef(env, JSValueToBoolean(ctx, v) ? strait__jc.Boolean_TRUE
+                                                               : strait__jc.Boolean_FALSE);
+    case kJSTypeNumber: {
+      double d = JSValueToNumber(ctx, v, NULL);
+      if (d >= -2147483648.0 && d <= 2147483647.0) {
+        jint i = (jint)d;
+        if ((double)i == d && !(i == 0 && signbit(d)))
+          return (*env)->CallStaticObjectMethod(env, strait__jc.Integer,
+                                                strait__jc.Integer_valueOf, i);
+      }
+      return (*env)->CallStaticObjectMethod(env, strait__jc.Double, strait__jc.Double_valueOf, d);
+    }
+    case kJSTypeString: {
+      JSStringRef s = JSValueToStringCopy(ctx, v, NULL);
+      if (!s) {
+        strait__throw_status(env, STRAIT_ENOMEM, "string conversion");
+        return NULL;
+      }
+      jstring r = strait__jstring_from_js(env, s);
+      JSStringRelease(s);
+      return r;
+    }
+    default: {
+      if (!owner) return NULL;
+      jlong h = strait__handle_make(ctx, v);
+      jobject r = (*env)->NewObject(env, strait__jc.JsValue, strait__jc.JsValue_init, owner, h);
+      if (!r) JSValueUnprotect(ctx, v);
+      return r;
+    }
+  }
+}
+
+/* Natives.valueRelease(peer, handle): unprotects one handle. Any Java
+ * thread (enters the gate). */
+static void JNICALL n_value_release(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
+  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  if (strait_enter(jrt->rt) != 0) return;
+  JSValueUnprotect(strait_runtime_context(jrt->rt), strait__handle_value(handle));
+  strait_leave(jrt->rt);
+}
+
+/* Natives.valueReleaseAll(peer, handles, count): unprotects many handles in
+ * one stay (the release queue of collected JsValues). Any Java thread. */
+static void JNICALL n_value_release_all(JNIEnv *env, jclass cls, jlong peer,
+                                        jlongArray handles, jint count) {
+  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  jsize len = (*env)->GetArrayLength(env, handles);
+  if (count < 0 || count > len) {
+    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "valueReleaseAll: bad count");
+    return;
+  }
+  jlong stackbuf[256];
+  jlong *hs = count <= 256 ? stackbuf : malloc((size_t)count * sizeof(jlong));
+  if (!hs) {
+    strait__throw_status(env, STRAIT_ENOMEM, "valueReleaseAll");
+    return;
+  }
+  (*env)->GetLongArrayRegion(env, handles, 0, count, hs);
+  if (strait_enter(jrt->rt) == 0) {
+    JSContextRef ctx = strait_runtime_context(jrt->rt);
+    for (jint i = 0; i < count; i++) JSValueUnprotect(ctx, strait__handle_value(hs[i]));
+    strait_leave(jrt->rt);
+  }
+  if (hs != stackbuf) free(hs);
+}
+
+/* Natives.valueToString(peer, handle): String(value), exact UTF-16; a JS
+ * exception from toString becomes JsException. Any Java thread. */
+static jstring JNICALL n_value_to_string(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
+  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  int rc = strait_enter(jrt->rt);
+  if (rc) {
+    strait__throw_status(env, rc, "JsValue.toString");
+    return NULL;
+  }
+  strait__entry entry = {strait__entries, jrt};
+  strait__entries = &entry;
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  JSValueRef exc = NULL;
+  jstring r = NULL;
+  JSStringRef s = JSValueToStringCopy(ctx, strait__handle_value(handle), &exc);
+  if (s) {
+    r = strait__jstring_from_js(env, s);
+    JSStringRelease(s);
+  } else {
+    strait__throw_js(env, jrt->rt, exc);
+  }
+  strait__entries = entry.prev;
+  strait_leave(jrt->rt);
+  return r;
+}
+
+/* Natives.valueTypeOf(peer, handle): the JS typeof of the value. Any Java
+ * thread. */
+static jstring JNICALL n_value_type_of(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
+  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  int rc = strait_enter(jrt->rt);
+  if (rc) {
+    strait__throw_status(env, rc, "JsValue.typeOf");
+    return NULL;
+  }
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  JSValueRef v = strait__handle_value(handle);
+  const char *t;
+  switch (JSValueGetType(ctx, v)) {
+    case kJSTypeUndefined: t = "undefined"; break;
+    case kJSTypeNull: t = "object"; break;
+    case kJSTypeBoolean: t = "boolean"; break;
+    case kJSTypeNumber: t = "number"; break;
+    case kJSTypeString: t = "string"; break;
+    case kJSTypeSymbol: t = "symbol"; break;
+    case kJSTypeObject:
+      t = JSObjectIsFunction(ctx, (JSObjectRef)v) ? "function" : "object";
+      break;
+    default: t = "bigint"; break;
+  }
+  strait_leave(jrt->rt);
+  return strait__jstring_from_utf8(env, t, strlen(t));
+}
+
+const JNINativeMethod strait__value_natives[] = {
+    {"valueRelease", "(JJ)V", (void *)n_value_release},
+    {"valueReleaseAll", "(J[JI)V", (void *)n_value_release_all},
+    {"valueToString", "(JJ)Ljava/lang/String;", (void *)n_value_to_string},
+    {"valueTypeOf", "(JJ)Ljava/lang/String;", (void *)n_value_type_of},
+};
+const int strait__value_natives_count =
+    (int)(sizeof strait__value_natives / sizeof strait__value_natives[0]);
