@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# launcher_cli.test.sh - the strait command seen from outside: options,
+# process.argv, exit codes, error reports, console output, source encoding,
+# class path, JVM options, start-up time and `make install`.
+# Run by scripts/test-js.sh (or alone: BUILD=build bash tests/js/launcher_cli.test.sh).
+# Prints `N passed, N failed[, N skipped]`; exits non-zero if a test failed.
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+BUILD=${BUILD:-build}
+STRAIT=${STRAIT:-$BUILD/bin/strait}
+case $STRAIT in /*) ;; *) STRAIT=$ROOT/$STRAIT ;; esac
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/strait-cli.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+passed=0 failed=0 skipped=0
+T_NAME="" T_BAD=0
+
+begin() { T_NAME=$1; T_BAD=0; }
+bad() { T_BAD=1; printf 'FAIL %s > %s\n    %s\n' "launcher_cli" "$T_NAME" "$*"; }
+end() { if [[ $T_BAD -eq 0 ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; }
+skip() { skipped=$((skipped + 1)); printf 'skip %s (%s)\n' "$T_NAME" "$*"; }
+
+# st ARGS...: runs strait with a time limit; sets OUT, ERR (text) and RC.
+st() {
+  timeout -k 5 60 "$STRAIT" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+
+show() { printf '%q' "$1" | cut -c1-400; }
+rc_is() { [[ $RC -eq $1 ]] || bad "exit code $RC, expected $1; stderr: $(show "$ERR")"; }
+out_is() { [[ "$OUT" == "$1" ]] || bad "stdout $(show "$OUT"), expected $(show "$1")"; }
+out_has() { [[ "$OUT" == *"$1"* ]] || bad "stdout $(show "$OUT") lacks $(show "$1")"; }
+out_re() { [[ "$OUT" =~ $1 ]] || bad "stdout $(show "$OUT") does not match $1"; }
+err_has() { [[ "$ERR" == *"$1"* ]] || bad "stderr $(show "$ERR") lacks $(show "$1")"; }
+err_lacks() { [[ "$ERR" != *"$1"* ]] || bad "stderr $(show "$ERR") has $(show "$1")"; }
+err_re() { [[ "$ERR" =~ $1 ]] || bad "stderr $(show "$ERR") does not match $1"; }
+first_err_line() { printf '%s\n' "$ERR" | head -n 1; }
+
+if [[ ! -x "$STRAIT" ]]; then
+  echo "launcher_cli: $STRAIT is missing (make BUILD=$BUILD all)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+# Whether the Java bridge is installed (java.* reachable from JS).
+st -e 'console.log(typeof java !== "undefined" && typeof java.lang !== "undefined")'
+HAVE_JAVA=0
+[[ "$OUT" == "true" ]] && HAVE_JAVA=1
+
+# ---- options -----------------------------------------------------------------
+
+begin "--version prints the strait version first"
+st --version
+rc_is 0
+[[ "$(printf '%s\n' "$OUT" | head -n 1)" == "strait 0.1.0" ]] || bad "first line of $(show "$OUT")"
+end
+
+begin "--help prints the usage on stdout"
+st --help
+rc_is 0
+out_has "Usage: strait"
+out_has "-cp"
+out_has "-J"
+end
+
+begin "an unknown option is a usage error (exit 2)"
+st --no-such-option x.js
+rc_is 2
+err_has "--no-such-option"
+end
+
+begin "no script at all is a usage error (exit 2)"
+st
+rc_is 2
+err_has "strait:"
+end
+
+begin "-e runs code"
+st -e 'console.log("hi from -e")'
+rc_is 0
+out_is "hi from -e"
+end
+
+begin "-p prints the value of an expression"
+st -p '6 * 7'
+rc_is 0
+out_is "42"
+end
+
+begin "-p prints a string without quotes and undefined as undefined"
+st -p '"plain" + " text"'
+out_is "plain text"
+st -p 'undefined'
+rc_is 0
+out_is "undefined"
+end
+
+begin "-p shows objects and arrays the way console.log does"
+st -p '({ a: 1, b: [1, 2] })'
+rc_is 0
+out_is "{ a: 1, b: [ 1, 2 ] }"
+end
+
+begin "script read from standard input with -"
+printf 'console.log("from stdin", 1 + 1)\n' | timeout 60 "$STRAIT" - >"$TMP/out" 2>"$TMP/err"
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+rc_is 0
+out_is "from stdin 2"
+end
+
+# ---- process.argv ------------------------------------------------------------
+
+cat >"$TMP/argv.js" <<'JS'
+console.log(JSON.stringify(process.argv));
+JS
+
+begin "script arguments follow the strait path and the absolute script path"
+(cd "$TMP" && timeout 60 "$STRAIT" argv.js a 'b c' -e --x >"$TMP/out" 2>"$TMP/err")
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+rc_is 0
+real_strait=$(readlink -f "$STRAIT")
+out_is "[\"$real_strait\",\"$TMP/argv.js\",\"a\",\"b c\",\"-e\",\"--x\"]"
+end
+
+begin "-e has no script path in process.argv"
+st -e 'console.log(JSON.stringify(process.argv.slice(1)))' x 'y z'
+rc_is 0
+out_is '["x","y z"]'
+end
+
+# ---- exit codes and error reports ---------------------------------------------
+
+begin "success exits 0 after the event loop drains"
+st -e 'setTimeout(() => console.log("timer ran"), 20)'
+rc_is 0
+out_is "timer ran"
+end
+
+begin "an uncaught error exits 1"
+st -e 'throw new Error("boom")'
+rc_is 1
+err_has "Error: boom"
+end
+
+cat >"$TMP/fails.js" <<'JS'
+// a comment line
+function explode() {
+  throw new TypeError("bad thing happened");
+}
+explode();
+JS
+
+begin "error report is FILE:LINE:COLUMN: Name: message, then the stack"
+st "$TMP/fails.js"
+rc_is 1
+line=$(first_err_line)
+[[ "$line" =~ ^"$TMP/fails.js":3:[0-9]+:\ TypeError:\ bad\ thing\ happened$ ]] || bad "first stderr line $(show "$line")"
+[[ $(printf '%s\n' "$ERR" | wc -l) -ge 2 ]] || bad "no stack after the first line: $(show "$ERR")"
+printf '%s\n' "$ERR" | tail -n +2 | grep -q "explode" || bad "stack does not name explode: $(show "$ERR")"
+out_is ""
+end
+
+printf 'const ok = 1;\nlet x = ;\n' >"$TMP/syntax.js"
+begin "a SyntaxError names the file and the line"
+st "$TMP/syntax.js"
+rc_is 1
+line=$(first_err_line)
+[[ "$line" =~ ^"$TMP/syntax.js":2:[0-9]+:\ SyntaxError: ]] || bad "first stderr line $(show "$line")"
+end
+
+begin "throw 42 is reported readably"
+st -e 'throw 42'
+rc_is 1
+err_has "42"
+err_lacks "[object"
+end
+
+begin "throwing a plain object is reported readably"
+st -e 'throw { code: "E_THING", n: 7 }'
+rc_is 1
+err_has "E_THING"
+err_lacks "[object Object]"
+end
+
+begin "deep recursion is a RangeError (exit 1), not a crash"
+st -e 'function down(n) { return down(n + 1) + 1; } down(0)'
+rc_is 1
+err_has "RangeError"
+end
+
+begin "caught deep recursion lets the script go on"
+st -e 'function down(n) { return down(n + 1) + 1; } try { down(0) } catch (e) { console.log(e instanceof RangeError) } console.log("still here")'
+rc_is 0
+out_is $'true\nstill here'
+end
+
+begin "an error thrown from a timer exits 1"
+st -e 'setTimeout(() => { throw new Error("late failure") }, 5)'
+rc_is 1
+err_has "late failure"
+end
+
+begin "a missing file exits 2 naming the path"
+st "$TMP/no-such-file.js"
+rc_is 2
+[[ "$ERR" == "strait: cannot open '$TMP/no-such-file.js': No such file or directory" ]] || bad "stderr $(show "$ERR")"
+end
+
+begin "an unreadable file (a directory) exits 2 naming the path"
+st "$TMP"
+rc_is 2
+err_has "cannot open '$TMP'"
+end
+
+begin "process.exit(n) exits n and flushes what was printed"
+st -e 'console.log("before"); process.exit(3); console.log("after")'
+rc_is 3
+out_is "before"
+end
+
+begin "process.exit(0) from a timer stops pending timers"
+st -e 'setTimeout(() => process.exit(0), 5); setTimeout(() => console.log("never"), 5000)'
+rc_is 0
+out_is ""
+end
+
+begin "large output is complete when piped and the script exits"
+st -e 'for (let i = 0; i < 20000; i++) console.log("line " + i); process.exit(0)'
+rc_is 0
+n=$(printf '%s\n' "$OUT" | wc -l)
+[[ $n -eq 20000 ]] || bad "got $n lines"
+[[ "$(printf '%s\n' "$OUT" | tail -n 1)" == "line 19999" ]] || bad "last line wrong"
+end
+
+# ---- console -----------------------------------------------------------------
+
+begin "console.log formats several values like Node"
+st -e 'console.log(1, "a", true, null, undefined, [1, "b"], { k: "v" })'
+rc_is 0
+out_is "1 a true null undefined [ 1, 'b' ] { k: 'v' }"
+end
+
+begin "console.log supports %s, %d, %i and %%"
+st -e 'console.log("%s is %d years, %i%%", "Ann", 42.5, 7.9)'
+rc_is 0
+out_is "Ann is 42.5 years, 7%"
+end
+
+begin "console.error and console.warn go to stderr"
+st -e 'console.error("to err"); console.warn("warned"); console.log("to out")'
+rc_is 0
+out_is "to out"
+err_has "to err"
+err_has "warned"
+end
+
+begin "console.log prints nested objects and errors readably"
+st -e 'console.log({ a: { b: { c: 1 } } }); console.log(new Map([[1, 2]]))'
+rc_is 0
+out_has "{ a: { b: { c: 1 } } }"
+out_has "Map"
+end
+
+# ---- source text encoding -----------------------------------------------------
+
+printf 'const s = "a\xffb";\nconsole.log(s.length, s.charCodeAt(1).toString(16));\nconsole.log(s);\n' >"$TMP/badutf8.js"
+begin "invalid UTF-8 in a source file becomes U+FFFD"
+st "$TMP/badutf8.js"
+rc_is 0
+out_is $'3 fffd\na\xef\xbf\xbdb'
+end
+
+begin "lone surrogates survive in strings and print as U+FFFD"
+st -e 'const s = "x\ud800y"; console.log(s.length, s.charCodeAt(1)); console.log(s)'
+rc_is 0
+out_is $'3 55296\nx\xef\xbf\xbdy'
+end
+
+begin "non-ASCII text round-trips"
+st -e 'console.log("héllo wörld €𝄞", "𝄞".length)'
+rc_is 0
+out_is "héllo wörld €𝄞 2"
+end
+
+# ---- JVM: class path, -J options -------------------------------------------------
+
+begin "-J passes a bad JVM option through and fails cleanly (exit 2)"
+st -J-XX:+NoSuchStraitOption -e '1'
+rc_is 2
+err_has "strait:"
+end
+
+mkdir -p "$TMP/classes" "$TMP/src"
+cat >"$TMP/src/Greeter.java" <<'JAVA'
+public class Greeter {
+  public static String greet(String who) { return "Hello, " + who + "!"; }
+}
+JAVA
+JAVAC=${JAVA_HOME:-$(scripts/java-home.sh)}/bin/javac
+
+begin "-cp adds a class folder"
+if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
+elif ! "$JAVAC" -d "$TMP/classes" "$TMP/src/Greeter.java" 2>"$TMP/javac.err"; then bad "javac failed: $(cat "$TMP/javac.err")"; end
+else
+  st -cp "$TMP/classes" -e 'console.log(Packages.Greeter.greet("strait"))'
+  rc_is 0
+  out_is "Hello, strait!"
+  end
+fi
+
+begin "CLASSPATH is the class path when -cp is absent"
+if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
+else
+  CLASSPATH="$TMP/classes" st -e 'console.log(Packages.Greeter.greet("env"))'
+  rc_is 0
+  out_is "Hello, env!"
+  end
+fi
+
+begin "-J sets a JVM system property"
+if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
+else
+  st -J-Dstrait.test.prop=yes -e 'console.log(String(java.lang.System.getProperty("strait.test.prop")))'
+  rc_is 0
+  out_is "yes"
+  end
+fi
+
+# ---- start-up time ----------------------------------------------------------------
+
+begin "strait -e 1 starts and exits in well under a second"
+best=999999
+for _ in 1 2 3; do
+  t0=$(date +%s%N)
+  "$STRAIT" -e 1 >/dev/null 2>&1
+  t1=$(date +%s%N)
+  ms=$(((t1 - t0) / 1000000))
+  [[ $ms -lt $best ]] && best=$ms
+done
+[[ $best -lt 700 ]] || bad "best of 3 took $best ms"
+end
+
+# ---- make install --------------------------------------------------------------------
+
+begin "make install PREFIX=dir gives a strait that runs with no environment"
+if ! make --no-print-directory -s BUILD="$BUILD" install PREFIX="$TMP/prefix" >"$TMP/install.log" 2>&1; then
+  bad "make install failed: $(tail -n 5 "$TMP/install.log")"
+  end
+else
+  for f in bin/strait lib/libstrait.so lib/strait.jar; do
+    [[ -f "$TMP/prefix/$f" ]] || bad "missing $f"
+  done
+  env -i "$TMP/prefix/bin/strait" -e 'console.log("installed", process.argv[0])' >"$TMP/out" 2>"$TMP/err"
+  RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+  rc_is 0
+  out_is "installed $TMP/prefix/bin/strait"
+  end
+fi
+
+line="$passed passed, $failed failed"
+[[ $skipped -ne 0 ]] && line="$line, $skipped skipped"
+echo "$line"
+[[ $failed -eq 0 ]]
