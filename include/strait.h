@@ -202,6 +202,13 @@ void strait_error_info_free(strait_error_info *info);
  */
 char *strait_error_format(strait_runtime *rt, JSValueRef exception);
 
+/*
+ * util.inspect(value) as Node prints it (what console.log shows for a
+ * non-string), e.g. for the launcher's -p. *utf8_out is malloc'd, the caller
+ * frees it. Returns 0 or STRAIT_ENOMEM. Inside the gate.
+ */
+int strait_inspect(strait_runtime *rt, JSValueRef value, char **utf8_out);
+
 #ifdef __cplusplus
 }
 #endif

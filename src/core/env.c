@@ -1,19 +1,104 @@
-/* env.c - placeholder: installs nothing yet. */
-#include "internal.h"
+/*
+ * env.c - installs the JS environment of a runtime: runs the bootstrap
+ * scripts compiled into the library (the .js files of src/core/js) in a
+ * fixed order.
+ * Each script evaluates to a function (native, internal): `native` holds
+ * the C helpers (console.c, process.c, module.c), `internal` is the
+ * bootstrap's private object where scripts leave what C calls later
+ * (inspect, format, runMain, resolveMain). Neither object is reachable from
+ * the global object; rt->internal keeps `internal` alive.
+ */
+#include "env.h"
+
 #include <stdio.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
-int strait__env_install(strait_runtime *rt, JSValueRef *exception) { (void)rt; (void)exception; return 0; }
+#include <unistd.h>
+
+/* Load order: inspect first (console needs it), module last. */
+static const char *const kBootstrap[] = {
+  "inspect.js", "console.js", "process.js", "module.js", "bootstrap.js",
+};
+
+/* Writes through the runtime's sink (opts.write or the fd). Retries short
+ * writes. Inside the gate. */
 void strait__write(strait_runtime *rt, int fd, const char *utf8, size_t len) {
-  if (rt->opts.write) rt->opts.write(rt->opts.write_ud, fd, utf8, len);
-  else { ssize_t r = write(fd, utf8, len); (void)r; }
+  if (rt->opts.write) {
+    rt->opts.write(rt->opts.write_ud, fd, utf8, len);
+    return;
+  }
+  while (len > 0) {
+    ssize_t n = write(fd, utf8, len);
+    if (n <= 0) return;
+    utf8 += n;
+    len -= (size_t)n;
+  }
 }
-void strait__report(strait_runtime *rt, JSValueRef exception) {
-  char *s = strait__utf8_from_value(rt->ctx, exception, NULL);
-  if (s) { strait__write(rt, 2, s, strlen(s)); strait__write(rt, 2, "\n", 1); free(s); }
+
+/* A JS string value from UTF-8. Inside the gate. */
+JSValueRef strait__string_value(JSContextRef ctx, const char *utf8) {
+  JSStringRef s = strait__jsstring_utf8(utf8, strlen(utf8));
+  JSValueRef v = JSValueMakeString(ctx, s);
+  JSStringRelease(s);
+  return v;
 }
-int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception) { (void)rt;(void)path;(void)exception; return STRAIT_EINVAL; }
-int strait_error_describe(strait_runtime *rt, JSValueRef exception, strait_error_info *out) { (void)rt;(void)exception; memset(out,0,sizeof *out); return 0; }
-void strait_error_info_free(strait_error_info *info) { (void)info; }
-char *strait_error_format(strait_runtime *rt, JSValueRef exception) { return strait__utf8_from_value(rt->ctx, exception, NULL); }
+
+/* Calls internal[name](...) (see env.h). Inside the gate. */
+JSValueRef strait__call_internal(strait_runtime *rt, const char *name, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exception) {
+  if (exception) *exception = NULL;
+  if (!rt->internal) return NULL;
+  JSValueRef f = strait__get(rt->ctx, rt->internal, name);
+  if (!f || !JSValueIsObject(rt->ctx, f) || !JSObjectIsFunction(rt->ctx, (JSObjectRef)f))
+    return NULL;
+  JSValueRef exc = NULL;
+  JSValueRef r = JSObjectCallAsFunction(rt->ctx, (JSObjectRef)f, rt->internal, argc, argv, &exc);
+  if (exc) {
+    if (exception) *exception = exc;
+    return NULL;
+  }
+  return r;
+}
+
+/* Evaluates one bootstrap script and calls the function it yields with
+ * (native, internal). Inside the gate. */
+static int run_bootstrap(strait_runtime *rt, const char *name, JSObjectRef native,
+                         JSValueRef *exception) {
+  const strait__js_source *src = strait__js_source_find(name);
+  if (!src) return 0;
+  char url[128];
+  snprintf(url, sizeof url, "strait:%s", name);
+  JSStringRef s = strait__jsstring_utf8(src->text, src->len);
+  JSStringRef u = JSStringCreateWithUTF8CString(url);
+  JSValueRef exc = NULL;
+  JSValueRef f = JSEvaluateScript(rt->ctx, s, NULL, u, 1, &exc);
+  JSStringRelease(s);
+  JSStringRelease(u);
+  if (!exc && f && JSValueIsObject(rt->ctx, f) && JSObjectIsFunction(rt->ctx, (JSObjectRef)f)) {
+    JSValueRef args[2] = {native, rt->internal};
+    JSObjectCallAsFunction(rt->ctx, (JSObjectRef)f, NULL, 2, args, &exc);
+  }
+  if (exc) {
+    *exception = exc;
+    return STRAIT_EJS;
+  }
+  return 0;
+}
+
+/* Installs console, process, require and friends (see internal.h). Inside
+ * the gate, once per runtime. */
+int strait__env_install(strait_runtime *rt, JSValueRef *exception) {
+  JSContextRef ctx = rt->ctx;
+  *exception = NULL;
+  rt->internal = JSObjectMake(ctx, NULL, NULL);
+  JSValueProtect(ctx, rt->internal);
+  JSObjectRef native = JSObjectMake(ctx, NULL, NULL);
+  strait__console_natives(ctx, native);
+  strait__process_natives(ctx, native);
+  strait__module_natives(ctx, native);
+  for (size_t i = 0; i < sizeof kBootstrap / sizeof kBootstrap[0]; i++) {
+    int rc = run_bootstrap(rt, kBootstrap[i], native, exception);
+    if (rc) return rc;
+  }
+  return 0;
+}

@@ -1,0 +1,218 @@
+/*
+ * error.c - describing and formatting thrown values: strait_error_describe,
+ * strait_error_format, strait_inspect and strait__report. An Error prints as
+ * "FILE:LINE:COLUMN: " (when the line is known) followed by util.inspect of the error (its
+ * "Name: message" line, one "    at fn (file:line:col)" line per JSC stack
+ * frame, and any extra own properties); anything else that was thrown
+ * prints as "Uncaught " + util.inspect(value).
+ */
+#include "env.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_cstr(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+/* Non-zero when v is an Error (instanceof Error) or carries JSC's error
+ * location (sourceURL + line), as a SyntaxError from another realm would.
+ * Inside the gate. */
+static int is_error(JSContextRef ctx, JSValueRef v) {
+  if (!JSValueIsObject(ctx, v)) return 0;
+  JSObjectRef g = JSContextGetGlobalObject(ctx);
+  JSValueRef ctor = strait__get(ctx, g, "Error");
+  if (ctor && JSValueIsObject(ctx, ctor) &&
+      JSValueIsInstanceOfConstructor(ctx, v, (JSObjectRef)ctor, NULL))
+    return 1;
+  JSValueRef line = strait__get(ctx, (JSObjectRef)v, "line");
+  JSValueRef url = strait__get(ctx, (JSObjectRef)v, "sourceURL");
+  return line && url && JSValueIsNumber(ctx, line) && JSValueIsString(ctx, url);
+}
+
+/* obj[name] as malloc'd UTF-8 when it is a string (or, with any set, any
+ * value but undefined/null); NULL otherwise. Inside the gate. */
+static char *string_prop(JSContextRef ctx, JSObjectRef obj, const char *name, int any) {
+  JSValueRef v = strait__get(ctx, obj, name);
+  if (!v || JSValueIsUndefined(ctx, v) || JSValueIsNull(ctx, v)) return NULL;
+  if (!any && !JSValueIsString(ctx, v)) return NULL;
+  return strait__utf8_from_value(ctx, v, NULL);
+}
+
+static int int_prop(JSContextRef ctx, JSObjectRef obj, const char *name) {
+  JSValueRef v = strait__get(ctx, obj, name);
+  if (!v || !JSValueIsNumber(ctx, v)) return 0;
+  double d = JSValueToNumber(ctx, v, NULL);
+  return d >= 0 && d < 2147483647.0 ? (int)d : 0;
+}
+
+/* util.inspect(v) as malloc'd UTF-8 into *out (see strait.h). Falls back to
+ * ToString when the environment is missing or inspect threw. Inside the
+ * gate. */
+int strait_inspect(strait_runtime *rt, JSValueRef value, char **out) {
+  *out = NULL;
+  if (!value) value = JSValueMakeUndefined(rt->ctx);
+  JSValueRef exc = NULL;
+  JSValueRef s = strait__call_internal(rt, "inspect", 1, &value, &exc);
+  if (s && JSValueIsString(rt->ctx, s)) {
+    *out = strait__utf8_from_value(rt->ctx, s, NULL);
+  } else {
+    *out = strait__utf8_from_value(rt->ctx, value, NULL);
+    if (!*out) *out = dup_cstr(JSValueIsSymbol(rt->ctx, value) ? "Symbol()" : "[object]");
+  }
+  return *out ? 0 : STRAIT_ENOMEM;
+}
+
+static const char *type_name(JSContextRef ctx, JSValueRef v) {
+  switch (JSValueGetType(ctx, v)) {
+    case kJSTypeUndefined: return "undefined";
+    case kJSTypeNull: return "object";
+    case kJSTypeBoolean: return "boolean";
+    case kJSTypeNumber: return "number";
+    case kJSTypeString: return "string";
+    case kJSTypeSymbol: return "symbol";
+    case kJSTypeObject:
+      return JSObjectIsFunction(ctx, (JSObjectRef)v) ? "function" : "object";
+    default: return "bigint";
+  }
+}
+
+/* Describes a thrown value (see strait.h). For an Error: its name, message,
+ * sourceURL, line, column and JSC's raw stack ("fn@file:line:col" lines).
+ * For anything else: name is its typeof, message its util.inspect text (a
+ * string as it is). Inside the gate. */
+int strait_error_describe(strait_runtime *rt, JSValueRef exception, strait_error_info *out) {
+  memset(out, 0, sizeof *out);
+  JSContextRef ctx = rt->ctx;
+  if (!exception) exception = JSValueMakeUndefined(ctx);
+  if (is_error(ctx, exception)) {
+    JSObjectRef e = (JSObjectRef)exception;
+    out->name = string_prop(ctx, e, "name", 1);
+    out->message = string_prop(ctx, e, "message", 1);
+    out->file = string_prop(ctx, e, "sourceURL", 0);
+    out->stack = string_prop(ctx, e, "stack", 0);
+    out->line = int_prop(ctx, e, "line");
+    out->column = int_prop(ctx, e, "column");
+    if (!out->name) out->name = dup_cstr("Error");
+    if (!out->message) out->message = dup_cstr("");
+  } else {
+    out->name = dup_cstr(type_name(ctx, exception));
+    if (JSValueIsString(ctx, exception)) out->message = strait__utf8_from_value(ctx, exception, NULL);
+    else strait_inspect(rt, exception, &out->message);
+  }
+  if (!out->name || !out->message) {
+    strait_error_info_free(out);
+    return STRAIT_ENOMEM;
+  }
+  return 0;
+}
+
+/* Frees the strings of an info filled by strait_error_describe(). Any
+ * thread. */
+void strait_error_info_free(strait_error_info *info) {
+  if (!info) return;
+  free(info->name);
+  free(info->message);
+  free(info->file);
+  free(info->stack);
+  memset(info, 0, sizeof *info);
+}
+
+/* Appends "    at ..." lines made from JSC's raw stack to buf (C fallback
+ * for when the bootstrap's inspect is unavailable). */
+static void append_frames(char **buf, size_t *len, size_t *cap, const char *stack);
+
+static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n) {
+  if (*len + n + 1 > *cap) {
+    size_t nc = (*cap ? *cap : 128);
+    while (nc < *len + n + 1) nc *= 2;
+    char *nb = realloc(*buf, nc);
+    if (!nb) return -1;
+    *buf = nb;
+    *cap = nc;
+  }
+  memcpy(*buf + *len, s, n);
+  *len += n;
+  (*buf)[*len] = 0;
+  return 0;
+}
+
+static void append_frames(char **buf, size_t *len, size_t *cap, const char *stack) {
+  const char *p = stack;
+  while (p && *p) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    if (n > 0) {
+      const char *at = memchr(p, '@', n);
+      append(buf, len, cap, "\n    at ", 8);
+      if (!at) {
+        append(buf, len, cap, p, n);
+      } else {
+        size_t fn = (size_t)(at - p);
+        const char *where = at + 1;
+        size_t wn = n - fn - 1;
+        int named = fn > 0 && !(fn == 11 && !memcmp(p, "global code", 11));
+        if (named) { append(buf, len, cap, p, fn); append(buf, len, cap, " (", 2); }
+        append(buf, len, cap, where, wn);
+        if (named) append(buf, len, cap, ")", 1);
+      }
+    }
+    p = nl ? nl + 1 : NULL;
+  }
+}
+
+/* Formats an uncaught exception (see strait.h). Inside the gate. */
+char *strait_error_format(strait_runtime *rt, JSValueRef exception) {
+  JSContextRef ctx = rt->ctx;
+  if (!exception) exception = JSValueMakeUndefined(ctx);
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  char *text = NULL;
+  if (append(&buf, &len, &cap, "", 0)) return NULL;
+  if (!is_error(ctx, exception)) {
+    strait_inspect(rt, exception, &text);
+    append(&buf, &len, &cap, "Uncaught ", 9);
+    if (text) append(&buf, &len, &cap, text, strlen(text));
+    append(&buf, &len, &cap, "\n", 1);
+    free(text);
+    return buf;
+  }
+  strait_error_info info;
+  if (strait_error_describe(rt, exception, &info)) { free(buf); return NULL; }
+  if (info.file && *info.file && info.line > 0) {
+    char pos[48];
+    append(&buf, &len, &cap, info.file, strlen(info.file));
+    if (info.column > 0) snprintf(pos, sizeof pos, ":%d:%d: ", info.line, info.column);
+    else snprintf(pos, sizeof pos, ":%d: ", info.line);
+    append(&buf, &len, &cap, pos, strlen(pos));
+  }
+  JSValueRef exc = NULL;
+  JSValueRef s = strait__call_internal(rt, "inspect", 1, &exception, &exc);
+  if (s && JSValueIsString(ctx, s)) text = strait__utf8_from_value(ctx, s, NULL);
+  if (text) {
+    append(&buf, &len, &cap, text, strlen(text));
+  } else {
+    append(&buf, &len, &cap, info.name, strlen(info.name));
+    if (*info.message) {
+      append(&buf, &len, &cap, ": ", 2);
+      append(&buf, &len, &cap, info.message, strlen(info.message));
+    }
+    if (info.stack) append_frames(&buf, &len, &cap, info.stack);
+  }
+  append(&buf, &len, &cap, "\n", 1);
+  free(text);
+  strait_error_info_free(&info);
+  return buf;
+}
+
+/* Prints strait_error_format(exception) to fd 2 of the runtime's sink.
+ * Inside the gate. */
+void strait__report(strait_runtime *rt, JSValueRef exception) {
+  char *s = strait_error_format(rt, exception);
+  if (s) strait__write(rt, 2, s, strlen(s));
+  free(s);
+}

@@ -1,0 +1,117 @@
+// process.js - the global process object: argv, env (a snapshot), exit,
+// exitCode, cwd, nextTick, hrtime, platform, version, stdout/stderr.write,
+// and a small listener registry (on/once/off/emit) so code that registers
+// handlers does not fail. Also defines queueMicrotask, which JSC lacks.
+(function (native, internal) {
+  'use strict';
+
+  // Thrown by native.exit() to unwind the script when an embedder hook
+  // handles process.exit(); strait_eval & co. then return STRAIT_EEXIT.
+  internal.exitSignal = Object.freeze({ __proto__: null, straitExit: true });
+
+  const resolved = Promise.resolve();
+
+  function queueMicrotask(fn) {
+    if (typeof fn !== 'function') {
+      throw new TypeError('queueMicrotask: callback must be a function');
+    }
+    resolved.then(() => fn());
+  }
+
+  if (typeof globalThis.queueMicrotask !== 'function') {
+    Object.defineProperty(globalThis, 'queueMicrotask', {
+      value: queueMicrotask, writable: true, configurable: true, enumerable: false,
+    });
+  }
+
+  const listeners = new Map();
+
+  function hrtime(prev) {
+    const [s, ns] = native.hrtime();
+    if (Array.isArray(prev)) {
+      let ds = s - prev[0];
+      let dns = ns - prev[1];
+      if (dns < 0) { ds -= 1; dns += 1e9; }
+      return [ds, dns];
+    }
+    return [s, ns];
+  }
+  hrtime.bigint = function bigint() {
+    const [s, ns] = native.hrtime();
+    return BigInt(s) * 1000000000n + BigInt(ns);
+  };
+
+  function stream(fd) {
+    return {
+      fd,
+      isTTY: native.isatty(fd),
+      write(chunk, encoding, cb) {
+        native.write(fd, typeof chunk === 'string' ? chunk : String(chunk));
+        const done = typeof encoding === 'function' ? encoding : cb;
+        if (typeof done === 'function') queueMicrotask(done);
+        return true;
+      },
+    };
+  }
+
+  const process = {
+    title: 'strait',
+    version: 'strait 0.1.0',
+    versions: { strait: '0.1.0' },
+    release: { name: 'strait' },
+    platform: 'linux',
+    arch: 'x64',
+    argv: native.argv(),
+    execArgv: [],
+    env: native.env(),
+    pid: native.pid(),
+    exitCode: undefined,
+    stdout: stream(1),
+    stderr: stream(2),
+    cwd() { return native.cwd(); },
+    exit(code) {
+      if (code === undefined) code = process.exitCode;
+      native.exit(code === undefined ? 0 : Number(code) | 0);
+    },
+    nextTick(fn, ...args) {
+      if (typeof fn !== 'function') {
+        throw new TypeError('process.nextTick: callback must be a function');
+      }
+      resolved.then(() => fn(...args));
+    },
+    hrtime,
+    uptime() { return Number(hrtime.bigint() - startTime) / 1e9; },
+    on(event, fn) {
+      if (!listeners.has(event)) listeners.set(event, []);
+      listeners.get(event).push(fn);
+      return process;
+    },
+    once(event, fn) {
+      const wrapper = (...args) => { process.off(event, wrapper); return fn(...args); };
+      return process.on(event, wrapper);
+    },
+    off(event, fn) {
+      const list = listeners.get(event);
+      if (list) {
+        const i = list.indexOf(fn);
+        if (i !== -1) list.splice(i, 1);
+      }
+      return process;
+    },
+    emit(event, ...args) {
+      const list = listeners.get(event);
+      if (!list || list.length === 0) return false;
+      for (const fn of list.slice()) fn.apply(process, args);
+      return true;
+    },
+    listenerCount(event) { return (listeners.get(event) || []).length; },
+  };
+  process.addListener = process.on;
+  process.removeListener = process.off;
+  const startTime = hrtime.bigint();
+  if (process.argv.length === 0) process.argv.push('strait');
+
+  Object.defineProperty(globalThis, 'process', {
+    value: process, writable: true, configurable: true, enumerable: false,
+  });
+});

@@ -1,0 +1,215 @@
+/*
+ * module.c - the native side of CommonJS (js/module.js): reading files,
+ * stat, realpath and compiling a module's source into its wrapper
+ * function, plus strait_run_main(). Resolution, the cache and cycles live
+ * in module.js.
+ *
+ * The wrapper is put on the module's first line, so line numbers in stacks
+ * and SyntaxErrors are the file's own (only columns of line 1 are shifted
+ * by the wrapper's length).
+ */
+#include "env.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char kWrapHead[] = "(function (exports, require, module, __filename, __dirname) { ";
+static const char kWrapTail[] = "\n})";
+
+/* An Error like Node's fs errors: "CODE: message, syscall 'path'" with
+ * .code and .path. JS thread. */
+static JSValueRef fs_error(JSContextRef ctx, int err, const char *syscall, const char *path) {
+  const char *code = err == ENOENT ? "ENOENT" : err == EACCES ? "EACCES" : err == EISDIR ? "EISDIR"
+                   : err == ENOTDIR ? "ENOTDIR" : err == ENOMEM ? "ENOMEM" : "EIO";
+  JSValueRef e = strait__make_error(ctx, "Error", "%s: %s, %s '%s'", code, strerror(err), syscall,
+                                    path);
+  if (JSValueIsObject(ctx, e)) {
+    strait__set_value(ctx, (JSObjectRef)e, "code", strait__string_value(ctx, code),
+                      kJSPropertyAttributeNone);
+    strait__set_value(ctx, (JSObjectRef)e, "path", strait__string_value(ctx, path),
+                      kJSPropertyAttributeNone);
+  }
+  return e;
+}
+
+/* Reads a whole file into a malloc'd buffer. Returns 0 or an errno. Any
+ * thread. */
+static int read_all(const char *path, char **out, size_t *len_out) {
+  *out = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) { close(fd); return EISDIR; }
+  size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, len = 0;
+  char *buf = malloc(cap);
+  if (!buf) { close(fd); return ENOMEM; }
+  for (;;) {
+    if (len == cap) {
+      char *nb = realloc(buf, cap * 2);
+      if (!nb) { free(buf); close(fd); return ENOMEM; }
+      buf = nb;
+      cap *= 2;
+    }
+    ssize_t n = read(fd, buf + len, cap - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) { int e = errno; free(buf); close(fd); return e; }
+    if (n == 0) break;
+    len += (size_t)n;
+  }
+  close(fd);
+  *out = buf;
+  *len_out = len;
+  return 0;
+}
+
+/* The first argument as malloc'd UTF-8 path, or NULL with a TypeError.
+ * JS thread. */
+static char *path_arg(JSContextRef ctx, size_t argc, const JSValueRef argv[], const char *fn,
+                      JSValueRef *exception) {
+  if (argc < 1 || !JSValueIsString(ctx, argv[0])) {
+    *exception = strait__make_error(ctx, "TypeError", "%s: path must be a string", fn);
+    return NULL;
+  }
+  return strait__utf8_from_value(ctx, argv[0], NULL);
+}
+
+/* native.readFile(path): the file as a string, UTF-8 decoded (invalid bytes
+ * become U+FFFD). Throws an Error with .code (ENOENT, EISDIR, ...). JS
+ * thread. */
+static JSValueRef js_read_file(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                               const JSValueRef argv[], JSValueRef *exception) {
+  char *path = path_arg(ctx, argc, argv, "readFile", exception);
+  if (!path) return NULL;
+  char *buf = NULL;
+  size_t len = 0;
+  int err = read_all(path, &buf, &len);
+  if (err) {
+    *exception = fs_error(ctx, err, "open", path);
+    free(path);
+    return NULL;
+  }
+  free(path);
+  JSStringRef s = strait__jsstring_utf8(buf, len);
+  free(buf);
+  if (!s) {
+    *exception = strait__make_error(ctx, "RangeError", "readFile: out of memory");
+    return NULL;
+  }
+  JSValueRef v = JSValueMakeString(ctx, s);
+  JSStringRelease(s);
+  return v;
+}
+
+/* native.stat(path): 1 for a file, 2 for a directory, 0 otherwise. JS
+ * thread. */
+static JSValueRef js_stat(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                          const JSValueRef argv[], JSValueRef *exception) {
+  char *path = path_arg(ctx, argc, argv, "stat", exception);
+  if (!path) return NULL;
+  struct stat st;
+  int kind = 0;
+  if (stat(path, &st) == 0) kind = S_ISDIR(st.st_mode) ? 2 : S_ISREG(st.st_mode) ? 1 : 0;
+  free(path);
+  return JSValueMakeNumber(ctx, kind);
+}
+
+/* native.realpath(path): the canonical absolute path, or the path itself
+ * when it cannot be resolved. JS thread. */
+static JSValueRef js_realpath(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                              const JSValueRef argv[], JSValueRef *exception) {
+  char *path = path_arg(ctx, argc, argv, "realpath", exception);
+  if (!path) return NULL;
+  char *real = realpath(path, NULL);
+  JSValueRef v = strait__string_value(ctx, real ? real : path);
+  free(real);
+  free(path);
+  return v;
+}
+
+/* native.compile(source, filename): evaluates the module wrapper around
+ * source with filename as its source URL and returns the wrapper function
+ * (exports, require, module, __filename, __dirname). A SyntaxError carries
+ * the file and line. JS thread. */
+static JSValueRef js_compile(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                             const JSValueRef argv[], JSValueRef *exception) {
+  if (argc < 2 || !JSValueIsString(ctx, argv[0]) || !JSValueIsString(ctx, argv[1])) {
+    *exception = strait__make_error(ctx, "TypeError", "compile: (source, filename) must be strings");
+    return NULL;
+  }
+  JSStringRef src = JSValueToStringCopy(ctx, argv[0], exception);
+  if (!src) return NULL;
+  JSStringRef file = JSValueToStringCopy(ctx, argv[1], exception);
+  if (!file) { JSStringRelease(src); return NULL; }
+  size_t head = sizeof kWrapHead - 1, tail = sizeof kWrapTail - 1;
+  size_t n = JSStringGetLength(src);
+  JSChar *buf = malloc((head + n + tail) * sizeof(JSChar));
+  JSValueRef r = NULL;
+  if (!buf) {
+    *exception = strait__make_error(ctx, "RangeError", "compile: out of memory");
+  } else {
+    for (size_t i = 0; i < head; i++) buf[i] = (JSChar)kWrapHead[i];
+    memcpy(buf + head, JSStringGetCharactersPtr(src), n * sizeof(JSChar));
+    for (size_t i = 0; i < tail; i++) buf[head + n + i] = (JSChar)kWrapTail[i];
+    JSStringRef code = JSStringCreateWithCharacters(buf, head + n + tail);
+    free(buf);
+    r = JSEvaluateScript(ctx, code, NULL, file, 1, exception);
+    JSStringRelease(code);
+    /* A SyntaxError has the file's line but the column of this call. */
+    if (!r && *exception && JSValueIsObject(ctx, *exception)) {
+      JSStringRef col = JSStringCreateWithUTF8CString("column");
+      JSObjectDeleteProperty(ctx, (JSObjectRef)*exception, col, NULL);
+      JSStringRelease(col);
+    }
+  }
+  JSStringRelease(src);
+  JSStringRelease(file);
+  return r;
+}
+
+/* Adds the module natives to the bootstrap's native object. Inside the
+ * gate. */
+void strait__module_natives(JSContextRef ctx, JSObjectRef native) {
+  strait__set_function(ctx, native, "readFile", js_read_file);
+  strait__set_function(ctx, native, "stat", js_stat);
+  strait__set_function(ctx, native, "realpath", js_realpath);
+  strait__set_function(ctx, native, "compile", js_compile);
+}
+
+/* Loads path as the main module (see strait.h). The path is resolved as
+ * Node resolves its entry point (exact, .js, .json, directory); nothing
+ * runs when it is missing (STRAIT_ENOENT) or unreadable (STRAIT_EIO).
+ * Inside the gate. */
+int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception) {
+  if (exception) *exception = NULL;
+  if (!path || !*path) return STRAIT_EINVAL;
+  if (!rt->internal) return STRAIT_EINVAL;
+  JSValueRef arg = strait__string_value(rt->ctx, path);
+  JSValueRef exc = NULL;
+  JSValueRef file = strait__call_internal(rt, "resolveMain", 1, &arg, &exc);
+  if (exc) {
+    if (exception) *exception = exc;
+    return STRAIT_EJS;
+  }
+  if (!file || !JSValueIsString(rt->ctx, file)) return STRAIT_ENOENT;
+  char *cfile = strait__utf8_from_value(rt->ctx, file, NULL);
+  if (!cfile) return STRAIT_ENOMEM;
+  int fd = open(cfile, O_RDONLY | O_CLOEXEC);
+  int err = fd < 0 ? errno : 0;
+  if (fd >= 0) close(fd);
+  free(cfile);
+  if (err) return err == ENOENT ? STRAIT_ENOENT : STRAIT_EIO;
+  JSValueRef args[2] = {file, arg};
+  strait__call_internal(rt, "runMain", 2, args, &exc);
+  if (rt->exiting) return STRAIT_EEXIT;
+  if (exc) {
+    if (exception) *exception = exc;
+    return STRAIT_EJS;
+  }
+  return 0;
+}

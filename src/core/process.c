@@ -1,0 +1,123 @@
+/*
+ * process.c - the native side of the `process` object (js/process.js):
+ * argv, a snapshot of the environment, cwd, pid, a monotonic clock and
+ * exit. process.exit() with an embedder hook cannot stop the process, so it
+ * marks the runtime as exiting and unwinds the script by throwing
+ * internal.exitSignal (a frozen object): JSC's C API has no uncatchable
+ * exception, so a `catch` in user code can see it, but rt->exiting stays
+ * set and strait_eval / strait_run_main / strait_loop_run return
+ * STRAIT_EEXIT anyway.
+ */
+#include "env.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* native.argv(): a new array of rt->argv strings. JS thread. */
+static JSValueRef js_argv(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                          const JSValueRef argv[], JSValueRef *exception) {
+  strait_runtime *rt = strait_runtime_from_context(ctx);
+  JSValueRef *items = rt->argc ? calloc((size_t)rt->argc, sizeof *items) : NULL;
+  if (rt->argc && !items) {
+    *exception = strait__make_error(ctx, "RangeError", "argv: out of memory");
+    return NULL;
+  }
+  for (int i = 0; i < rt->argc; i++) items[i] = strait__string_value(ctx, rt->argv[i]);
+  JSObjectRef a = JSObjectMakeArray(ctx, (size_t)rt->argc, items, exception);
+  free(items);
+  return a;
+}
+
+/* native.env(): a new object with one string property per environ entry
+ * (a snapshot; writes do not reach the C environment). JS thread. */
+static JSValueRef js_env(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                         const JSValueRef argv[], JSValueRef *exception) {
+  JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
+  for (char **e = environ; e && *e; e++) {
+    const char *eq = strchr(*e, '=');
+    if (!eq || eq == *e) continue;
+    JSStringRef k = strait__jsstring_utf8(*e, (size_t)(eq - *e));
+    JSStringRef v = strait__jsstring_utf8(eq + 1, strlen(eq + 1));
+    JSObjectSetProperty(ctx, o, k, JSValueMakeString(ctx, v), kJSPropertyAttributeNone, NULL);
+    JSStringRelease(k);
+    JSStringRelease(v);
+  }
+  return o;
+}
+
+/* native.cwd(): the current directory; throws an Error if it is gone.
+ * JS thread. */
+static JSValueRef js_cwd(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                         const JSValueRef argv[], JSValueRef *exception) {
+  char buf[PATH_MAX];
+  if (!getcwd(buf, sizeof buf)) {
+    *exception = strait__make_error(ctx, "Error", "process.cwd: %s", strerror(errno));
+    return NULL;
+  }
+  return strait__string_value(ctx, buf);
+}
+
+/* native.pid(): getpid(). JS thread. */
+static JSValueRef js_pid(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                         const JSValueRef argv[], JSValueRef *exception) {
+  return JSValueMakeNumber(ctx, (double)getpid());
+}
+
+/* native.hrtime(): [seconds, nanoseconds] of CLOCK_MONOTONIC. JS thread. */
+static JSValueRef js_hrtime(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                            const JSValueRef argv[], JSValueRef *exception) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  JSValueRef parts[2] = {JSValueMakeNumber(ctx, (double)ts.tv_sec),
+                         JSValueMakeNumber(ctx, (double)ts.tv_nsec)};
+  return JSObjectMakeArray(ctx, 2, parts, exception);
+}
+
+/* Non-zero when v is the runtime's exit signal (see env.h). Inside the
+ * gate. */
+int strait__is_exit_signal(strait_runtime *rt, JSValueRef v) {
+  if (!rt->internal || !v) return 0;
+  JSValueRef sig = strait__get(rt->ctx, rt->internal, "exitSignal");
+  return sig && JSValueIsObject(rt->ctx, sig) && JSValueIsStrictEqual(rt->ctx, sig, v);
+}
+
+/* native.exit(code): without an embedder hook flushes stdio and exits the
+ * process; with one, calls it once, marks the runtime exiting and throws
+ * the exit signal to unwind the script. JS thread. */
+static JSValueRef js_exit(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                          const JSValueRef argv[], JSValueRef *exception) {
+  strait_runtime *rt = strait_runtime_from_context(ctx);
+  double d = argc > 0 ? JSValueToNumber(ctx, argv[0], NULL) : 0;
+  int code = (d == d && d >= -2147483648.0 && d <= 2147483647.0) ? (int)d : 0;
+  if (!rt->exiting) {
+    if (!rt->opts.on_exit) {
+      fflush(NULL);
+      exit(code & 0xff);
+    }
+    rt->exiting = true;
+    rt->exit_code = code;
+    rt->opts.on_exit(rt->opts.exit_ud, code);
+  }
+  JSValueRef sig = rt->internal ? strait__get(ctx, rt->internal, "exitSignal") : NULL;
+  *exception = sig && JSValueIsObject(ctx, sig) ? sig
+                                                : strait__make_error(ctx, "Error", "process.exit");
+  return NULL;
+}
+
+/* Adds the process natives to the bootstrap's native object. Inside the
+ * gate. */
+void strait__process_natives(JSContextRef ctx, JSObjectRef native) {
+  strait__set_function(ctx, native, "argv", js_argv);
+  strait__set_function(ctx, native, "env", js_env);
+  strait__set_function(ctx, native, "cwd", js_cwd);
+  strait__set_function(ctx, native, "pid", js_pid);
+  strait__set_function(ctx, native, "hrtime", js_hrtime);
+  strait__set_function(ctx, native, "exit", js_exit);
+}
