@@ -1,0 +1,69 @@
+# report.awk - turns benchmark rows into Markdown tables, one per group, in
+# the order the groups first appear. Input lines (tab-separated, see
+# bench/README.md):
+#   row  GROUP NAME NS_PER_OP BASELINES DESCRIPTION
+#   skip GROUP NAME REASON
+# A row's id is GROUP.NAME. BASELINES is "-" or a comma-separated list of ids
+# or sums of ids ("a+b"); each ratio is the row's time divided by the
+# baseline's (sum of) time(s), so below 1 means faster than the baseline.
+BEGIN { FS = "\t"; ng = 0; nr = 0; ns = 0 }
+
+$1 == "row" && NF >= 5 {
+  id = $2 "." $3
+  if (!(id in val)) { order[nr++] = id }
+  val[id] = $4 + 0; grp[id] = $2; base[id] = $5; desc[id] = $6
+  if (!($2 in seen)) { seen[$2] = 1; groups[ng++] = $2 }
+  next
+}
+$1 == "skip" && NF >= 4 {
+  skipped[ns++] = "`" $2 "." $3 "`: " $4
+  if (!($2 in seen)) { seen[$2] = 1; groups[ng++] = $2 }
+  next
+}
+
+# Human-readable time for ns.
+function fmt_time(x) {
+  if (x < 10) return sprintf("%.2f ns", x)
+  if (x < 1000) return sprintf("%.1f ns", x)
+  if (x < 1e6) return sprintf("%.2f us", x / 1e3)
+  if (x < 1e9) return sprintf("%.2f ms", x / 1e6)
+  return sprintf("%.2f s", x / 1e9)
+}
+
+# Ratio text for one baseline expression ("a+b").
+function fmt_ratio(v, expr,    parts, k, n, sum, missing) {
+  n = split(expr, parts, "+"); sum = 0; missing = ""
+  for (k = 1; k <= n; k++) {
+    if (parts[k] in val) sum += val[parts[k]]
+    else missing = missing (missing ? ", " : "") parts[k]
+  }
+  if (missing != "") return "n/a vs `" expr "` (not measured: " missing ")"
+  if (sum <= 0) return "n/a vs `" expr "`"
+  return sprintf("**%.2fx** `%s`", v / sum, expr)
+}
+
+END {
+  for (g = 0; g < ng; g++) {
+    name = groups[g]; any = 0
+    for (i = 0; i < nr; i++) if (grp[order[i]] == name) any = 1
+    if (!any) continue
+    printf "\n### %s\n\n", name
+    print "| row | time/op | ratio to baseline | what one op is |"
+    print "|---|---:|---|---|"
+    for (i = 0; i < nr; i++) {
+      id = order[i]
+      if (grp[id] != name) continue
+      r = ""
+      if (base[id] != "-" && base[id] != "") {
+        m = split(base[id], bl, ",")
+        for (k = 1; k <= m; k++) r = r (k > 1 ? "<br>" : "") fmt_ratio(val[id], bl[k])
+      }
+      d = desc[id]; gsub(/\|/, "\\|", d)
+      printf "| `%s` | %s | %s | %s |\n", id, fmt_time(val[id]), r, d
+    }
+  }
+  if (ns > 0) {
+    print "\nNot measured in this run:\n"
+    for (i = 0; i < ns; i++) print "- " skipped[i]
+  }
+}

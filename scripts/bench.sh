@@ -1,0 +1,202 @@
+#!/bin/sh
+# bench.sh - the benchmark harness (`make bench`). Builds what it needs under
+# $BUILD (default build), runs the benchmark programs, collects their rows
+# (format in bench/README.md), prints a table and writes it to
+# bench/RESULTS.md and to README.md between <!-- bench:start --> and
+# <!-- bench:end -->. Every row's ratio is taken against a baseline measured
+# in the same run. Parts that cannot run yet (no launcher, no jar, a Java
+# bench class that does not compile) become "not measured" lines.
+#
+# Environment:
+#   BUILD           build directory (default build)
+#   BENCH_ONLY      parts to run, from "floor api js startup" (default all);
+#                   a partial run writes only $BUILD/bench/RESULTS.md
+#   BENCH_FILTER    substring: only floor rows whose name contains it
+#   BENCH_ROUND_MS, BENCH_WARMUP, BENCH_ROUNDS    C and Java rounds (40, 2, 7)
+#   BENCH_JS_ROUND_MS, BENCH_JS_ROUNDS            JS rounds (150, 5)
+#   BENCH_SPAWN_RUNS, BENCH_SPAWN_WARMUP          start-up runs (11, 2)
+#   BENCH_NO_MAKE=1 do not run `make all` first
+#   RHINO_JAR       default /usr/share/java/rhino.jar
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+BUILD=${BUILD:-build}
+JAVA_HOME=$(scripts/java-home.sh)
+export JAVA_HOME
+JAVA=$JAVA_HOME/bin/java
+JAVAC=$JAVA_HOME/bin/javac
+CC=${CC:-cc}
+RHINO_JAR=${RHINO_JAR:-/usr/share/java/rhino.jar}
+ONLY=${BENCH_ONLY:-floor api js startup}
+OUT=$BUILD/bench
+BIN=$BUILD/bin/strait
+JARFILE=$BUILD/lib/strait.jar
+ROWS=$OUT/rows.tsv
+T0=$(date +%s)
+
+log() { echo "bench: $*" >&2; }
+want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
+skip() { printf 'skip\t%s\t%s\t%s\n' "$1" "$2" "$3" | tee -a "$ROWS"; }
+
+# Runs a benchmark program; keeps its row/skip lines (and shows them). On
+# failure adds a skip line for GROUP/NAME with the last line of stderr.
+#   collect GROUP NAME COMMAND...
+collect() {
+  g=$1 n=$2
+  shift 2
+  "$@" >"$OUT/part.out" 2>"$OUT/part.err"
+  st=$?
+  grep -E '^(row|skip)	' "$OUT/part.out" | tee -a "$ROWS"
+  if [ $st -ne 0 ]; then
+    why=$(grep -v '^[[:space:]]*$' "$OUT/part.err" | tail -n 1 | tr '\t' ' ' | cut -c1-160)
+    skip "$g" "$n" "exit status $st${why:+: $why}"
+  fi
+}
+
+mkdir -p "$OUT/classes" "$OUT/api-classes" "$OUT/js"
+: >"$ROWS"
+
+# ---- build ---------------------------------------------------------------
+if [ -z "${BENCH_NO_MAKE:-}" ]; then
+  if ! make --no-print-directory BUILD="$BUILD" all >"$OUT/make.log" 2>&1; then
+    log "make all failed (see $OUT/make.log); rows that need the missing parts are skipped"
+  fi
+fi
+JSC_CFLAGS=$(pkg-config --cflags javascriptcoregtk-4.1)
+JSC_LIBS=$(pkg-config --libs javascriptcoregtk-4.1)
+BCFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -pthread"
+JNI_FLAGS="-I$JAVA_HOME/include -I$JAVA_HOME/include/linux"
+JVM_LIBS="-L$JAVA_HOME/lib/server -ljvm -Wl,-rpath,$JAVA_HOME/lib/server"
+set -e
+# shellcheck disable=SC2086
+$CC $BCFLAGS $JSC_CFLAGS $JNI_FLAGS -o "$OUT/bench-floors" bench/c/floors.c bench/c/measure.c \
+  bench/c/jsc_util.c $JSC_LIBS $JVM_LIBS
+# shellcheck disable=SC2086
+$CC $BCFLAGS $JSC_CFLAGS -o "$OUT/bench-jsc" bench/c/jsrun.c bench/c/jsc_util.c $JSC_LIBS
+$CC $BCFLAGS -o "$OUT/bench-spawn" bench/c/spawn.c bench/c/measure.c
+"$JAVAC" -d "$OUT/classes" --release 17 $(find bench/java/core -name '*.java')
+set +e
+
+# strait works when `strait -e 1` does; with -cp when it accepts -cp.
+STRAIT=""
+if [ -x "$BIN" ] && "$BIN" -e 1 >/dev/null 2>&1; then
+  STRAIT="$BIN"
+  if "$BIN" -cp "$OUT/classes" -e 1 >/dev/null 2>&1; then STRAIT="$BIN -cp $OUT/classes"; fi
+fi
+
+# ---- floors: one process with a JVM and a JSC context ----------------------
+if want floor; then
+  log "floors (bench-floors)"
+  collect floor bench-floors "$OUT/bench-floors" --classpath "$OUT/classes"
+fi
+
+# ---- Java API: every bench/java/api/**/*Bench.java main class --------------
+if want api; then
+  for src in $(find bench/java/api -name '*Bench.java' | sort); do
+    cls=$(echo "$src" | sed 's|^bench/java/api/||; s|\.java$||; s|/|.|g')
+    short=${cls##*.}
+    if [ ! -f "$JARFILE" ]; then
+      skip api "$short" "no $JARFILE (make all failed)"
+      continue
+    fi
+    if ! "$JAVAC" -d "$OUT/api-classes" --release 17 -cp "$JARFILE:$OUT/classes" \
+        -sourcepath bench/java/api "$src" >"$OUT/javac.err" 2>&1; then
+      skip api "$short" "does not compile: $(grep -m1 'error:' "$OUT/javac.err" | sed 's|.*error: ||' | cut -c1-120)"
+      continue
+    fi
+    log "java api ($short)"
+    collect api "$short" "$JAVA" -Djava.library.path="$BUILD/lib" \
+      -cp "$JARFILE:$OUT/classes:$OUT/api-classes" "$cls"
+  done
+fi
+
+# ---- JS workloads: every bench/js/*.js (but prelude.js) in each engine -----
+if want js; then
+  for src in $(ls bench/js/*.js | sort); do
+    g=$(basename "$src" .js)
+    [ "$g" = prelude ] && continue
+    for engine in strait jsc rhino; do
+      f="$OUT/js/$g.$engine.js"
+      {
+        printf 'var BENCH_ENGINE = "%s", BENCH_GROUP = "%s", BENCH_ROUND_MS = %s, BENCH_ROUNDS = %s;\n' \
+          "$engine" "$g" "${BENCH_JS_ROUND_MS:-150}" "${BENCH_JS_ROUNDS:-5}"
+        cat bench/js/prelude.js "$src"
+      } >"$f"
+      log "js $g ($engine)"
+      case $engine in
+        strait)
+          if [ -z "$STRAIT" ]; then skip "$g" "*.strait" "no working $BIN (strait -e 1 failed)"; continue; fi
+          # shellcheck disable=SC2086
+          collect "$g" "*.strait" $STRAIT "$f" ;;
+        jsc) collect "$g" "*.jsc" "$OUT/bench-jsc" "$f" ;;
+        rhino)
+          if [ ! -f "$RHINO_JAR" ]; then skip "$g" "*.rhino" "no $RHINO_JAR"; continue; fi
+          collect "$g" "*.rhino" "$JAVA" -cp "$RHINO_JAR:$OUT/classes" \
+            org.mozilla.javascript.tools.shell.Main -opt 9 "$f" ;;
+      esac
+    done
+  done
+fi
+
+# ---- start-up: wall time of whole processes -------------------------------
+if want startup; then
+  log "start-up (bench-spawn)"
+  SP="$OUT/bench-spawn"
+  if [ -n "$STRAIT" ]; then
+    collect startup strait_e1 "$SP" startup strait_e1 "startup.jvm_jsc,startup.rhino_e1" \
+      "strait -e '1' (launcher, JVM, runtime, exit)" -- "$BIN" -e 1
+  else
+    skip startup strait_e1 "no working $BIN (strait -e 1 failed)"
+  fi
+  collect startup jvm_jsc "$SP" startup jvm_jsc "startup.jvm+startup.jsc_context" \
+    "C program: create JVM + JSC context, eval 1, destroy JVM" -- \
+    "$OUT/bench-floors" --classpath "$OUT/classes" --start both
+  collect startup jvm "$SP" startup jvm - \
+    "C program: JNI_CreateJavaVM + DestroyJavaVM" -- \
+    "$OUT/bench-floors" --classpath "$OUT/classes" --start jvm
+  collect startup jsc_context "$SP" startup jsc_context - \
+    "C program: JSC context, eval 1 (bench-jsc -e 1)" -- "$OUT/bench-jsc" -e 1
+  if [ -f "$RHINO_JAR" ]; then
+    collect startup rhino_e1 "$SP" startup rhino_e1 - \
+      "java Rhino shell -e 1" -- "$JAVA" -cp "$RHINO_JAR" org.mozilla.javascript.tools.shell.Main -e 1
+  fi
+fi
+
+# ---- report ----------------------------------------------------------------
+cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')
+mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+jsc_v=$(pkg-config --modversion javascriptcoregtk-4.1 2>/dev/null)
+jdk_v=$("$JAVA" -version 2>&1 | head -n 1)
+rhino_v=$("$JAVA" -cp "$RHINO_JAR" org.mozilla.javascript.tools.shell.Main -e \
+  "print('Rhino ' + new java.util.jar.JarFile('$RHINO_JAR').getManifest().getMainAttributes().getValue('Bundle-Version'))" 2>/dev/null)
+strait_v=$([ -n "$STRAIT" ] && "$BIN" --version 2>/dev/null | head -n 1)
+commit=$(git rev-parse --short HEAD 2>/dev/null)
+{
+  echo "Measured by \`make bench\` (scripts/bench.sh) on $(date -u '+%Y-%m-%d %H:%M') UTC at commit \`${commit:-?}\`${strait_v:+ ($strait_v)}, in $(($(date +%s) - T0)) s."
+  echo
+  echo "- Machine: $(nproc) CPUs, ${cpu:-unknown CPU}, ${mem:-? GiB}, Linux $(uname -r)"
+  echo "- JavaScriptCore ${jsc_v:-?} (javascriptcoregtk-4.1); JDK: ${jdk_v:-?}; ${rhino_v:-Rhino ?} (\`-opt 9\`)"
+  echo "- Each C and Java row is the median of ${BENCH_ROUNDS:-7} timed rounds of at least ${BENCH_ROUND_MS:-40} ms after warm-up; JS rows the median of ${BENCH_JS_ROUNDS:-5} rounds of at least ${BENCH_JS_ROUND_MS:-150} ms (timed with \`Date.now()\` inside the script); start-up rows the median wall time of ${BENCH_SPAWN_RUNS:-11} processes."
+  echo "- Ratio = the row's time / the baseline's time (a sum \`a+b\` adds the baselines), all measured in this run: below 1 is faster than the baseline. How to add a row: \`bench/README.md\`."
+  awk -f bench/report.awk "$ROWS"
+} >"$OUT/table.md"
+{
+  echo "# Benchmark results"
+  echo
+  cat "$OUT/table.md"
+} >"$OUT/RESULTS.md"
+echo
+cat "$OUT/RESULTS.md"
+
+if [ -z "${BENCH_ONLY:-}" ] && [ -z "${BENCH_FILTER:-}" ]; then
+  cp "$OUT/RESULTS.md" bench/RESULTS.md
+  if grep -q '<!-- bench:start -->' README.md && grep -q '<!-- bench:end -->' README.md; then
+    awk -v table="$OUT/table.md" '
+      /<!-- bench:start -->/ { print; while ((getline l < table) > 0) print l; skipping = 1; next }
+      /<!-- bench:end -->/ { skipping = 0 }
+      !skipping { print }' README.md >"$OUT/README.md" && cp "$OUT/README.md" README.md
+  fi
+  log "wrote bench/RESULTS.md and the README table"
+else
+  log "partial run: wrote $OUT/RESULTS.md only"
+fi
