@@ -42,7 +42,7 @@ void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc) {
   jobject value = NULL;
   if (owner || !is_object) {
     value = strait__to_java(env, jrt, owner, exc);
-    if (!value && (*env)->ExceptionCheck(env)) goto out;
+    if ((*env)->ExceptionCheck(env)) goto out;
   }
 
   jstring jmsg = msg ? strait__jstring_from_utf8(env, msg, msglen)

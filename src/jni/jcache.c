@@ -72,6 +72,13 @@ int strait__jni_core_init(JNIEnv *env) {
   SMETHOD(Integer_valueOf, Integer, "valueOf", "(I)Ljava/lang/Integer;");
   SMETHOD(Double_valueOf, Double, "valueOf", "(D)Ljava/lang/Double;");
   SMETHOD(Long_valueOf, Long, "valueOf", "(J)Ljava/lang/Long;");
+  for (jint i = STRAIT__SMALL_INT_MIN; i <= STRAIT__SMALL_INT_MAX; i++) {
+    jobject boxed = (*env)->CallStaticObjectMethod(env, strait__jc.Integer,
+                                                   strait__jc.Integer_valueOf, i);
+    if ((*env)->ExceptionCheck(env)) return STRAIT_ENOMEM;
+    strait__jc.small_int[i - STRAIT__SMALL_INT_MIN] = (*env)->NewGlobalRef(env, boxed);
+    (*env)->DeleteLocalRef(env, boxed);
+  }
   METHOD(Boolean_booleanValue, Boolean, "booleanValue", "()Z");
   METHOD(Number_doubleValue, Number, "doubleValue", "()D");
   METHOD(JsValue_init, JsValue, "<init>", "(Lorg/strait/JsRuntime;J)V");

@@ -62,6 +62,10 @@ int strait__jni_init(JavaVM *vm, JNIEnv *env);
 
 /* ---- cached classes and IDs ------------------------------------------ */
 
+/* Range of the boxed Integer cache (strait__box_int). */
+#define STRAIT__SMALL_INT_MIN (-128)
+#define STRAIT__SMALL_INT_MAX 1023
+
 /*
  * Global refs and IDs used by the core part of the JNI layer (JsRuntime,
  * values, errors). Filled once by strait__jni_core_init(); read-only after.
@@ -95,6 +99,10 @@ typedef struct strait__jcache {
   jmethodID Number_doubleValue;         /* on java.lang.Number */
   jclass Number;
 
+  /* Boxed Integers STRAIT__SMALL_INT_MIN..MAX as global refs (boxing
+   * without a call into Java); see strait__box_int(). */
+  jobject small_int[STRAIT__SMALL_INT_MAX - STRAIT__SMALL_INT_MIN + 1];
+
   /* JsValue(JsRuntime runtime, long handle) */
   jmethodID JsValue_init;
   jfieldID JsValue_handle;              /* long */
@@ -106,6 +114,14 @@ typedef struct strait__jcache {
 } strait__jcache;
 
 extern strait__jcache strait__jc;
+
+/* java.lang.Integer for i, as a new local ref: small values come from a
+ * cache, others from Integer.valueOf (may throw OutOfMemoryError). */
+static inline jobject strait__box_int(JNIEnv *env, jint i) {
+  if (i >= STRAIT__SMALL_INT_MIN && i <= STRAIT__SMALL_INT_MAX)
+    return (*env)->NewLocalRef(env, strait__jc.small_int[i - STRAIT__SMALL_INT_MIN]);
+  return (*env)->CallStaticObjectMethod(env, strait__jc.Integer, strait__jc.Integer_valueOf, i);
+}
 
 /* Fills strait__jc and registers the core natives. Once, from
  * strait__jni_init(). Returns 0, or a status with a Java exception pending. */

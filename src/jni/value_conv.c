@@ -28,9 +28,7 @@ jobject strait__to_java(JNIEnv *env, strait__jrt *jrt, jobject owner, JSValueRef
       double d = JSValueToNumber(ctx, v, NULL);
       if (d >= -2147483648.0 && d <= 2147483647.0) {
         jint i = (jint)d;
-        if ((double)i == d && !(i == 0 && signbit(d)))
-          return (*env)->CallStaticObjectMethod(env, strait__jc.Integer,
-                                                strait__jc.Integer_valueOf, i);
+        if ((double)i == d && !(i == 0 && signbit(d))) return strait__box_int(env, i);
       }
       return (*env)->CallStaticObjectMethod(env, strait__jc.Double, strait__jc.Double_valueOf, d);
     }

@@ -200,6 +200,11 @@ public final class JsRuntime implements AutoCloseable {
         }
     }
 
+    /** Releases the queued handles if any. Caller holds a count. */
+    void drainIfPending() {
+        if (releasePending) drainReleases();
+    }
+
     /** Releases the queued handles. Caller holds a count. */
     private void drainReleases() {
         long[] q;

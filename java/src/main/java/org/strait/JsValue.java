@@ -11,8 +11,12 @@ import java.lang.ref.Cleaner;
  * {@code close()} of the value its use throws
  * {@code IllegalStateException("value released")}; after close of the
  * runtime, {@code IllegalStateException("runtime closed")}.
+ *
+ * <p>Subclasses (in this package only: the constructor is package-private)
+ * add typed operations; they check {@link #checkLive()} and hold a count of
+ * the runtime around each native call, as the methods here do.
  */
-public final class JsValue implements AutoCloseable {
+public class JsValue implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
 
     private final JsRuntime runtime;
@@ -30,7 +34,7 @@ public final class JsValue implements AutoCloseable {
     }
 
     /** The runtime the value lives in. */
-    public JsRuntime runtime() {
+    public final JsRuntime runtime() {
         return runtime;
     }
 
@@ -78,7 +82,8 @@ public final class JsValue implements AutoCloseable {
         }
     }
 
-    private void checkLive() {
+    /** Throws IllegalStateException if the runtime closed or the value was released. */
+    final void checkLive() {
         if (runtime.isClosed()) throw new IllegalStateException("runtime closed");
         if (releaser.done) throw new IllegalStateException("value released");
     }

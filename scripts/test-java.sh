@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Java suites: builds the JUnit 5 tests (java/src/test/java) into
+# $BUILD/java-test and runs them with the console launcher under
+# -Xcheck:jni, with only strait.jar on the class path (so the library is
+# extracted from the jar); then runs the signal/GC stress test
+# (org.strait.SignalStress) once per HotSpot collector. Any JVM line
+# "WARNING in native method" / "Warning: ..." from -Xcheck:jni, a crash or a
+# non-zero exit counts as a failure. Prints one line
+# `N passed, N failed[, N skipped]` and exits non-zero if anything failed.
+# Environment: BUILD (default build), STRESS_SECONDS (default 12 per
+# collector), JAVA_TEST_VERBOSE=1 shows the full console launcher output.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+JAVA_HOME=${JAVA_HOME:-$(scripts/java-home.sh)}
+JAVA="$JAVA_HOME/bin/java"
+JAVAC="$JAVA_HOME/bin/javac"
+JUNIT=${JUNIT_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
+JAR="$BUILD/lib/strait.jar"
+OUT="$BUILD/java-test"
+STRESS_SECONDS=${STRESS_SECONDS:-12}
+
+passed=0 failed=0 skipped=0
+# JNI checker complaints and JVM crash markers.
+bad_re='WARNING in native method|^Warning: |FATAL ERROR in native method|A fatal error has been detected'
+
+if [[ ! -f "$JAR" ]]; then
+  echo "test-java: $JAR is missing: run make BUILD=$BUILD all" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+if [[ ! -f "$JUNIT" ]]; then
+  echo "test-java: $JUNIT is missing (Debian package junit5)" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+rm -rf "$OUT/classes" && mkdir -p "$OUT/classes"
+if ! "$JAVAC" -g -d "$OUT/classes" --release 17 -cp "$JAR:$JUNIT" \
+    $(find java/src/test/java -name '*.java' | sort); then
+  echo "test-java: the tests do not compile"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+# ---- JUnit ----------------------------------------------------------------
+log="$OUT/junit.log"
+timeout -k 5 600 "$JAVA" -Xcheck:jni -Dstrait.test.expectLoadedFrom=jar \
+  -jar "$JUNIT" -cp "$OUT/classes:$JAR" --scan-classpath "$OUT/classes" \
+  --disable-banner --disable-ansi-colors --details=tree --details-theme=ascii >"$log" 2>&1 </dev/null
+rc=$?
+num() { grep -E "\[ *[0-9]+ tests $1 *\]" "$log" | grep -oE '[0-9]+' | head -n 1; }
+p=$(num successful) f=$(num failed) s=$(num skipped) ab=$(num aborted)
+p=${p:-0} f=${f:-0} s=${s:-0} ab=${ab:-0}
+f=$((f + ab))
+if [[ -z "$(num found)" ]]; then
+  echo "test-java: no JUnit summary (exit code $rc)"; f=$((f + 1))
+elif [[ $rc -ne 0 && $f -eq 0 ]]; then
+  echo "test-java: console launcher exit code $rc"; f=$((f + 1))
+fi
+if grep -qE "$bad_re" "$log"; then
+  echo "test-java: the JVM complained during the JUnit run:"
+  grep -E "$bad_re" "$log" | sort | uniq -c | head -n 20 | sed 's/^/  /'
+  f=$((f + 1))
+fi
+if [[ $f -ne 0 || -n "${JAVA_TEST_VERBOSE:-}" ]]; then
+  grep -vE '^\s*$' "$log" | grep -E '\[X\]|=>|Exception|Error|expected|tests ' | head -n 80 | sed 's/^/  /'
+fi
+printf '%-40s %s passed, %s failed%s\n' "junit" "$p" "$f" "$([[ $s -ne 0 ]] && echo ", $s skipped")"
+passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+
+# ---- signal/GC stress, once per collector ------------------------------------
+for gc in G1 Parallel Serial; do
+  slog="$OUT/stress-$gc.log"
+  timeout -k 5 $((STRESS_SECONDS * 4 + 60)) "$JAVA" -Xcheck:jni "-XX:+Use${gc}GC" -Xmx512m \
+    -cp "$OUT/classes:$JAR" org.strait.SignalStress "$STRESS_SECONDS" >"$slog" 2>&1 </dev/null
+  rc=$?
+  ok=1
+  grep -q '^stress ok' "$slog" || ok=0
+  [[ $rc -eq 0 ]] || ok=0
+  grep -qE "$bad_re" "$slog" && ok=0
+  if [[ $ok -eq 1 ]]; then
+    printf '%-40s 1 passed, 0 failed   (%s)\n' "stress ($gc)" "$(grep '^stress ok' "$slog")"
+    passed=$((passed + 1))
+  else
+    printf '%-40s 0 passed, 1 failed   (exit code %s)\n' "stress ($gc)" "$rc"
+    tail -n 30 "$slog" | sed 's/^/  /'
+    failed=$((failed + 1))
+  fi
+done
+
+line="$passed passed, $failed failed"
+[[ $skipped -ne 0 ]] && line="$line, $skipped skipped"
+echo "$line"
+[[ $failed -eq 0 ]]
