@@ -1,0 +1,67 @@
+#!/bin/sh
+# Builds the core library and runs every C unit test (tests/c/test_*.c).
+# BUILD selects the build directory (default build); SAN=1 compiles and
+# links the tests with AddressSanitizer + UBSan (the Makefile's `asan`
+# target builds the library that way first). Ends with one line
+# "N passed, N failed" summed over all test programs; exits non-zero when a
+# test failed or a program crashed.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+CC=${CC:-cc}
+SAN=${SAN:-0}
+
+mkdir -p "$BUILD/tests/c"
+make --no-print-directory -s BUILD="$BUILD" "$BUILD/libstraitcore.a" >"$BUILD/tests/c/make.log" 2>&1 || {
+  cat "$BUILD/tests/c/make.log" >&2
+  echo "test-c: library build failed" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+}
+
+CFLAGS="-std=gnu11 -O1 -g -pthread -Wall -Wextra -Wno-unused-parameter -Wno-unused-function"
+if [ "$SAN" = 1 ]; then
+  CFLAGS="$CFLAGS -fsanitize=address,undefined -fno-omit-frame-pointer"
+  # JSC keeps some allocations for the life of the process (its VM, JIT and
+  # per-thread data); tests/c/lsan.supp names exactly those.
+  export LSAN_OPTIONS="suppressions=$(pwd)/tests/c/lsan.supp:print_suppressions=0"
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0:handle_segv=1}"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+fi
+JSC_CFLAGS=$(pkg-config --cflags javascriptcoregtk-4.1)
+JSC_LIBS=$(pkg-config --libs javascriptcoregtk-4.1)
+
+mkdir -p "$BUILD/tests/c"
+passed=0
+failed=0
+for src in tests/c/test_*.c; do
+  name=$(basename "$src" .c)
+  bin="$BUILD/tests/c/$name"
+  if ! $CC $CFLAGS -Iinclude -Isrc/core -Itests/c $JSC_CFLAGS -o "$bin" "$src" \
+      "$BUILD/libstraitcore.a" $JSC_LIBS -lm; then
+    echo "test-c: $name: compile failed" >&2
+    failed=$((failed + 1))
+    continue
+  fi
+  out=$("$bin" 2>"$bin.stderr")
+  rc=$?
+  cat "$bin.stderr" >&2
+  last=$(printf '%s\n' "$out" | tail -n 1)
+  p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
+  f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
+  if [ -z "$p" ]; then
+    echo "test-c: $name: crashed or printed no summary (exit $rc)" >&2
+    printf '%s\n' "$out" | tail -n 5 >&2
+    failed=$((failed + 1))
+    continue
+  fi
+  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+    echo "test-c: $name: exit status $rc" >&2
+    f=1
+  fi
+  echo "test-c: $name: $last"
+  passed=$((passed + p))
+  failed=$((failed + f))
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
