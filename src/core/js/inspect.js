@@ -210,9 +210,15 @@
     let text = errorHeader(err, constructor, tag);
     const frames = stackLines(stack);
     if (frames !== '') text += '\n' + frames;
-    for (const k of ['stack', 'message', 'line', 'column', 'sourceURL']) {
+    // Keys the text already shows, and JSC's location properties.
+    for (const k of ['name', 'message', 'stack', 'line', 'column', 'sourceURL']) {
       const i = keys.indexOf(k);
-      if (i !== -1 && (k !== 'message' || !ctx.showHidden)) keys.splice(i, 1);
+      if (i === -1) continue;
+      let shown = true;
+      if (k === 'name' || k === 'message') {
+        try { shown = text.includes(String(err[k])); } catch (e) { shown = false; }
+      }
+      if (shown) keys.splice(i, 1);
     }
     if (ctx.indentationLvl !== 0) {
       text = text.split('\n').join(`\n${' '.repeat(ctx.indentationLvl)}`);
