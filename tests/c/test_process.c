@@ -1,0 +1,102 @@
+/* test_process.c - the process object: argv, env, cwd, platform, version,
+ * exit with an embedder hook and without one (in a child process). */
+#include "t.h"
+#include "helpers.h"
+
+#include <sys/wait.h>
+
+static void argv_and_env(void) {
+  tcap c = {0};
+  const char *argv[] = {"/usr/bin/strait", "script.js", "one", "t\xc3\xa9"};
+  setenv("STRAIT_TEST_VAR", "value \xc3\xa9", 1);
+  strait_runtime *rt = trt_new(&c, 4, argv);
+  T_EVAL(rt, "process.argv", "[ '/usr/bin/strait', 'script.js', 'one', 'té' ]");
+  T_EVAL(rt, "process.env.STRAIT_TEST_VAR", "'value é'");
+  T_EVAL(rt, "typeof process.env.PATH", "'string'");
+  /* A snapshot: later C changes are not seen, JS changes stay in JS. */
+  setenv("STRAIT_TEST_VAR", "changed", 1);
+  T_EVAL(rt, "process.env.STRAIT_TEST_VAR", "'value é'");
+  T_EVAL(rt, "process.env.NEW_ONE = 'x'; process.env.NEW_ONE", "'x'");
+  T_CHECK(getenv("NEW_ONE") == NULL);
+  T_EVAL(rt, "[process.platform, process.version, typeof process.pid, process.exitCode]",
+         "[ 'linux', 'strait 0.1.0', 'number', undefined ]");
+  char cwd[1024], expect[1100];
+  T_CHECK(getcwd(cwd, sizeof cwd) != NULL);
+  snprintf(expect, sizeof expect, "'%s'", cwd);
+  T_EVAL(rt, "process.cwd()", expect);
+  T_EVAL(rt, "typeof process.hrtime.bigint() + ' ' + process.hrtime().length", "'bigint 2'");
+  T_EVAL(rt, "try { process.nextTick(5) } catch (e) { e instanceof TypeError }", "true");
+  strait_runtime_free(rt);
+  unsetenv("STRAIT_TEST_VAR");
+  tcap_free(&c);
+  /* No argv given: argv[0] is still there. */
+  rt = trt_new(&c, 0, NULL);
+  T_EVAL(rt, "process.argv.length", "1");
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
+static void exit_with_hook(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  T_EVAL(rt, "console.log('before'); process.exit(7); console.log('after')", "STATUS EEXIT");
+  T_EQ_INT(c.exit_calls, 1);
+  T_EQ_INT(c.exit_code, 7);
+  T_EQ_STR(tbuf_str(&c.out), "before\n");
+  strait_runtime_free(rt);
+  tcap_free(&c);
+
+  /* exitCode is used when exit() has no argument; a catch cannot undo
+   * the exit: the hook runs once and eval still says EEXIT. */
+  rt = trt_new(&c, 0, NULL);
+  T_EVAL(rt, "process.exitCode = 3; try { process.exit(); } catch (e) { console.log('caught'); }"
+             " process.exit(9);", "STATUS EEXIT");
+  T_EQ_INT(c.exit_calls, 1);
+  T_EQ_INT(c.exit_code, 3);
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
+static void exit_from_main_module(void) {
+  char dir[512];
+  tmkdtemp(dir, sizeof dir);
+  twrite_file(dir, "exits.js", "console.log('main');\nprocess.exit(5);\n");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/exits.js", dir);
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  strait_enter(rt);
+  JSValueRef exc = NULL;
+  T_EQ_INT(strait_run_main(rt, path, &exc), STRAIT_EEXIT);
+  strait_leave(rt);
+  T_EQ_INT(c.exit_code, 5);
+  T_EQ_STR(tbuf_str(&c.out), "main\n");
+  strait_runtime_free(rt);
+  tcap_free(&c);
+  trm_rf(dir);
+}
+
+static void exit_without_hook_ends_process(void) {
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    strait_runtime *rt = NULL;
+    if (strait_runtime_new(NULL, &rt) != 0) _exit(99);
+    strait_enter(rt);
+    const char *src = "process.exit(42)";
+    strait_eval_utf8(rt, src, strlen(src), NULL, NULL, NULL);
+    _exit(98);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  T_CHECK(WIFEXITED(status));
+  T_EQ_INT(WEXITSTATUS(status), 42);
+}
+
+int main(void) {
+  T_RUN(argv_and_env);
+  T_RUN(exit_with_hook);
+  T_RUN(exit_from_main_module);
+  T_RUN(exit_without_hook_ends_process);
+  return T_DONE();
+}
