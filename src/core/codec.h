@@ -1,0 +1,231 @@
+/*
+ * codec.h - the strait value format (docs/value-format.md): tags, a pure C
+ * pull parser/validator (no JavaScriptCore, usable by fuzzers), and the
+ * JS value <-> buffer writer and reader over the JavaScriptCore C API.
+ *
+ * Define STRAIT_CODEC_NO_JSC before including to get the pure part only.
+ */
+#ifndef STRAIT_CODEC_H
+#define STRAIT_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the format --------------------------------------------------------- */
+
+#define STRAIT_V_MAGIC0 0x53 /* 'S' */
+#define STRAIT_V_MAGIC1 0x54 /* 'T' */
+#define STRAIT_V_MAGIC2 0x56 /* 'V' */
+#define STRAIT_V_VERSION 1
+#define STRAIT_V_HEADER 8    /* magic(3) version(1) u32 value length */
+
+enum {
+  STRAIT_V_UNDEFINED = 0x00,
+  STRAIT_V_NULL = 0x01,
+  STRAIT_V_FALSE = 0x02,
+  STRAIT_V_TRUE = 0x03,
+  STRAIT_V_INT32 = 0x04,
+  STRAIT_V_INT64 = 0x05,
+  STRAIT_V_DOUBLE = 0x06,
+  STRAIT_V_BIGINT = 0x07,
+  STRAIT_V_STRING8 = 0x08,
+  STRAIT_V_STRING16 = 0x09,
+  STRAIT_V_ARRAY = 0x0A,
+  STRAIT_V_ARRAY_F64 = 0x0B,
+  STRAIT_V_ARRAY_I32 = 0x0C,
+  STRAIT_V_OBJECT = 0x0D,
+  STRAIT_V_KEYREF = 0x0E,
+  STRAIT_V_MAP = 0x0F,
+  STRAIT_V_SET = 0x10,
+  STRAIT_V_DATE = 0x11,
+  STRAIT_V_BYTES = 0x12,
+  STRAIT_V_JAVAREF = 0x13,
+  STRAIT_V_BACKREF = 0x14,
+  STRAIT_V_EXT = 0x15,
+  STRAIT_V_JSREF = 0x16,
+  STRAIT_V_TAG_MAX = 0x16
+};
+
+/* BYTES kinds; element size in strait__codec_kind_size(). */
+enum {
+  STRAIT_VB_ARRAYBUFFER = 0,
+  STRAIT_VB_INT8 = 1,
+  STRAIT_VB_UINT8 = 2,
+  STRAIT_VB_UINT8C = 3,
+  STRAIT_VB_INT16 = 4,
+  STRAIT_VB_UINT16 = 5,
+  STRAIT_VB_INT32 = 6,
+  STRAIT_VB_UINT32 = 7,
+  STRAIT_VB_FLOAT32 = 8,
+  STRAIT_VB_FLOAT64 = 9,
+  STRAIT_VB_BIGINT64 = 10,
+  STRAIT_VB_BIGUINT64 = 11,
+  STRAIT_VB_DATAVIEW = 12,
+  STRAIT_VB_KIND_MAX = 12
+};
+
+/* Element size in bytes of a BYTES kind (1 for buffers and views). Any thread. */
+unsigned strait__codec_kind_size(unsigned kind);
+
+/* An error of the codec: a status (STRAIT_E*), the byte offset for corrupt
+ * input, and a message (for writers, it names the path: "$.a[3]"). */
+typedef struct strait__codec_error {
+  int status;
+  size_t offset;
+  char msg[256];
+} strait__codec_error;
+
+/* ---- output buffer ------------------------------------------------------ */
+
+/*
+ * A growing output buffer. It starts on memory the caller lends (the
+ * thread's buffer, or NULL/0) and spills to a malloc'd block when the value
+ * outgrows it; `spilled` says data is then malloc'd and owned by the buffer
+ * (released by strait__vbuf_free). One thread.
+ */
+typedef struct strait__vbuf {
+  uint8_t *data;
+  size_t len, cap;
+  bool spilled;
+  bool failed;               /* an allocation failed; contents are garbage */
+} strait__vbuf;
+
+void strait__vbuf_init(strait__vbuf *b, uint8_t *mem, size_t cap);
+/* Makes room for n more bytes; false (and failed set) when out of memory. */
+bool strait__vbuf_grow(strait__vbuf *b, size_t n);
+/* Frees a spilled block (lent memory is left alone). */
+void strait__vbuf_free(strait__vbuf *b);
+
+static inline bool strait__vbuf_need(strait__vbuf *b, size_t n) {
+  return b->cap - b->len >= n || strait__vbuf_grow(b, n);
+}
+
+/* Writes the header with a zero length; strait__vbuf_finish patches it. */
+bool strait__vbuf_header(strait__vbuf *b);
+/* Patches the header's length; false if the value exceeds 4 GiB. */
+bool strait__vbuf_finish(strait__vbuf *b);
+
+/* ---- pull parser / validator (pure C) ----------------------------------- */
+
+enum {
+  STRAIT_VEV_VALUE = 1,   /* a scalar, or a packed/leaf composite (ARRAY_F64/I32, DATE, BYTES) */
+  STRAIT_VEV_BEGIN = 2,   /* ARRAY, OBJECT, MAP or SET starts; count children follow */
+  STRAIT_VEV_END = 3,     /* the innermost open container is complete */
+  STRAIT_VEV_KEY = 4,     /* the next value belongs to this object key */
+  STRAIT_VEV_DONE = 5     /* the root value is complete and the buffer fully used */
+};
+
+/* One event of the parser. Pointers point into the parsed buffer. */
+typedef struct strait__vev {
+  int type;
+  uint8_t tag;
+  uint8_t kind;           /* BYTES kind; BIGINT sign; key: 1 if UTF-16 */
+  uint32_t count;         /* BEGIN: children (pairs for OBJECT/MAP); packed: elements */
+  uint32_t index;         /* composite index; KEY: key index; BACKREF/JAVAREF/JSREF: target id */
+  uint32_t ext_type;
+  union { int32_t i32; int64_t i64; double f64; };
+  const uint8_t *data;    /* strings, bytes, bigint magnitude, packed elements, ext payload */
+  uint32_t len;           /* strings: code units; bytes/bigint/ext: bytes */
+} strait__vev;
+
+typedef struct strait__vframe {
+  uint8_t tag;
+  bool want_key;          /* OBJECT: the next item is a key */
+  uint32_t left;          /* items still to read (OBJECT/MAP: 2 per pair) */
+} strait__vframe;
+
+typedef struct strait__vkey {
+  const uint8_t *data;
+  uint32_t len;
+  bool wide;
+} strait__vkey;
+
+/*
+ * Parser over one buffer. Iterative: nesting depth costs heap memory (an
+ * explicit frame stack), never C stack. It never reads outside [buf,
+ * buf+size) whatever the bytes are. One thread.
+ */
+typedef struct strait__vparser {
+  const uint8_t *base, *p, *end;
+  strait__vframe *stack;
+  size_t depth, stack_cap;
+  strait__vkey *keys;
+  size_t nkeys, keys_cap;
+  uint32_t ncomposites;
+  bool started, done;
+} strait__vparser;
+
+/* Checks the header; STRAIT_ECORRUPT with err filled if it is bad. */
+int strait__vparser_init(strait__vparser *ps, const uint8_t *buf, size_t size,
+                         strait__codec_error *err);
+/* Next event; 0, or STRAIT_ECORRUPT / STRAIT_ENOMEM with err filled. */
+int strait__vparser_next(strait__vparser *ps, strait__vev *ev, strait__codec_error *err);
+void strait__vparser_free(strait__vparser *ps);
+/* Key i of the key table (valid index, as given by a KEY event). */
+static inline const strait__vkey *strait__vparser_key(const strait__vparser *ps, uint32_t i) {
+  return &ps->keys[i];
+}
+
+/* Validates a whole buffer: 0 or STRAIT_ECORRUPT/ENOMEM with err filled. */
+int strait__codec_validate(const uint8_t *buf, size_t size, strait__codec_error *err);
+
+/* ---- BigInt magnitude <-> decimal text (pure C) ------------------------ */
+
+/* Decimal digits (optional leading '-') -> little-endian magnitude, malloc'd
+ * into *mag (length *n, no trailing zero bytes), sign into *neg. 0, EINVAL
+ * on a non-digit, ENOMEM. */
+int strait__bigint_from_decimal(const char *s, size_t len, uint8_t **mag, size_t *n, bool *neg);
+/* Little-endian magnitude -> malloc'd NUL-terminated decimal (with '-' when
+ * neg and non-zero). NULL on ENOMEM. */
+char *strait__bigint_to_decimal(const uint8_t *mag, size_t n, bool neg);
+
+#ifndef STRAIT_CODEC_NO_JSC
+#include <JavaScriptCore/JavaScript.h>
+
+/*
+ * Hooks the layer above supplies (the JNI layer's object table). Every
+ * member may be NULL. Called inside the gate, on the converting thread.
+ */
+typedef struct strait__codec_hooks {
+  void *ud;
+  /* Writer: if obj wraps a Java object, store its table id and return true. */
+  bool (*java_id)(void *ud, JSContextRef ctx, JSObjectRef obj, uint32_t *id);
+  /* Writer, when handles are allowed: keep v and return its handle id
+   * (0 and *ok=false on failure). */
+  uint32_t (*js_handle)(void *ud, JSContextRef ctx, JSValueRef v, bool *ok);
+  /* Reader: the JS wrapper of Java table id, or NULL with *exception set. */
+  JSValueRef (*java_value)(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exception);
+  /* Reader: the JS value of handle id, or NULL with *exception set. */
+  JSValueRef (*js_value)(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exception);
+  /* Reader: an EXT value, or NULL with *exception set. */
+  JSValueRef (*ext_value)(void *ud, JSContextRef ctx, uint32_t type, const uint8_t *data,
+                          uint32_t len, JSValueRef *exception);
+} strait__codec_hooks;
+
+/* Writer flags. */
+#define STRAIT_CODEC_HANDLES 1u   /* write functions/symbols as JSREF via hooks->js_handle */
+#define STRAIT_CODEC_NO_KEYREF 2u /* always write keys in full (test vectors) */
+
+/*
+ * Writes v (and everything it reaches) into out (emptied first) as one
+ * value with header.
+ * Returns 0; STRAIT_ETYPE (a function or symbol, path in err->msg);
+ * STRAIT_EJS when a getter threw (*exception set); STRAIT_ENOMEM;
+ * STRAIT_ERANGE if the value exceeds 4 GiB. Inside the gate. hooks may be NULL.
+ */
+int strait__codec_write(JSContextRef ctx, JSValueRef v, strait__vbuf *out, unsigned flags,
+                        const strait__codec_hooks *hooks, strait__codec_error *err,
+                        JSValueRef *exception);
+
+/*
+ * Reads one value with header from buf into a JS value (*result). Returns
+ * 0; STRAIT_ECORRUPT (err filled, nothing leaks); STRAIT_EJS when creating a
+ * value threw (*exception set); STRAIT_ENOMEM. Inside the gate. hooks may be NULL.
+ */
+int strait__codec_read(JSContextRef ctx, const uint8_t *buf, size_t size,
+                       const strait__codec_hooks *hooks, JSValueRef *result,
+                       strait__codec_error *err, JSValueRef *exception);
+#endif
+
+#endif /* STRAIT_CODEC_H */
