@@ -77,6 +77,52 @@ static void acquire(strait__gate *g) {
   pthread_mutex_unlock(&g->mu);
 }
 
+/*
+ * Like acquire(), but a parked waiter wakes every 10 ms and calls
+ * give_up(ud) (with no lock held); when that returns non-zero, or the gate
+ * is closing, it stops waiting: STRAIT_EINTR / STRAIT_ECLOSED. Returns 0
+ * once it owns the gate word. A waiter that gives up after being signalled
+ * makes one last try, so no wake-up is lost. Any thread.
+ */
+static int acquire_or_give_up(strait__gate *g, int (*give_up)(void *), void *ud) {
+  if (try_take(g)) return 0;
+  if (g->spin_ns > 0) {
+    long deadline = now_ns() + g->spin_ns;
+    int n = 0;
+    do {
+      for (int i = 0; i < 64; i++) {
+        if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g))
+          return 0;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      }
+      if (++n % 16 == 0) sched_yield();
+    } while (now_ns() < deadline);
+  }
+  int rc = 0;
+  pthread_mutex_lock(&g->mu);
+  atomic_fetch_add(&g->waiters, 1);
+  while (!try_take(g)) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 10 * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+    pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+    if (try_take(g)) break;
+    pthread_mutex_unlock(&g->mu);
+    int stop = atomic_load(&g->closing) ? STRAIT_ECLOSED : (give_up(ud) ? STRAIT_EINTR : 0);
+    pthread_mutex_lock(&g->mu);
+    if (stop) {
+      rc = try_take(g) ? 0 : stop;
+      break;
+    }
+  }
+  atomic_fetch_sub(&g->waiters, 1);
+  pthread_mutex_unlock(&g->mu);
+  return rc;
+}
+
 /* Frees the gate word and wakes one parked waiter, if any. */
 static void release(strait__gate *g) {
   atomic_store_explicit(&g->owner, 0, memory_order_relaxed);
@@ -98,6 +144,28 @@ int strait_enter(strait_runtime *rt) {
   }
   if (atomic_load(&g->closing)) return STRAIT_ECLOSED;
   acquire(g);
+  if (atomic_load(&g->closing)) {
+    release(g);
+    return STRAIT_ECLOSED;
+  }
+  atomic_store_explicit(&g->owner, me, memory_order_relaxed);
+  g->depth = 1;
+  JSLock(rt->ctx);
+  return 0;
+}
+
+/* strait_enter() for a thread that may have to stop waiting (see
+ * internal.h). Any thread. */
+int strait__enter_or_give_up(strait_runtime *rt, int (*give_up)(void *), void *ud) {
+  strait__gate *g = &rt->gate;
+  uintptr_t me = strait__thread_token();
+  if (atomic_load_explicit(&g->owner, memory_order_relaxed) == me) {
+    g->depth++;
+    return 0;
+  }
+  if (atomic_load(&g->closing)) return STRAIT_ECLOSED;
+  int rc = acquire_or_give_up(g, give_up, ud);
+  if (rc) return rc;
   if (atomic_load(&g->closing)) {
     release(g);
     return STRAIT_ECLOSED;

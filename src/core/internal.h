@@ -42,6 +42,11 @@ uintptr_t strait__thread_token(void);
 int strait__gate_suspend(strait_runtime *rt);
 /* Re-acquires the gate after strait__gate_suspend(). */
 void strait__gate_resume(strait_runtime *rt, int depth);
+/* strait_enter() whose parked wait wakes every 10 ms to ask give_up(ud)
+ * (called with no lock held, e.g. "was this Java thread interrupted?") and
+ * stops waiting when it says so (STRAIT_EINTR) or the runtime is closing
+ * (STRAIT_ECLOSED). The fast paths cost the same as strait_enter(). */
+int strait__enter_or_give_up(strait_runtime *rt, int (*give_up)(void *), void *ud);
 
 /* ---- timers and tasks (loop.c, timers.c) ----------------------------- */
 

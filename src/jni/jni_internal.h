@@ -127,6 +127,15 @@ static inline jobject strait__box_int(JNIEnv *env, jint i) {
  * strait__jni_init(). Returns 0, or a status with a Java exception pending. */
 int strait__jni_core_init(JNIEnv *env);
 
+/* Fills the JS-from-Java cache and registers org.strait.InteropNatives
+ * (handles_init.c). Once, from strait__jni_init(), after the bridge. */
+int strait__handles_init(JNIEnv *env);
+
+/* Frees the JS-from-Java state of a runtime (handles_state.c): settles
+ * pending futures, drops queued work. From the teardown, inside the gate. */
+struct strait__jrt;
+void strait__handles_state_free(struct strait__jrt *jrt, JNIEnv *env);
+
 /* Fills the bridge's cache and registers its natives (h6, bridge_init.c).
  * Once, from strait__jni_init(), after strait__jni_core_init(). */
 int strait__bridge_init(JNIEnv *env);
@@ -158,6 +167,7 @@ typedef struct strait__jrt {
   bool exited;
   bool embedded;            /* created by JsRuntime.create() */
   void *bridge;             /* the bridge's per-runtime state (h6) */
+  void *interop;            /* JS-from-Java state (handles.h), or NULL */
   /* Frees bridge; called once from the teardown, inside the gate. */
   void (*bridge_free)(struct strait__jrt *jrt, JNIEnv *env);
 } strait__jrt;
@@ -226,6 +236,11 @@ JSStringRef strait__jsstring_from_java(JNIEnv *env, jstring js);
  * Inside the gate.
  */
 jobject strait__to_java(JNIEnv *env, strait__jrt *jrt, jobject owner, JSValueRef v);
+
+/* For an object: the Java object behind a bridge wrapper, else a new typed
+ * handle (JsFunction, JsArray, JsPromise, JsObject) of owner; NULL when
+ * owner is NULL (handles_conv.c). Inside the gate. */
+jobject strait__handle_wrap(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObjectRef v);
 
 /*
  * Handle of a JsValue: the JSValueRef itself, protected once when the handle

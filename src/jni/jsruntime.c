@@ -27,6 +27,7 @@ int strait__jrt_entered_here(strait__jrt *jrt) {
 static void jrt_teardown(strait_runtime *rt, void *data) {
   strait__jrt *jrt = data;
   JNIEnv *env = strait__env();
+  strait__handles_state_free(jrt, env);
   if (jrt->bridge_free) jrt->bridge_free(jrt, env);
   if (jrt->owner && env) (*env)->DeleteWeakGlobalRef(env, jrt->owner);
   free(jrt);

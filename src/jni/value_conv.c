@@ -43,6 +43,7 @@ jobject strait__to_java(JNIEnv *env, strait__jrt *jrt, jobject owner, JSValueRef
       return r;
     }
     default: {
+      if (JSValueIsObject(ctx, v)) return strait__handle_wrap(env, jrt, owner, (JSObjectRef)v);
       if (!owner) return NULL;
       jlong h = strait__handle_make(ctx, v);
       jobject r = (*env)->NewObject(env, strait__jc.JsValue, strait__jc.JsValue_init, owner, h);

@@ -85,6 +85,37 @@ public final class JsRuntime implements AutoCloseable {
         }
     }
 
+    // ---- JavaScript from Java (RuntimeInterop.java; docs/threading.md) ----
+
+    /** globalThis[name], converted as {@link JsObject#get} does. */
+    public Object getGlobal(String name) {
+        return RuntimeInterop.getGlobal(this, name);
+    }
+
+    /** globalThis[name] = value, converted as a {@link JsFunction#call} argument. */
+    public void setGlobal(String name, Object value) {
+        RuntimeInterop.setGlobal(this, name, value);
+    }
+
+    /** Queues task to run on this runtime's event loop and wakes it. Any thread. */
+    public void post(Runnable task) {
+        RuntimeInterop.post(this, task);
+    }
+
+    /**
+     * Runs the event loop on the calling thread until no timer, posted task
+     * or {@link #keepAlive()} keeps it alive, or until close().
+     * @throws JsException a timer threw or a promise rejection was unhandled
+     */
+    public void runLoop() {
+        RuntimeInterop.runLoop(this);
+    }
+
+    /** Keeps the event loop alive until the returned handle is closed. */
+    public AutoCloseable keepAlive() {
+        return RuntimeInterop.keepAlive(this);
+    }
+
     /** True once {@link #close()} was called. */
     public boolean isClosed() {
         return state < 0;
@@ -102,6 +133,7 @@ public final class JsRuntime implements AutoCloseable {
             free();
             return;
         }
+        InteropNatives.loopStop(peer);
         if (Natives.enteredHere(peer)) {
             synchronized (this) {
                 freeOnDrain = true;
@@ -112,7 +144,8 @@ public final class JsRuntime implements AutoCloseable {
         synchronized (this) {
             while (state != CLOSED) {
                 try {
-                    wait();
+                    wait(10);
+                    if (state != CLOSED) InteropNatives.loopStop(peer);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }

@@ -1,0 +1,58 @@
+package org.strait;
+
+import java.lang.ref.Reference;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A JavaScript array held from Java. Same threading rules as {@link JsObject}. */
+public final class JsArray extends JsObject {
+    JsArray(JsRuntime runtime, long handle) {
+        super(runtime, handle);
+    }
+
+    /** The array's length. */
+    public int size() {
+        JsRuntime rt = begin();
+        try {
+            long n = InteropNatives.length(rt.peer, handle);
+            return n > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) n;
+        } finally {
+            rt.leave();
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** this[index] converted to Java (null past the end, as undefined). */
+    public Object get(int index) {
+        if (index < 0) throw new IndexOutOfBoundsException("index " + index);
+        JsRuntime rt = begin();
+        try {
+            return InteropNatives.getAt(rt.peer, rt, handle, index);
+        } finally {
+            rt.leave();
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** this[index] = value (the array grows as in JS). */
+    public void set(int index, Object value) {
+        if (index < 0) throw new IndexOutOfBoundsException("index " + index);
+        JsRuntime rt = begin();
+        try {
+            Args a = Args.one(rt, value);
+            InteropNatives.setAt(rt.peer, handle, index, a.vals, a.refs);
+        } finally {
+            rt.leave();
+            Reference.reachabilityFence(this);
+            Reference.reachabilityFence(value);
+        }
+    }
+
+    /** A Java copy of the elements, each converted to Java. */
+    public List<Object> toList() {
+        int n = size();
+        List<Object> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) out.add(get(i));
+        return out;
+    }
+}

@@ -1,0 +1,223 @@
+package org.strait;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The InvocationHandler behind a Java interface implemented by a JS object
+ * (or a JS function, for every abstract method). Each call of an interface
+ * method is one native call: {@code impl[name](...args)} with {@code this}
+ * = impl, arguments packed as in {@link JsFunction#call}. A method impl lacks
+ * runs its Java default when it has one, else throws
+ * UnsupportedOperationException naming interface and method. The result is
+ * converted to the method's declared return type, or ClassCastException says
+ * why it does not fit.
+ *
+ * <p>Any Java thread may call the proxy (a Runnable run by a thread pool);
+ * after the runtime closed, calls throw IllegalStateException("runtime closed").
+ */
+public final class JsProxyHandler implements InvocationHandler {
+    /** invokeMember's answer when the member is undefined. */
+    static final Object ABSENT = new Object();
+    /** invokeMember's answer when the member is not a function. */
+    static final Object NOT_FUNCTION = new Object();
+
+    private final JsObject impl;
+    private final boolean isFunction;
+    private final Class<?>[] ifaces;
+
+    private JsProxyHandler(JsObject impl, boolean isFunction, Class<?>[] ifaces) {
+        this.impl = impl;
+        this.isFunction = isFunction;
+        this.ifaces = ifaces;
+    }
+
+    /** The JS object (or function) behind a proxy made here, or null. */
+    public static JsObject implementationOf(Object proxy) {
+        if (proxy == null || !Proxy.isProxyClass(proxy.getClass())) return null;
+        InvocationHandler h = Proxy.getInvocationHandler(proxy);
+        return h instanceof JsProxyHandler ? ((JsProxyHandler) h).impl : null;
+    }
+
+    /**
+     * Called by src/jni/proxy_implement.c (inside the runtime) and by
+     * {@link JsObject#as}: a proxy implementing ifaces with impl. The
+     * caller has checked that members named like abstract methods are
+     * functions.
+     */
+    static Object create(JsObject impl, Class<?>[] ifaces) {
+        ClassLoader loader = pickLoader(ifaces);
+        return Proxy.newProxyInstance(loader, ifaces,
+                new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone()));
+    }
+
+    /** Checks ifaces and impl's members, then create(). From Java (JsObject.as). */
+    static Object implement(JsObject impl, Class<?>[] ifaces) {
+        String[] names = abstractMethods(ifaces);
+        if (!(impl instanceof JsFunction) && names.length > 0) {
+            JsRuntime rt = impl.begin();
+            int[] kinds;
+            try {
+                kinds = InteropNatives.memberKinds(rt.peer, impl.handle, names);
+            } finally {
+                rt.leave();
+            }
+            for (int i = 0; i < names.length; i++)
+                if (kinds[i] == 2)
+                    throw new IllegalArgumentException("cannot implement " + ownerOf(ifaces, names[i])
+                            + ": member '" + names[i] + "' of the JS object is not a function");
+        }
+        return create(impl, ifaces);
+    }
+
+    /**
+     * The distinct names of the abstract methods of ifaces (excluding those
+     * of Object). Throws IllegalArgumentException when one is not a public
+     * interface. Called from C (strait__js_implement) too.
+     */
+    static String[] abstractMethods(Class<?>[] ifaces) {
+        Set<String> names = new LinkedHashSet<>();
+        for (Class<?> c : ifaces) {
+            if (c == null || !c.isInterface())
+                throw new IllegalArgumentException((c == null ? "null" : c.getName())
+                        + " is not an interface");
+            for (Method m : c.getMethods()) {
+                if (!Modifier.isAbstract(m.getModifiers()) || isObjectMethod(m)) continue;
+                names.add(m.getName());
+            }
+        }
+        return names.toArray(new String[0]);
+    }
+
+    private static String ownerOf(Class<?>[] ifaces, String name) {
+        for (Class<?> c : ifaces)
+            for (Method m : c.getMethods())
+                if (m.getName().equals(name)) return c.getName();
+        return ifaces[0].getName();
+    }
+
+    private static boolean isObjectMethod(Method m) {
+        try {
+            Object.class.getMethod(m.getName(), m.getParameterTypes());
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    private static ClassLoader pickLoader(Class<?>[] ifaces) {
+        for (Class<?> c : ifaces) {
+            ClassLoader l = c.getClassLoader();
+            if (l != null) return l;
+        }
+        ClassLoader l = JsProxyHandler.class.getClassLoader();
+        return l != null ? l : ClassLoader.getSystemClassLoader();
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        if (method.getDeclaringClass() == Object.class) return objectMethod(proxy, method, args);
+        boolean isDefault = method.isDefault();
+        Object r;
+        JsRuntime rt = impl.begin();
+        try {
+            Args a = Args.pack(rt, false, null, args);
+            r = InteropNatives.invokeMember(rt.peer, rt, impl.handle,
+                    isFunction ? (isDefault ? method.getName() : null) : method.getName(),
+                    a.vals, a.refs, a.argc);
+        } finally {
+            rt.leave();
+        }
+        if (r == ABSENT || (r == NOT_FUNCTION && isFunction)) {
+            if (isDefault) return InvocationHandler.invokeDefault(proxy, method, args);
+            throw new UnsupportedOperationException(method.getDeclaringClass().getName() + "."
+                    + method.getName() + " is not implemented by the JavaScript object");
+        }
+        if (r == NOT_FUNCTION)
+            throw new UnsupportedOperationException(method.getDeclaringClass().getName() + "."
+                    + method.getName() + ": the JavaScript member '" + method.getName()
+                    + "' is not a function");
+        return convertReturn(method, r);
+    }
+
+    private Object objectMethod(Object proxy, Method method, Object[] args) {
+        switch (method.getName()) {
+            case "equals":
+                return proxy == args[0];
+            case "hashCode":
+                return System.identityHashCode(proxy);
+            default: {
+                List<String> names = new ArrayList<>();
+                for (Class<?> c : ifaces) names.add(c.getName());
+                return "JsProxy" + names;
+            }
+        }
+    }
+
+    /** Converts a JS result to the declared return type of m, or throws. */
+    static Object convertReturn(Method m, Object r) {
+        Class<?> t = m.getReturnType();
+        if (t == void.class) {
+            if (r instanceof JsValue) ((JsValue) r).close();
+            return null;
+        }
+        if (t.isPrimitive()) {
+            if (r == null) throw mismatch(m, r, "a " + t.getName());
+            if (t == boolean.class) {
+                if (r instanceof Boolean) return r;
+                throw mismatch(m, r, "a boolean");
+            }
+            if (t == char.class) {
+                if (r instanceof String && ((String) r).length() == 1) return ((String) r).charAt(0);
+                throw mismatch(m, r, "a one-character string");
+            }
+            if (!(r instanceof Number)) throw mismatch(m, r, "a number");
+            double d = ((Number) r).doubleValue();
+            if (t == double.class) return d;
+            if (t == float.class) return (float) d;
+            if (d != Math.rint(d) || Double.isInfinite(d))
+                throw mismatch(m, r, "an integral number");
+            if (t == int.class) {
+                if (d < Integer.MIN_VALUE || d > Integer.MAX_VALUE) throw mismatch(m, r, "an int");
+                return (int) d;
+            }
+            if (t == long.class) {
+                if (d < -0x1p63 || d >= 0x1p63) throw mismatch(m, r, "a long");
+                return (long) d;
+            }
+            if (t == short.class) {
+                if (d < Short.MIN_VALUE || d > Short.MAX_VALUE) throw mismatch(m, r, "a short");
+                return (short) d;
+            }
+            if (d < Byte.MIN_VALUE || d > Byte.MAX_VALUE) throw mismatch(m, r, "a byte");
+            return (byte) d;
+        }
+        if (r == null || t.isInstance(r)) return r;
+        if (r instanceof Number) {
+            Number n = (Number) r;
+            double d = n.doubleValue();
+            if (t == Double.class) return d;
+            if (t == Float.class) return (float) d;
+            if (t == Long.class && d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63) return (long) d;
+            if (t == Integer.class && d == Math.rint(d) && d >= Integer.MIN_VALUE
+                    && d <= Integer.MAX_VALUE) return (int) d;
+        }
+        if (t.isInterface() && r instanceof JsObject) return ((JsObject) r).as(t);
+        throw mismatch(m, r, "a " + t.getName());
+    }
+
+    private static ClassCastException mismatch(Method m, Object r, String expected) {
+        String got = r == null ? "null" : r instanceof String ? "a string"
+                : r instanceof Boolean ? "a boolean" : r instanceof Number ? "the number " + r
+                : r instanceof JsValue ? "a JavaScript " + ((JsValue) r).typeOf()
+                : "a " + r.getClass().getName();
+        return new ClassCastException(m.getDeclaringClass().getName() + "." + m.getName()
+                + " must return " + expected + ", but the JavaScript implementation returned " + got);
+    }
+}

@@ -1,0 +1,180 @@
+package org.strait;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** JS values held from Java: JsObject, JsFunction, JsArray, JsPromise, globals. */
+class HandlesTest {
+    private JsRuntime rt;
+
+    @BeforeEach
+    void open() {
+        rt = JsRuntime.create();
+    }
+
+    @AfterEach
+    void close() {
+        rt.close();
+    }
+
+    @Test
+    void evalReturnsTypedHandles() {
+        assertTrue(rt.eval("(function f() {})") instanceof JsFunction);
+        assertTrue(rt.eval("[1, 2]") instanceof JsArray);
+        assertTrue(rt.eval("Promise.resolve(1)") instanceof JsPromise);
+        Object o = rt.eval("({a: 1})");
+        assertTrue(o instanceof JsObject);
+        assertFalse(o instanceof JsFunction);
+    }
+
+    @Test
+    void globalsGetAndSet() {
+        rt.setGlobal("answer", 42);
+        assertEquals(42, rt.eval("answer"));
+        rt.setGlobal("greeting", "héllo \uD83D\uDE00");
+        assertEquals("héllo \uD83D\uDE00", rt.getGlobal("greeting"));
+        rt.setGlobal("flag", true);
+        assertEquals(true, rt.eval("flag === true"));
+        rt.setGlobal("big", 1L << 60);
+        assertEquals("bigint", rt.eval("typeof big"));
+        assertEquals(true, rt.eval("big === 2n ** 60n"));
+        rt.setGlobal("half", 0.5);
+        assertEquals(0.5, rt.getGlobal("half"));
+        assertNull(rt.getGlobal("noSuchGlobal"));
+        rt.setGlobal("u", JsObject.UNDEFINED);
+        assertEquals("undefined", rt.eval("typeof u"));
+        rt.setGlobal("c", 'x');
+        assertEquals("x", rt.eval("c"));
+    }
+
+    @Test
+    void functionCallWithArgumentsAndResult() {
+        JsFunction add = (JsFunction) rt.eval("(function (a, b) { return a + b; })");
+        assertEquals(5, add.call(2, 3));
+        assertEquals("ab", add.call("a", "b"));
+        assertEquals(2.5, add.call(1, 1.5));
+        assertEquals("1null", add.call("1", null));
+        JsFunction noArgs = (JsFunction) rt.eval("(function () { return arguments.length; })");
+        assertEquals(0, noArgs.call());
+        assertEquals(3, noArgs.call(1, 2, 3));
+    }
+
+    @Test
+    void callWithThisAndConstruct() {
+        JsFunction getX = (JsFunction) rt.eval("(function () { return this.x; })");
+        JsObject o = (JsObject) rt.eval("({x: 7})");
+        assertEquals(7, getX.callWithThis(o));
+        JsFunction Point = (JsFunction) rt.eval("(class Point { constructor(x) { this.x = x; } })");
+        JsObject p = (JsObject) Point.construct(9);
+        assertEquals(9, p.get("x"));
+        JsException e = assertThrows(JsException.class, () -> Point.call(1));
+        assertEquals("TypeError", e.getName());
+        JsFunction arrow = (JsFunction) rt.eval("(() => 1)");
+        assertThrows(JsException.class, () -> arrow.construct());
+    }
+
+    @Test
+    void objectProperties() {
+        JsObject o = (JsObject) rt.eval("({a: 1, b: 'two', nested: {c: [1, 2, 3]}})");
+        assertEquals(1, o.get("a"));
+        assertEquals("two", o.get("b"));
+        assertTrue(o.has("a"));
+        assertFalse(o.has("zzz"));
+        o.set("z", 26);
+        assertEquals(List.of("a", "b", "nested", "z"), o.keys());
+        assertTrue(o.delete("a"));
+        assertFalse(o.has("a"));
+        JsObject nested = (JsObject) o.get("nested");
+        JsArray c = (JsArray) nested.get("c");
+        assertEquals(3, c.size());
+        assertEquals(List.of(1, 2, 3), c.toList());
+        c.set(3, "four");
+        assertEquals(4, c.size());
+        assertEquals("four", c.get(3));
+        assertEquals("[object Object]", o.invoke("toString"));
+        assertThrows(IllegalArgumentException.class, () -> o.invoke("b"));
+    }
+
+    @Test
+    void sameObjectTwiceIsEqual() {
+        rt.eval("var shared = {}; function get() { return shared; }");
+        JsFunction get = (JsFunction) rt.getGlobal("get");
+        Object a = get.call();
+        Object b = get.call();
+        assertNotSame(a, b);
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        assertNotEquals(a, rt.eval("({})"));
+    }
+
+    @Test
+    void handlesPassBackIntoJs() {
+        JsFunction same = (JsFunction) rt.eval("(function (x, y) { return x === y; })");
+        JsObject o = (JsObject) rt.eval("({})");
+        assertEquals(true, same.call(o, o));
+        assertEquals(false, same.call(o, rt.eval("({})")));
+    }
+
+    @Test
+    void handleOfAnotherRuntimeIsRejected() {
+        try (JsRuntime other = JsRuntime.create()) {
+            JsObject foreign = (JsObject) other.eval("({})");
+            JsFunction f = (JsFunction) rt.eval("(function (x) { return x; })");
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> f.call(foreign));
+            assertTrue(e.getMessage().contains("another runtime"), e.getMessage());
+            assertEquals(1, f.call(1));
+        }
+    }
+
+    @Test
+    void releasedHandleThrows() {
+        JsFunction f = (JsFunction) rt.eval("(function () { return 1; })");
+        f.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, f::call);
+        assertEquals("value released", e.getMessage());
+    }
+
+    @Test
+    void jsErrorReachesJavaWithStack() {
+        JsFunction f = (JsFunction) rt.eval(
+                "(function thrower(m) {\n  throw new RangeError(m);\n})", "thrower.js");
+        JsException e = assertThrows(JsException.class, () -> f.call("bad"));
+        assertEquals("RangeError: bad", e.getMessage());
+        assertEquals("thrower.js", e.getFileName());
+        assertEquals(2, e.getLineNumber());
+        assertTrue(e.getJsStack().contains("thrower"), e.getJsStack());
+        assertEquals(3, rt.eval("1 + 2"), "the runtime keeps working");
+    }
+
+    @Test
+    void promiseAsFuture() throws Exception {
+        JsPromise p = (JsPromise) rt.eval("Promise.resolve(41).then(x => x + 1)");
+        CompletableFuture<Object> f = p.toFuture();
+        assertEquals(42, f.get(5, TimeUnit.SECONDS));
+        JsPromise r = (JsPromise) rt.eval("Promise.reject(new TypeError('nope'))");
+        Exception e = assertThrows(Exception.class, () -> r.toFuture().get(5, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof JsException, String.valueOf(e.getCause()));
+        assertEquals("TypeError: nope", e.getCause().getMessage());
+    }
+
+    @Test
+    void pendingPromiseSettlesLaterAndFailsOnClose() throws Exception {
+        rt.eval("var resolveIt; var pending = new Promise(r => { resolveIt = r; });");
+        CompletableFuture<Object> f = ((JsPromise) rt.getGlobal("pending")).toFuture();
+        assertFalse(f.isDone());
+        ((JsFunction) rt.getGlobal("resolveIt")).call("done");
+        assertEquals("done", f.get(5, TimeUnit.SECONDS));
+        rt.eval("var never = new Promise(() => {});");
+        CompletableFuture<Object> g = ((JsPromise) rt.getGlobal("never")).toFuture();
+        rt.close();
+        Exception e = assertThrows(Exception.class, () -> g.get(5, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+    }
+}

@@ -1,0 +1,137 @@
+/*
+ * handles_conv.c - values crossing from Java into JS for calls made from
+ * Java (packed arguments), typed handles for JS objects, and JS exceptions
+ * going back out to Java.
+ */
+#include "handles.h"
+#include "bridge.h"
+
+#include <string.h>
+
+/* The bridge (bridge_*.c) may still be incomplete while it is written:
+ * weak references keep this file linkable; missing means "no wrapper". */
+#pragma weak jb_rt_of
+#pragma weak jb_wrap
+#pragma weak jb_entry_of
+
+/* The Java object behind a bridge wrapper, as a new local ref; NULL when v
+ * is not a wrapper. Inside the gate. */
+static jobject unwrap_java(JNIEnv *env, JSContextRef ctx, JSValueRef v) {
+  if (!jb_rt_of || !jb_entry_of || !JSValueIsObject(ctx, v)) return NULL;
+  jb_rt *b = jb_rt_of(ctx);
+  if (!b) return NULL;
+  jb_entry *e = jb_entry_of(b, (JSObjectRef)v);
+  return e && e->ref ? (*env)->NewLocalRef(env, e->ref) : NULL;
+}
+
+/* A new typed handle for v (see handles.h). Inside the gate. */
+jobject strait__handle_wrap(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObjectRef v) {
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  jobject java = unwrap_java(env, ctx, v);
+  if (java) return java;
+  if (!owner) return NULL;
+  jclass cls = strait__hc.JsObject;
+  jmethodID init = strait__hc.JsObject_init;
+  if (JSObjectIsFunction(ctx, v)) {
+    cls = strait__hc.JsFunction;
+    init = strait__hc.JsFunction_init;
+  } else if (JSValueIsArray(ctx, v)) {
+    cls = strait__hc.JsArray;
+    init = strait__hc.JsArray_init;
+  } else {
+    strait__hstate *st = strait__hstate_of(jrt);
+    if (st && st->promise_ctor &&
+        JSValueIsInstanceOfConstructor(ctx, v, st->promise_ctor, NULL)) {
+      cls = strait__hc.JsPromise;
+      init = strait__hc.JsPromise_init;
+    }
+  }
+  jlong h = strait__handle_make(ctx, v);
+  jobject r = (*env)->NewObject(env, cls, init, owner, h);
+  if (!r) JSValueUnprotect(ctx, v);
+  return r;
+}
+
+/* JS wrapper of a Java object via the bridge; TypeError when the bridge is
+ * not attached. Inside the gate. */
+static JSValueRef wrap_java(JNIEnv *env, strait__jrt *jrt, jobject o, JSValueRef *exc) {
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
+  if (!b || !jb_wrap) {
+    *exc = strait__make_error(ctx, "TypeError",
+                              "a Java object cannot cross into JS: the Java bridge is not attached");
+    return NULL;
+  }
+  return jb_wrap(env, b, ctx, o, exc);
+}
+
+/* Unpacks Java arguments (see handles.h). Inside the gate. The values are
+ * kept on the caller's C stack (out), which JSC scans conservatively. */
+int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjectArray refs,
+                        int argc, JSValueRef *out, JSValueRef *exc) {
+  if (argc <= 0) return 0;
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  int nlongs = argc + (argc + 7) / 8;
+  jlong vals[nlongs];
+  (*env)->GetLongArrayRegion(env, packed, 0, nlongs, vals);
+  const unsigned char *tags = (const unsigned char *)&vals[argc];
+  for (int i = 0; i < argc; i++) {
+    switch (tags[i]) {
+      case STRAIT__ARG_UNDEFINED: out[i] = JSValueMakeUndefined(ctx); break;
+      case STRAIT__ARG_NULL: out[i] = JSValueMakeNull(ctx); break;
+      case STRAIT__ARG_FALSE: out[i] = JSValueMakeBoolean(ctx, false); break;
+      case STRAIT__ARG_TRUE: out[i] = JSValueMakeBoolean(ctx, true); break;
+      case STRAIT__ARG_INT: out[i] = JSValueMakeNumber(ctx, (double)(int32_t)vals[i]); break;
+      case STRAIT__ARG_DOUBLE: {
+        double d;
+        memcpy(&d, &vals[i], sizeof d);
+        out[i] = JSValueMakeNumber(ctx, d);
+        break;
+      }
+      case STRAIT__ARG_BIGINT:
+        out[i] = JSBigIntCreateWithInt64(ctx, (int64_t)vals[i], exc);
+        if (!out[i]) return STRAIT_EJS;
+        break;
+      case STRAIT__ARG_HANDLE: out[i] = strait__handle_value(vals[i]); break;
+      case STRAIT__ARG_STRING: {
+        jstring s = (*env)->GetObjectArrayElement(env, refs, i);
+        JSStringRef js = strait__jsstring_from_java(env, s);
+        (*env)->DeleteLocalRef(env, s);
+        if (!js) return STRAIT_ENOMEM;
+        out[i] = JSValueMakeString(ctx, js);
+        JSStringRelease(js);
+        break;
+      }
+      case STRAIT__ARG_JAVA: {
+        jobject o = (*env)->GetObjectArrayElement(env, refs, i);
+        out[i] = wrap_java(env, jrt, o, exc);
+        (*env)->DeleteLocalRef(env, o);
+        if (!out[i]) return STRAIT_EJS;
+        break;
+      }
+      default:
+        *exc = strait__make_error(ctx, "TypeError", "argument %d: bad packed type %u", i,
+                                  tags[i]);
+        return STRAIT_EJS;
+    }
+  }
+  return 0;
+}
+
+/* Throws exc into Java (see handles.h): the original Throwable when exc is
+ * a bridge error carrying one in `javaException`, else JsException. Inside
+ * the gate. */
+void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc) {
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  if (exc && JSValueIsObject(ctx, exc)) {
+    JSValueRef je = strait__get(ctx, (JSObjectRef)exc, "javaException");
+    jobject t = je ? unwrap_java(env, ctx, je) : NULL;
+    if (t && (*env)->IsInstanceOf(env, t, strait__jc.Throwable)) {
+      (*env)->Throw(env, (jthrowable)t);
+      (*env)->DeleteLocalRef(env, t);
+      return;
+    }
+    if (t) (*env)->DeleteLocalRef(env, t);
+  }
+  strait__throw_js(env, jrt->rt, exc);
+}

@@ -1,0 +1,367 @@
+/*
+ * handles_natives.c - natives of org.strait.InteropNatives for JS values
+ * held from Java: property access, calls and constructs from any Java
+ * thread, and calls of JS implementations of Java interfaces.
+ *
+ * Every native here is called by Java while it holds one in-flight count
+ * of the runtime (JsRuntime.enter/leave), so the peer (a strait__jrt*) is
+ * alive; it then enters the runtime's gate (threads_gate.c), pushes an
+ * entry frame (so close() from a callback can tell), does its work and
+ * leaves, which drains the microtask queue when it was the outermost stay.
+ * Handles are protected JSValueRefs (strait__handle_make); 0 names the
+ * global object.
+ */
+#include "handles.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PEER(p) ((strait__jrt *)(intptr_t)(p))
+
+/* A native's stay inside the runtime. */
+typedef struct stay {
+  strait__entry entry;
+  strait__jrt *jrt;
+  JSContextRef ctx;
+} stay;
+
+/* Enters the runtime for a native; 0, or non-zero with a Java exception
+ * pending. The entry frame lives in the caller's stay and is popped by
+ * stay_end() before the caller returns (hence the pragma). Any attached
+ * thread. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+static int stay_begin(JNIEnv *env, stay *s, jlong peer) {
+  s->jrt = PEER(peer);
+  if (strait__java_enter(env, s->jrt)) return -1;
+  s->ctx = strait_runtime_context(s->jrt->rt);
+  s->entry.prev = strait__entries;
+  s->entry.jrt = s->jrt;
+  strait__entries = &s->entry;
+  return 0;
+}
+#pragma GCC diagnostic pop
+
+/* Leaves the runtime (drains microtasks when outermost). */
+static void stay_end(stay *s) {
+  strait__entries = s->entry.prev;
+  strait_leave(s->jrt->rt);
+}
+
+/* The object a handle names (0: the global object). */
+static JSObjectRef obj_of(stay *s, jlong h) {
+  return h ? (JSObjectRef)strait__handle_value(h) : JSContextGetGlobalObject(s->ctx);
+}
+
+/* Turns the outcome of a JS operation into Java: the exception (or the
+ * process.exit() unwinding) is thrown; else r is converted. */
+static jobject finish(JNIEnv *env, stay *s, jobject owner, JSValueRef r, JSValueRef exc) {
+  if (s->jrt->rt->exiting) {
+    strait__throw_exit(env, s->jrt->exit_code);
+    return NULL;
+  }
+  if (exc || !r) {
+    strait__rethrow_to_java(env, s->jrt, exc ? exc : JSValueMakeUndefined(s->ctx));
+    return NULL;
+  }
+  return strait__to_java(env, s->jrt, owner, r);
+}
+
+/* JSStringRef of a Java string key; NULL with an exception pending. */
+static JSStringRef key_of(JNIEnv *env, jstring key) {
+  JSStringRef k = strait__jsstring_from_java(env, key);
+  if (!k && !(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "key");
+  return k;
+}
+
+/* InteropNatives.get: obj[key] to Java. Any Java thread. */
+static jobject JNICALL n_get(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong obj,
+                             jstring key) {
+  JSStringRef k = key_of(env, key);
+  if (!k) return NULL;
+  stay s;
+  jobject out = NULL;
+  if (stay_begin(env, &s, peer) == 0) {
+    JSValueRef exc = NULL;
+    JSValueRef r = JSObjectGetProperty(s.ctx, obj_of(&s, obj), k, &exc);
+    out = finish(env, &s, owner, r, exc);
+    stay_end(&s);
+  }
+  JSStringRelease(k);
+  return out;
+}
+
+/* InteropNatives.getAt: obj[index] to Java. Any Java thread. */
+static jobject JNICALL n_get_at(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong obj,
+                                jint index) {
+  stay s;
+  if (stay_begin(env, &s, peer)) return NULL;
+  JSValueRef exc = NULL;
+  JSValueRef r = JSObjectGetPropertyAtIndex(s.ctx, obj_of(&s, obj), (unsigned)index, &exc);
+  jobject out = finish(env, &s, owner, r, exc);
+  stay_end(&s);
+  return out;
+}
+
+/* Common part of set/setAt: unpacks the one value, stores it with key k or
+ * at index. Inside the stay. */
+static void store(JNIEnv *env, stay *s, jlong obj, JSStringRef k, unsigned index,
+                  jlongArray vals, jobjectArray refs) {
+  JSValueRef v[1];
+  JSValueRef exc = NULL;
+  int rc = strait__unpack_args(env, s->jrt, vals, refs, 1, v, &exc);
+  if (rc == 0) {
+    if (k) JSObjectSetProperty(s->ctx, obj_of(s, obj), k, v[0], kJSPropertyAttributeNone, &exc);
+    else JSObjectSetPropertyAtIndex(s->ctx, obj_of(s, obj), index, v[0], &exc);
+  }
+  if (exc) strait__rethrow_to_java(env, s->jrt, exc);
+  else if (rc) strait__throw_status(env, rc, "set");
+}
+
+/* InteropNatives.set: obj[key] = value. Any Java thread. */
+static void JNICALL n_set(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring key,
+                          jlongArray vals, jobjectArray refs) {
+  JSStringRef k = key_of(env, key);
+  if (!k) return;
+  stay s;
+  if (stay_begin(env, &s, peer) == 0) {
+    store(env, &s, obj, k, 0, vals, refs);
+    stay_end(&s);
+  }
+  JSStringRelease(k);
+}
+
+/* InteropNatives.setAt: obj[index] = value. Any Java thread. */
+static void JNICALL n_set_at(JNIEnv *env, jclass c, jlong peer, jlong obj, jint index,
+                             jlongArray vals, jobjectArray refs) {
+  stay s;
+  if (stay_begin(env, &s, peer)) return;
+  store(env, &s, obj, NULL, (unsigned)index, vals, refs);
+  stay_end(&s);
+}
+
+/* InteropNatives.has: key in obj. Any Java thread. */
+static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring key) {
+  JSStringRef k = key_of(env, key);
+  if (!k) return JNI_FALSE;
+  stay s;
+  jboolean r = JNI_FALSE;
+  if (stay_begin(env, &s, peer) == 0) {
+    r = JSObjectHasProperty(s.ctx, obj_of(&s, obj), k) ? JNI_TRUE : JNI_FALSE;
+    stay_end(&s);
+  }
+  JSStringRelease(k);
+  return r;
+}
+
+/* InteropNatives.delete: delete obj[key]. Any Java thread. */
+static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring key) {
+  JSStringRef k = key_of(env, key);
+  if (!k) return JNI_FALSE;
+  stay s;
+  jboolean r = JNI_FALSE;
+  if (stay_begin(env, &s, peer) == 0) {
+    JSValueRef exc = NULL;
+    r = JSObjectDeleteProperty(s.ctx, obj_of(&s, obj), k, &exc) ? JNI_TRUE : JNI_FALSE;
+    if (exc) strait__rethrow_to_java(env, s.jrt, exc);
+    stay_end(&s);
+  }
+  JSStringRelease(k);
+  return r;
+}
+
+/* InteropNatives.keys: Object.keys(obj) as String[]. Any Java thread. */
+static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj) {
+  stay s;
+  if (stay_begin(env, &s, peer)) return NULL;
+  jobjectArray out = NULL;
+  JSValueRef exc = NULL;
+  JSObjectRef o = obj_of(&s, obj);
+  JSValueRef object = strait__get(s.ctx, JSContextGetGlobalObject(s.ctx), "Object");
+  JSValueRef keysfn = object && JSValueIsObject(s.ctx, object)
+                          ? strait__get(s.ctx, (JSObjectRef)object, "keys") : NULL;
+  JSValueRef arr = NULL;
+  if (keysfn && JSValueIsObject(s.ctx, keysfn)) {
+    JSValueRef argv[1] = {o};
+    arr = JSObjectCallAsFunction(s.ctx, (JSObjectRef)keysfn, NULL, 1, argv, &exc);
+  }
+  if (!arr || exc) {
+    strait__rethrow_to_java(env, s.jrt, exc ? exc : JSValueMakeUndefined(s.ctx));
+  } else {
+    JSObjectRef a = (JSObjectRef)arr;
+    JSValueRef lenv = strait__get(s.ctx, a, "length");
+    jsize n = (jsize)JSValueToNumber(s.ctx, lenv, NULL);
+    out = (*env)->NewObjectArray(env, n, strait__jc.String, NULL);
+    for (jsize i = 0; out && i < n; i++) {
+      JSValueRef kv = JSObjectGetPropertyAtIndex(s.ctx, a, (unsigned)i, NULL);
+      JSStringRef ks = JSValueToStringCopy(s.ctx, kv, NULL);
+      jstring js = ks ? strait__jstring_from_js(env, ks) : NULL;
+      if (ks) JSStringRelease(ks);
+      if (!js) { out = NULL; break; }
+      (*env)->SetObjectArrayElement(env, out, i, js);
+      (*env)->DeleteLocalRef(env, js);
+    }
+  }
+  stay_end(&s);
+  return out;
+}
+
+/* InteropNatives.length: ToLength(obj.length). Any Java thread. */
+static jlong JNICALL n_length(JNIEnv *env, jclass c, jlong peer, jlong obj) {
+  stay s;
+  if (stay_begin(env, &s, peer)) return 0;
+  JSValueRef v = strait__get(s.ctx, obj_of(&s, obj), "length");
+  double d = v ? JSValueToNumber(s.ctx, v, NULL) : 0;
+  stay_end(&s);
+  if (!(d > 0)) return 0;
+  return d > 9007199254740991.0 ? (jlong)9007199254740991LL : (jlong)d;
+}
+
+/* Calls f with packed arguments inside a stay: this = thiz (NULL:
+ * undefined), or packed argument 0 when this_packed. */
+static jobject call_packed(JNIEnv *env, stay *s, jobject owner, JSObjectRef f, JSObjectRef thiz,
+                           int flags, jlongArray vals, jobjectArray refs, jint argc) {
+  if (argc < 0 || argc > 1024) {
+    strait__throw_status(env, STRAIT_EINVAL, "more than 1024 arguments");
+    return NULL;
+  }
+  JSValueRef argv[argc > 0 ? argc : 1];
+  JSValueRef exc = NULL;
+  int rc = strait__unpack_args(env, s->jrt, vals, refs, argc, argv, &exc);
+  if (rc) {
+    if (exc) strait__rethrow_to_java(env, s->jrt, exc);
+    else if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, rc, "arguments");
+    return NULL;
+  }
+  const JSValueRef *args = argv;
+  size_t n = (size_t)argc;
+  if (flags & 2) {
+    if (n == 0) {
+      strait__throw_status(env, STRAIT_EINVAL, "callWithThis: no receiver");
+      return NULL;
+    }
+    if (JSValueIsObject(s->ctx, argv[0])) thiz = (JSObjectRef)argv[0];
+    else if (!JSValueIsUndefined(s->ctx, argv[0]) && !JSValueIsNull(s->ctx, argv[0]))
+      thiz = JSValueToObject(s->ctx, argv[0], NULL);
+    args++;
+    n--;
+  }
+  JSValueRef r;
+  if (flags & 1) {
+    if (!JSObjectIsConstructor(s->ctx, f)) {
+      exc = strait__make_error(s->ctx, "TypeError", "the function is not a constructor");
+      r = NULL;
+    } else {
+      r = JSObjectCallAsConstructor(s->ctx, f, n, args, &exc);
+    }
+  } else {
+    r = JSObjectCallAsFunction(s->ctx, f, thiz, n, args, &exc);
+  }
+  return finish(env, s, owner, r, exc);
+}
+
+/* InteropNatives.call: calls or constructs fn. Any Java thread; re-entrant
+ * on the thread already inside. */
+static jobject JNICALL n_call(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong fn,
+                              jint flags, jlongArray vals, jobjectArray refs, jint argc) {
+  stay s;
+  if (stay_begin(env, &s, peer)) return NULL;
+  JSObjectRef f = (JSObjectRef)strait__handle_value(fn);
+  jobject out = call_packed(env, &s, owner, f, NULL, flags, vals, refs, argc);
+  stay_end(&s);
+  return out;
+}
+
+/* InteropNatives.invokeMember: obj[name](...args) with this = obj, or
+ * obj(...args) when name is null; JsProxyHandler.ABSENT when the member is
+ * undefined or null, NOT_FUNCTION when it is not callable. Any Java thread. */
+static jobject JNICALL n_invoke_member(JNIEnv *env, jclass c, jlong peer, jobject owner,
+                                       jlong obj, jstring name, jlongArray vals,
+                                       jobjectArray refs, jint argc) {
+  JSStringRef k = NULL;
+  if (name && !(k = key_of(env, name))) return NULL;
+  stay s;
+  jobject out = NULL;
+  if (stay_begin(env, &s, peer) == 0) {
+    JSObjectRef o = obj_of(&s, obj);
+    JSValueRef exc = NULL;
+    JSValueRef m = k ? JSObjectGetProperty(s.ctx, o, k, &exc) : o;
+    if (exc) {
+      strait__rethrow_to_java(env, s.jrt, exc);
+    } else if (JSValueIsUndefined(s.ctx, m) || JSValueIsNull(s.ctx, m)) {
+      out = (*env)->NewLocalRef(env, strait__proxy_absent);
+    } else if (!JSValueIsObject(s.ctx, m) || !JSObjectIsFunction(s.ctx, (JSObjectRef)m)) {
+      out = (*env)->NewLocalRef(env, strait__proxy_not_function);
+    } else {
+      out = call_packed(env, &s, owner, (JSObjectRef)m, o, 0, vals, refs, argc);
+    }
+    stay_end(&s);
+  }
+  if (k) JSStringRelease(k);
+  return out;
+}
+
+/* Kind of obj[name]: 0 undefined/null, 1 function, 2 other. Inside. */
+static int member_kind(JSContextRef ctx, JSObjectRef o, JSStringRef k) {
+  JSValueRef m = JSObjectGetProperty(ctx, o, k, NULL);
+  if (!m || JSValueIsUndefined(ctx, m) || JSValueIsNull(ctx, m)) return 0;
+  return JSValueIsObject(ctx, m) && JSObjectIsFunction(ctx, (JSObjectRef)m) ? 1 : 2;
+}
+
+/* InteropNatives.memberKinds: the kind of each obj[names[i]]. Any Java
+ * thread. */
+static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong obj,
+                                        jobjectArray names) {
+  jsize n = (*env)->GetArrayLength(env, names);
+  jint kinds[n > 0 ? n : 1];
+  stay s;
+  if (stay_begin(env, &s, peer)) return NULL;
+  JSObjectRef o = obj_of(&s, obj);
+  for (jsize i = 0; i < n; i++) {
+    jstring js = (*env)->GetObjectArrayElement(env, names, i);
+    JSStringRef k = strait__jsstring_from_java(env, js);
+    (*env)->DeleteLocalRef(env, js);
+    kinds[i] = k ? member_kind(s.ctx, o, k) : 0;
+    if (k) JSStringRelease(k);
+  }
+  stay_end(&s);
+  jintArray out = (*env)->NewIntArray(env, n);
+  if (out) (*env)->SetIntArrayRegion(env, out, 0, n, kinds);
+  return out;
+}
+
+/* InteropNatives.rawCallLoop: the floor of a Java->JS call measured from
+ * C: `iterations` plain JSObjectCallAsFunction calls of fn with no
+ * arguments, in one stay. Benchmarks only. Any Java thread. */
+static void JNICALL n_raw_call_loop(JNIEnv *env, jclass c, jlong peer, jlong fn, jint iterations) {
+  stay s;
+  if (stay_begin(env, &s, peer)) return;
+  JSObjectRef f = (JSObjectRef)strait__handle_value(fn);
+  for (jint i = 0; i < iterations; i++) JSObjectCallAsFunction(s.ctx, f, NULL, 0, NULL, NULL);
+  stay_end(&s);
+}
+
+/* InteropNatives.rawNoop: an empty JNI downcall (the JNI part of the
+ * floor). Any thread. */
+static jint JNICALL n_raw_noop(JNIEnv *env, jclass c, jlong peer) { return (jint)(peer & 1); }
+
+const JNINativeMethod strait__interop_natives[] = {
+    {"get", "(JLorg/strait/JsRuntime;JLjava/lang/String;)Ljava/lang/Object;", (void *)n_get},
+    {"getAt", "(JLorg/strait/JsRuntime;JI)Ljava/lang/Object;", (void *)n_get_at},
+    {"set", "(JJLjava/lang/String;[J[Ljava/lang/Object;)V", (void *)n_set},
+    {"setAt", "(JJI[J[Ljava/lang/Object;)V", (void *)n_set_at},
+    {"has", "(JJLjava/lang/String;)Z", (void *)n_has},
+    {"delete", "(JJLjava/lang/String;)Z", (void *)n_delete},
+    {"keys", "(JJ)[Ljava/lang/String;", (void *)n_keys},
+    {"length", "(JJ)J", (void *)n_length},
+    {"call", "(JLorg/strait/JsRuntime;JI[J[Ljava/lang/Object;I)Ljava/lang/Object;",
+     (void *)n_call},
+    {"invokeMember",
+     "(JLorg/strait/JsRuntime;JLjava/lang/String;[J[Ljava/lang/Object;I)Ljava/lang/Object;",
+     (void *)n_invoke_member},
+    {"memberKinds", "(JJ[Ljava/lang/String;)[I", (void *)n_member_kinds},
+    {"rawCallLoop", "(JJI)V", (void *)n_raw_call_loop},
+    {"rawNoop", "(J)I", (void *)n_raw_noop},
+};
+const int strait__interop_natives_count =
+    (int)(sizeof strait__interop_natives / sizeof strait__interop_natives[0]);
