@@ -82,7 +82,8 @@ static const char *type_name(JSContextRef ctx, JSValueRef v) {
 }
 
 /* Describes a thrown value (see strait.h). For an Error: its name, message,
- * sourceURL, line, column and JSC's raw stack ("fn@file:line:col" lines).
+ * sourceURL, line, column (on line 1 of a module without the wrapper's
+ * length) and JSC's raw stack ("fn@file:line:col" lines).
  * For anything else: name is its typeof, message its util.inspect text (a
  * string as it is). Inside the gate. */
 int strait_error_describe(strait_runtime *rt, JSValueRef exception, strait_error_info *out) {
@@ -97,6 +98,12 @@ int strait_error_describe(strait_runtime *rt, JSValueRef exception, strait_error
     out->stack = string_prop(ctx, e, "stack", 0);
     out->line = int_prop(ctx, e, "line");
     out->column = int_prop(ctx, e, "column");
+    if (out->line == 1 && out->column > 0 && out->file) {
+      JSValueRef file = strait__string_value(ctx, out->file);
+      JSValueRef off = strait__call_internal(rt, "wrapOffset", 1, &file, NULL);
+      int d = off && JSValueIsNumber(ctx, off) ? (int)JSValueToNumber(ctx, off, NULL) : 0;
+      if (d > 0 && out->column > d) out->column -= d;
+    }
     if (!out->name) out->name = dup_cstr("Error");
     if (!out->message) out->message = dup_cstr("");
   } else {

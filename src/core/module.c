@@ -5,8 +5,9 @@
  * in module.js.
  *
  * The wrapper is put on the module's first line, so line numbers in stacks
- * and SyntaxErrors are the file's own (only columns of line 1 are shifted
- * by the wrapper's length).
+ * and SyntaxErrors are the file's own; columns on line 1 are shifted by the
+ * wrapper's length (native.wrapLength), which error reports take off
+ * again (internal.wrapOffset).
  */
 #include "env.h"
 
@@ -179,6 +180,8 @@ void strait__module_natives(JSContextRef ctx, JSObjectRef native) {
   strait__set_function(ctx, native, "stat", js_stat);
   strait__set_function(ctx, native, "realpath", js_realpath);
   strait__set_function(ctx, native, "compile", js_compile);
+  strait__set_value(ctx, native, "wrapLength", JSValueMakeNumber(ctx, sizeof kWrapHead - 1),
+                    kJSPropertyAttributeDontEnum);
 }
 
 /* Loads path as the main module (see strait.h). The path is resolved as

@@ -63,6 +63,7 @@ static void make_tree(void) {
   twrite_file(dir, "ext_order.js", "module.exports = 'ext_order.js';\n");
   twrite_file(dir, "ext_order.json", "\"ext_order.json\"\n");
   twrite_file(dir, "loaded.js", "exports.before = module.loaded;\n");
+  twrite_file(dir, "line1.js", "let v = 1; null.first;\n");
 }
 
 static void main_module(void) {
@@ -177,6 +178,15 @@ static void error_lines_in_modules(void) {
   snprintf(expect, sizeof expect, "%s/main_throws.js:3:", dir);
   T_CONTAINS(err, expect);
   T_CONTAINS(err, "TypeError: null is not an object");
+  free(err);
+
+  /* Columns on the first line do not count the module wrapper (the same
+   * code evaluated as a script reports column 16 too). */
+  T_EQ_INT(run_main(rt, "line1.js", &err), STRAIT_EJS);
+  snprintf(expect, sizeof expect, "%s/line1.js:1:16: TypeError", dir);
+  T_CONTAINS(err, expect);
+  snprintf(expect, sizeof expect, "\n    at %s/line1.js:1:16\n", dir);
+  T_CONTAINS(err, expect);
   free(err);
 
   /* describe() gives file and line of an error thrown in a module. */

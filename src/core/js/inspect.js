@@ -181,6 +181,11 @@
     const fn = frame.slice(0, at);
     let where = frame.slice(at + 1);
     if (where === '[native code]') where = 'native';
+    const line1 = /^(.*):1:(\d+)$/.exec(where);
+    if (line1 !== null && typeof internal.wrapOffset === 'function') {
+      const col = Number(line1[2]) - internal.wrapOffset(line1[1]);
+      if (col > 0) where = `${line1[1]}:1:${col}`;
+    }
     if (fn === '' || fn === 'global code' || fn === 'module code') return `    at ${where}`;
     return `    at ${fn} (${where})`;
   }

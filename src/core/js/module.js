@@ -113,6 +113,10 @@
   // ---- modules -----------------------------------------------------------
   const cache = Object.create(null);
   let mainModule;
+  // Files compiled inside the module wrapper: their line-1 columns are
+  // shifted by native.wrapLength.
+  const wrapped = new Set();
+  internal.wrapOffset = (file) => (wrapped.has(file) ? native.wrapLength : 0);
 
   class Module {
     constructor(id, filename, parent) {
@@ -159,6 +163,7 @@
       }
     } else {
       const source = text.startsWith('#!') ? '//' + text.slice(2) : text;
+      wrapped.add(filename);
       const fn = native.compile(source, filename);
       fn.call(mod.exports, mod.exports, makeRequire(mod), mod, filename, mod.path);
     }
