@@ -209,6 +209,13 @@ char *strait_error_format(strait_runtime *rt, JSValueRef exception);
  */
 int strait_inspect(strait_runtime *rt, JSValueRef value, char **utf8_out);
 
+/*
+ * The status the process should exit with once the script is done: the
+ * code given to process.exit() when it ran (with an on_exit hook), else
+ * process.exitCode when script set it to a number, else 0. Inside the gate.
+ */
+int strait_exit_code(strait_runtime *rt);
+
 #ifdef __cplusplus
 }
 #endif

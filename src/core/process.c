@@ -111,6 +111,18 @@ static JSValueRef js_exit(JSContextRef ctx, JSObjectRef f, JSObjectRef self, siz
   return NULL;
 }
 
+/* The exit status for the embedder (see strait.h). Inside the gate. */
+int strait_exit_code(strait_runtime *rt) {
+  if (rt->exiting) return rt->exit_code;
+  JSObjectRef g = JSContextGetGlobalObject(rt->ctx);
+  JSValueRef p = strait__get(rt->ctx, g, "process");
+  if (!p || !JSValueIsObject(rt->ctx, p)) return 0;
+  JSValueRef c = strait__get(rt->ctx, (JSObjectRef)p, "exitCode");
+  if (!c || !JSValueIsNumber(rt->ctx, c)) return 0;
+  double d = JSValueToNumber(rt->ctx, c, NULL);
+  return (d == d && d >= -2147483648.0 && d <= 2147483647.0) ? (int)d : 0;
+}
+
 /* Adds the process natives to the bootstrap's native object. Inside the
  * gate. */
 void strait__process_natives(JSContextRef ctx, JSObjectRef native) {

@@ -53,6 +53,24 @@ static void exit_with_hook(void) {
              " process.exit(9);", "STATUS EEXIT");
   T_EQ_INT(c.exit_calls, 1);
   T_EQ_INT(c.exit_code, 3);
+  strait_enter(rt);
+  T_EQ_INT(strait_exit_code(rt), 3);
+  strait_leave(rt);
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
+static void exit_code_without_exit(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  strait_enter(rt);
+  T_EQ_INT(strait_exit_code(rt), 0);
+  strait_leave(rt);
+  T_EVAL(rt, "process.exitCode = 6", "6");
+  strait_enter(rt);
+  T_EQ_INT(strait_exit_code(rt), 6);
+  strait_leave(rt);
+  T_EQ_INT(c.exit_calls, 0);
   strait_runtime_free(rt);
   tcap_free(&c);
 }
@@ -105,6 +123,7 @@ static void exit_without_hook_ends_process(void) {
 int main(void) {
   T_RUN(argv_and_env);
   T_RUN(exit_with_hook);
+  T_RUN(exit_code_without_exit);
   T_RUN(exit_from_main_module);
   T_RUN(exit_without_hook_ends_process);
   return T_DONE();
