@@ -45,6 +45,7 @@ static size_t utf8_to_utf16(const unsigned char *s, size_t len, JSChar *out) {
 /* UTF-8 -> JSStringRef; the caller releases it. Any thread. */
 JSStringRef strait__jsstring_utf8(const char *s, size_t len) {
   JSChar stackbuf[256];
+  if (len == 0) return JSStringCreateWithCharacters(NULL, 0);
   JSChar *buf = len <= 256 ? stackbuf : malloc(len * sizeof(JSChar));
   if (!buf) return NULL;
   size_t n = utf8_to_utf16((const unsigned char *)s, len, buf);
