@@ -17,7 +17,7 @@
 
 /* Load order: inspect first (console needs it), module last. */
 static const char *const kBootstrap[] = {
-  "inspect.js", "console.js", "process.js", "module.js", "bootstrap.js",
+  "inspect.js", "path.js", "console.js", "process.js", "module.js", "bootstrap.js",
 };
 
 /* Writes through the runtime's sink (opts.write or the fd). Retries short

@@ -146,7 +146,12 @@ static void missing_modules(void) {
   /* A module that failed to load is not cached. */
   T_REQ(rt, "try { require('./requires_missing') } catch (e) {} Object.keys(require.cache).some(k => k.endsWith('requires_missing.js'))",
         "false");
-  char *err = eval_in_dir(rt, "require('./bad.json')");
+  /* The report starts with the message, not the loader's location. */
+  char *err = eval_in_dir(rt, "require('./nowhere')");
+  snprintf(expect, sizeof expect, "THROW Error: Cannot find module './nowhere' from '%s'\n    at ", dir);
+  T_CONTAINS(err, expect);
+  free(err);
+  err = eval_in_dir(rt, "require('./bad.json')");
   T_CONTAINS(err, "SyntaxError: ");
   T_CONTAINS(err, "/bad.json: JSON Parse error");
   free(err);
@@ -207,6 +212,21 @@ static void error_lines_in_modules(void) {
   tcap_free(&c);
 }
 
+static void builtin_modules(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  T_EVAL(rt, "const path = require('path'); [path.join('/a/b', '../c', './d.js'), path.dirname('/a/b/c.js'),"
+             " path.basename('/a/b/c.js', '.js'), path.extname('x/y.tar.gz'), path.normalize('a//b/../c/'),"
+             " path.isAbsolute('/x'), path.relative('/a/b/c', '/a/d'), path.resolve('/x', 'y', '..', 'z/')].join(' ')",
+         "'/a/c/d.js /a/b c .gz a/c/ true ../../d /x/z'");
+  T_EVAL(rt, "require('node:path') === require('path') && require.resolve('path')", "'path'");
+  T_EVAL(rt, "const util = require('util'); [util.format('%s=%d', 'x', 5), util.inspect({ a: [1] })]",
+         "[ 'x=5', '{ a: [ 1 ] }' ]");
+  T_EVAL(rt, "try { require('node:nothing') } catch (e) { e.code }", "'MODULE_NOT_FOUND'");
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
 int main(void) {
   make_tree();
   T_RUN(main_module);
@@ -214,6 +234,7 @@ int main(void) {
   T_RUN(cache_and_cycles);
   T_RUN(missing_modules);
   T_RUN(error_lines_in_modules);
+  T_RUN(builtin_modules);
   trm_rf(dir);
   return T_DONE();
 }

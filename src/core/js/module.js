@@ -2,38 +2,17 @@
 // absolute paths, .js / .json / directories (package.json "main", index.js),
 // node_modules looked up through the parent directories; one cache keyed by
 // real path (require.cache); a module required while it is still loading
-// returns its partial exports. internal.runMain / internal.resolveMain serve
+// returns its partial exports; 'path' and 'util' are built in.
+// internal.runMain / internal.resolveMain serve
 // strait_run_main(); a global require() resolves from the current directory
 // (for `strait -e`).
 (function (native, internal) {
   'use strict';
 
-  // ---- POSIX paths -------------------------------------------------------
-  function normalize(p) {
-    const abs = p.startsWith('/');
-    const out = [];
-    for (const seg of p.split('/')) {
-      if (seg === '' || seg === '.') continue;
-      if (seg === '..') {
-        if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
-        else if (!abs) out.push('..');
-      } else {
-        out.push(seg);
-      }
-    }
-    const s = out.join('/');
-    return abs ? '/' + s : (s || '.');
-  }
-  function dirname(p) {
-    const i = p.lastIndexOf('/');
-    if (i < 0) return '.';
-    return i === 0 ? '/' : p.slice(0, i);
-  }
-  function basename(p) {
-    return p.slice(p.lastIndexOf('/') + 1);
-  }
+  const { dirname, basename } = internal.path;
+  // base + p, normalized, without a trailing slash.
   function resolve(base, p) {
-    return normalize(p.startsWith('/') ? p : `${base}/${p}`);
+    return internal.path.resolve(base, p);
   }
 
   // ---- resolution --------------------------------------------------------
@@ -82,18 +61,44 @@
     return id === '.' || id === '..' || id.startsWith('./') || id.startsWith('../') ||
       id.startsWith('/');
   }
+  // Modules built into the runtime: require('util') and require('path'),
+  // also as 'node:util' / 'node:path'. Other bootstrap code may add more.
+  const builtins = internal.builtins || (internal.builtins = Object.create(null));
+  builtins.path = internal.path;
+  builtins.util = {
+    inspect: internal.inspect,
+    format: (...args) => internal.format(args),
+    inherits(ctor, superCtor) {
+      Object.setPrototypeOf(ctor.prototype, superCtor.prototype);
+      Object.defineProperty(ctor, 'super_', { value: superCtor, writable: true, configurable: true });
+    },
+  };
+  function builtin(id) {
+    const name = id.startsWith('node:') ? id.slice(5) : id;
+    return Object.prototype.hasOwnProperty.call(builtins, name) ? builtins[name] : undefined;
+  }
+
+  // An error about the caller's request: without the loader's own file and
+  // line, so reports start with the message (the stack still shows where).
+  function requestError(err) {
+    delete err.line;
+    delete err.column;
+    delete err.sourceURL;
+    return err;
+  }
+
   function notFound(id, from) {
     const err = new Error(`Cannot find module '${id}' from '${from}'`);
     err.code = 'MODULE_NOT_FOUND';
-    return err;
+    return requestError(err);
   }
 
   // The real path that require(id) loads from directory `from`.
   function resolveFilename(id, from) {
     if (typeof id !== 'string') {
-      throw new TypeError(`require: module id must be a string, got ${typeof id}`);
+      throw requestError(new TypeError(`require: module id must be a string, got ${typeof id}`));
     }
-    if (id === '') throw new TypeError("require: module id must be a non-empty string");
+    if (id === '') throw requestError(new TypeError('require: module id must be a non-empty string'));
     const dirOnly = id.endsWith('/');
     if (isRelative(id)) {
       const f = resolveAt(resolve(from, id), dirOnly);
@@ -141,6 +146,7 @@
       return requireFrom(mod, from, id);
     }
     require.resolve = function resolveId(id) {
+      if (typeof id === 'string' && builtin(id) !== undefined) return id;
       return resolveFilename(id, from);
     };
     require.cache = cache;
@@ -173,6 +179,10 @@
   // Loads (or takes from the cache) the module `id` for parent. A module
   // that throws while loading leaves the cache, as in Node.
   function requireFrom(parent, from, id) {
+    if (typeof id === 'string') {
+      const b = builtin(id);
+      if (b !== undefined) return b;
+    }
     const filename = resolveFilename(id, from);
     const cached = cache[filename];
     if (cached !== undefined) {
@@ -220,7 +230,6 @@
   };
 
   internal.Module = Module;
-  internal.path = { normalize, dirname, basename, resolve };
 
   // The global require() of code that is not a module (`strait -e`):
   // resolves from the current directory at each call.
@@ -228,6 +237,7 @@
     return requireFrom(null, native.cwd(), id);
   }
   globalRequire.resolve = function resolveId(id) {
+    if (typeof id === 'string' && builtin(id) !== undefined) return id;
     return resolveFilename(id, native.cwd());
   };
   globalRequire.cache = cache;
