@@ -33,6 +33,11 @@ typedef struct strait__hcache {
   jmethodID CompletableFuture_complete, CompletableFuture_completeExceptionally;
   jclass JsInterruptedException;
   jmethodID JsInterruptedException_init;
+  jmethodID Throwable_toString;         /* Object.toString on a Throwable */
+  jmethodID Class_getName;
+  jmethodID JsRuntime_adopt;            /* static (long) JsRuntime */
+  jmethodID JsRuntime_closeAdopted;     /* ()J */
+  jmethodID JsRuntime_inFlight;         /* ()J */
 } strait__hcache;
 
 /* JsProxyHandler.ABSENT / NOT_FUNCTION (global refs). */
@@ -60,7 +65,16 @@ typedef struct strait__hstate {
   JSObjectRef promise_ctor;       /* protected: the realm's Promise */
   strait__pending_future *futures;/* doubly linked, inside the gate */
   jobject loop_error;             /* global ref: a posted Runnable threw */
+  jobject adopted;                /* global ref: JsRuntime made for a launcher runtime */
 } strait__hstate;
+
+/*
+ * The org.strait.JsRuntime that owns jrt's handles, as a new local ref:
+ * the embedding JsRuntime, or (launcher) one adopted on first use, which
+ * the teardown closes and drains. NULL with a Java exception pending.
+ * Inside the gate.
+ */
+jobject strait__owner_of(JNIEnv *env, strait__jrt *jrt);
 
 /* The interop state of jrt, created on first use; NULL when out of memory.
  * Inside the gate. */
@@ -70,6 +84,10 @@ strait__hstate *strait__hstate_of(strait__jrt *jrt);
 void strait__handles_state_free(strait__jrt *jrt, JNIEnv *env);
 
 /* ---- conversions (handles_conv.c) -------------------------------------- */
+
+/* Like strait__handle_wrap(), but always a handle (never the Java object
+ * behind a bridge wrapper): JsFunction for a function, else JsObject. */
+jobject strait__handle_wrap_as_object(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObjectRef v);
 
 /*
  * A new typed handle for the JS object v: JsFunction, JsArray, JsPromise or

@@ -52,6 +52,20 @@ jobject strait__handle_wrap(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObje
   return r;
 }
 
+/* A handle for v that is never the Java object behind a wrapper (see
+ * handles.h). Inside the gate. */
+jobject strait__handle_wrap_as_object(JNIEnv *env, strait__jrt *jrt, jobject owner,
+                                      JSObjectRef v) {
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  int fn = JSObjectIsFunction(ctx, v);
+  jlong h = strait__handle_make(ctx, v);
+  jobject r = (*env)->NewObject(env, fn ? strait__hc.JsFunction : strait__hc.JsObject,
+                                fn ? strait__hc.JsFunction_init : strait__hc.JsObject_init,
+                                owner, h);
+  if (!r) JSValueUnprotect(ctx, v);
+  return r;
+}
+
 /* JS wrapper of a Java object via the bridge; TypeError when the bridge is
  * not attached. Inside the gate. */
 static JSValueRef wrap_java(JNIEnv *env, strait__jrt *jrt, jobject o, JSValueRef *exc) {

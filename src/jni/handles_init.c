@@ -62,6 +62,21 @@ int strait__handles_init(JNIEnv *env) {
          "(Ljava/lang/Throwable;)Z");
   CLASS(JsInterruptedException, "org/strait/JsInterruptedException");
   METHOD(JsInterruptedException_init, JsInterruptedException, "<init>", "(Ljava/lang/String;)V");
+  if (!(strait__hc.Throwable_toString = (*env)->GetMethodID(env, strait__jc.Throwable, "toString",
+                                                           "()Ljava/lang/String;")))
+    return STRAIT_EINVAL;
+  jclass cls = (*env)->FindClass(env, "java/lang/Class");
+  if (!cls) return STRAIT_EINVAL;
+  strait__hc.Class_getName = (*env)->GetMethodID(env, cls, "getName", "()Ljava/lang/String;");
+  (*env)->DeleteLocalRef(env, cls);
+  if (!strait__hc.Class_getName) return STRAIT_EINVAL;
+  if (!(strait__hc.JsRuntime_adopt = (*env)->GetStaticMethodID(
+            env, strait__jc.JsRuntime, "adopt", "(J)Lorg/strait/JsRuntime;")) ||
+      !(strait__hc.JsRuntime_closeAdopted =
+            (*env)->GetMethodID(env, strait__jc.JsRuntime, "closeAdopted", "()J")) ||
+      !(strait__hc.JsRuntime_inFlight =
+            (*env)->GetMethodID(env, strait__jc.JsRuntime, "inFlight", "()J")))
+    return STRAIT_EINVAL;
   if (!(strait__proxy_absent = static_global(env, strait__hc.JsProxyHandler, "ABSENT")))
     return STRAIT_EINVAL;
   if (!(strait__proxy_not_function =

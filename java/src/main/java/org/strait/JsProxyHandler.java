@@ -177,7 +177,8 @@ public final class JsProxyHandler implements InvocationHandler {
                 if (r instanceof String && ((String) r).length() == 1) return ((String) r).charAt(0);
                 throw mismatch(m, r, "a one-character string");
             }
-            if (!(r instanceof Number)) throw mismatch(m, r, "a number");
+            if (!(r instanceof Number))
+                throw mismatch(m, r, (t == int.class ? "an " : "a ") + t.getName());
             double d = ((Number) r).doubleValue();
             if (t == double.class) return d;
             if (t == float.class) return (float) d;

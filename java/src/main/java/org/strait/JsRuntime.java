@@ -49,8 +49,43 @@ public final class JsRuntime implements AutoCloseable {
     private int releaseCount;                     // guarded by releaseLock
     private volatile boolean releasePending;
 
+    /** True for a runtime made by the launcher (see {@link #adopt}). */
+    private final boolean adopted;
+
     private JsRuntime() {
         this.peer = Natives.runtimeNew(this);
+        this.adopted = false;
+    }
+
+    private JsRuntime(long peer) {
+        this.peer = peer;
+        this.adopted = true;
+    }
+
+    /**
+     * A JsRuntime for a runtime the launcher made (no JsRuntime of its own),
+     * so its handles and JS implementations of Java interfaces have an owner
+     * to count calls on. Made by src/jni/proxy_implement.c; the launcher frees
+     * the engine, and close() only stops new calls. The JNI layer marks it
+     * closed with {@link #closeAdopted()} when that runtime is freed.
+     */
+    static JsRuntime adopt(long peer) {
+        return new JsRuntime(peer);
+    }
+
+    /** Stops new calls of an adopted runtime; returns the calls still in flight. */
+    long closeAdopted() {
+        long s;
+        do {
+            s = state;
+            if (s < 0) return s & ~CLOSED;
+        } while (!STATE.compareAndSet(this, s, s | CLOSED));
+        return s;
+    }
+
+    /** Calls in flight (of an adopted runtime being freed). */
+    long inFlight() {
+        return state & ~CLOSED;
     }
 
     /** Creates a runtime. Loads libstrait.so on first use. */
@@ -198,6 +233,7 @@ public final class JsRuntime implements AutoCloseable {
     }
 
     private void free() {
+        if (adopted) return;
         synchronized (this) {
             if (freed) return;
             freed = true;

@@ -1,0 +1,120 @@
+/*
+ * proxy_implement.c - Java interfaces implemented by JS objects: the
+ * java.lang.reflect.Proxy built for `new java.lang.Runnable({run() {}})`,
+ * `Java.implement([I1, I2], obj)` and a JS function passed where a
+ * functional interface is expected. The Proxy's handler is
+ * org.strait.JsProxyHandler, which calls back through
+ * InteropNatives.invokeMember (handles_natives.c) from any Java thread.
+ */
+#include "handles.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Message of the pending Java exception as a malloc'd UTF-8 string (or
+ * NULL), clearing it. Inside the gate. */
+static char *take_java_message(JNIEnv *env, JSContextRef ctx) {
+  jthrowable t = (*env)->ExceptionOccurred(env);
+  if (!t) return NULL;
+  (*env)->ExceptionClear(env);
+  jstring m = (*env)->CallObjectMethod(env, t, strait__hc.Throwable_toString);
+  (*env)->ExceptionClear(env);
+  char *out = NULL;
+  if (m) {
+    JSStringRef s = strait__jsstring_from_java(env, m);
+    if (s) {
+      out = strait__utf8_from_jsstring(s, NULL);
+      JSStringRelease(s);
+    }
+    (*env)->DeleteLocalRef(env, m);
+  }
+  (*env)->DeleteLocalRef(env, t);
+  return out;
+}
+
+/* Sets *exc to a TypeError from the pending Java exception. */
+static void java_to_type_error(JNIEnv *env, JSContextRef ctx, const char *what, JSValueRef *exc) {
+  char *m = take_java_message(env, ctx);
+  *exc = strait__make_error(ctx, "TypeError", "%s: %s", what, m ? m : "Java exception");
+  free(m);
+}
+
+/* typeof-like name of v for messages. */
+static const char *kind_name(JSContextRef ctx, JSValueRef v) {
+  switch (JSValueGetType(ctx, v)) {
+    case kJSTypeBoolean: return "a boolean";
+    case kJSTypeNumber: return "a number";
+    case kJSTypeString: return "a string";
+    case kJSTypeSymbol: return "a symbol";
+    case kJSTypeObject: return "an object";
+    default: return "a bigint";
+  }
+}
+
+/* Builds a Proxy implementing ifaces with impl (see handles.h). Inside the
+ * gate, on an attached thread. */
+jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray ifaces,
+                             JSObjectRef impl, JSValueRef *exc) {
+  JSContextRef ctx = strait_runtime_context(rt);
+  strait__jrt *jrt = strait__jrt_of(rt);
+  if (!jrt) {
+    *exc = strait__make_error(ctx, "Error", "out of memory");
+    return NULL;
+  }
+  jobject owner = strait__owner_of(env, jrt);
+  if (!owner) {
+    java_to_type_error(env, ctx, "cannot implement the interface", exc);
+    return NULL;
+  }
+  jobject proxy = NULL;
+  jobjectArray names = (*env)->CallStaticObjectMethod(
+      env, strait__hc.JsProxyHandler, strait__hc.JsProxyHandler_abstractMethods, ifaces);
+  if (!names) {
+    java_to_type_error(env, ctx, "cannot implement", exc);
+    goto out;
+  }
+  if (!JSObjectIsFunction(ctx, impl)) {
+    jsize n = (*env)->GetArrayLength(env, names);
+    for (jsize i = 0; i < n && !*exc; i++) {
+      jstring jn = (*env)->GetObjectArrayElement(env, names, i);
+      JSStringRef k = strait__jsstring_from_java(env, jn);
+      (*env)->DeleteLocalRef(env, jn);
+      if (!k) continue;
+      JSValueRef m = JSObjectGetProperty(ctx, impl, k, exc);
+      if (m && !*exc && !JSValueIsUndefined(ctx, m) && !JSValueIsNull(ctx, m) &&
+          !(JSValueIsObject(ctx, m) && JSObjectIsFunction(ctx, (JSObjectRef)m))) {
+        char *name = strait__utf8_from_jsstring(k, NULL);
+        jobject c0 = (*env)->GetObjectArrayElement(env, ifaces, 0);
+        jstring cn = c0 ? (*env)->CallObjectMethod(env, c0, strait__hc.Class_getName) : NULL;
+        JSStringRef cs = cn ? strait__jsstring_from_java(env, cn) : NULL;
+        char *cname = cs ? strait__utf8_from_jsstring(cs, NULL) : NULL;
+        *exc = strait__make_error(ctx, "TypeError",
+                                  "cannot implement %s: member '%s' of the JS object is %s, "
+                                  "not a function",
+                                  cname ? cname : "the interface", name ? name : "?",
+                                  kind_name(ctx, m));
+        free(cname);
+        if (cs) JSStringRelease(cs);
+        if (cn) (*env)->DeleteLocalRef(env, cn);
+        if (c0) (*env)->DeleteLocalRef(env, c0);
+        free(name);
+      }
+      JSStringRelease(k);
+    }
+  }
+  (*env)->DeleteLocalRef(env, names);
+  if (*exc) goto out;
+  jobject handle = strait__handle_wrap_as_object(env, jrt, owner, impl);
+  if (!handle) {
+    java_to_type_error(env, ctx, "cannot implement", exc);
+    goto out;
+  }
+  proxy = (*env)->CallStaticObjectMethod(env, strait__hc.JsProxyHandler,
+                                         strait__hc.JsProxyHandler_create, handle, ifaces);
+  (*env)->DeleteLocalRef(env, handle);
+  if (!proxy) java_to_type_error(env, ctx, "cannot implement", exc);
+out:
+  (*env)->DeleteLocalRef(env, owner);
+  return proxy;
+}
