@@ -89,6 +89,17 @@ static void requeue_front(strait__loop *l, strait__task *chain) {
   pthread_mutex_unlock(&l->mu);
 }
 
+/* Runs the promise jobs queued so far (and reports unhandled rejections):
+ * JSC does that when the outermost JSC lock is released, so the loop, which
+ * holds the gate once (depth 1), drops and retakes the lock. Called after
+ * every task and timer callback, as Node runs microtasks after each
+ * callback. Inside the gate; does nothing when entered more than once. */
+void strait__drain_microtasks(strait_runtime *rt) {
+  if (rt->gate.depth != 1) return;
+  JSUnlock(rt->ctx);
+  JSLock(rt->ctx);
+}
+
 /* Runs due timers; returns the due time of the next one or -1. Defined in
  * timers.c. Inside the gate. */
 double strait__timers_run_due(strait_runtime *rt);
@@ -115,6 +126,7 @@ int strait_loop_run(strait_runtime *rt, JSValueRef *exception) {
       strait__task *next = t->next;
       t->fn(rt, t->data);
       free(t);
+      strait__drain_microtasks(rt);
       t = next;
       if (rt->exiting || rt->pending_error) {
         requeue_front(l, t);

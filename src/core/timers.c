@@ -173,6 +173,9 @@ static void set_pending(strait_runtime *rt, JSValueRef exc) {
   JSValueProtect(rt->ctx, rt->pending_error);
 }
 
+/* Runs queued promise jobs (loop.c). Inside the gate. */
+void strait__drain_microtasks(strait_runtime *rt);
+
 /* Runs the timers that are due, in order; returns the next due time or -1.
  * A timer added by a callback with delay 0 runs on the next turn, not in
  * this one. Inside the gate. */
@@ -197,6 +200,7 @@ double strait__timers_run_due(strait_runtime *rt) {
       timer_free(rt, t);
     }
     if (exc) set_pending(rt, exc);
+    else strait__drain_microtasks(rt);
   }
   return l->nheap > 0 ? l->heap[0]->when_ms : -1;
 }

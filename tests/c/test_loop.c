@@ -98,6 +98,28 @@ static void microtasks_run_before_timers(void) {
   tcap_free(&c);
 }
 
+static void microtasks_run_after_each_callback(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  char *err;
+  int rc = run_script(rt,
+      "setTimeout(() => { console.log('a'); Promise.resolve().then(() => console.log('a-then')); }, 0);"
+      "setTimeout(() => console.log('b'), 0);", &err);
+  T_EQ_INT(rc, 0);
+  T_EQ_STR(tbuf_str(&c.out), "a\na-then\nb\n");
+  free(err);
+  /* A timer made by a promise job keeps the loop alive. */
+  tbuf_reset(&c.out);
+  rc = run_script(rt,
+      "setTimeout(async () => { await null; await null;"
+      "  setTimeout(() => console.log('made in a job'), 5); }, 0);", &err);
+  T_EQ_INT(rc, 0);
+  T_EQ_STR(tbuf_str(&c.out), "made in a job\n");
+  free(err);
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
 typedef struct poster {
   strait_runtime *rt;
   tcap *cap;
@@ -211,6 +233,7 @@ int main(void) {
   T_RUN(interval_until_cleared);
   T_RUN(zero_delay_fifo);
   T_RUN(microtasks_run_before_timers);
+  T_RUN(microtasks_run_after_each_callback);
   T_RUN(post_from_other_thread_wakes_loop);
   T_RUN(unrun_tasks_are_dropped_on_free);
   T_RUN(exception_in_timer_ends_loop);
