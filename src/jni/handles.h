@@ -38,6 +38,8 @@ typedef struct strait__hcache {
   jmethodID JsRuntime_adopt;            /* static (long) JsRuntime */
   jmethodID JsRuntime_closeAdopted;     /* ()J */
   jmethodID JsRuntime_inFlight;         /* ()J */
+  jfieldID JsException_value;           /* Object (private) */
+  jfieldID JsValue_runtime;             /* JsRuntime (private) */
 } strait__hcache;
 
 /* JsProxyHandler.ABSENT / NOT_FUNCTION (global refs). */
@@ -129,6 +131,14 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
  * frames), otherwise a JsException. Inside the gate.
  */
 void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc);
+
+/*
+ * For the bridge, when a Java method called from JS threw t: the original
+ * JS value when t is a JsException from a call into this same runtime (JS ->
+ * Java -> JS threw), so the outer JS catch gets the very same object; NULL
+ * otherwise. Inside the gate.
+ */
+JSValueRef strait__js_exception_value(JNIEnv *env, strait_runtime *rt, jthrowable t);
 
 /* ---- entering from a Java thread (threads_gate.c) ---------------------- */
 

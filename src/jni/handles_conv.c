@@ -149,3 +149,42 @@ void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc) {
   }
   strait__throw_js(env, jrt->rt, exc);
 }
+
+/*
+ * For the bridge, when a Java method called from JS threw t: the original
+ * JS value when t is a JsException thrown by a call into this same runtime
+ * (JS -> Java -> JS threw), so the outer JS catch sees the very same
+ * object; NULL otherwise (the bridge then makes its Java error). Inside
+ * the gate.
+ */
+JSValueRef strait__js_exception_value(JNIEnv *env, strait_runtime *rt, jthrowable t) {
+  if (!t || !(*env)->IsInstanceOf(env, t, strait__jc.JsException)) return NULL;
+  strait__jrt *jrt = strait_runtime_embedder(rt);
+  if (!jrt) return NULL;
+  JSContextRef ctx = strait_runtime_context(rt);
+  jobject v = (*env)->GetObjectField(env, t, strait__hc.JsException_value);
+  JSValueRef out = NULL;
+  if (!v) {
+    out = NULL;
+  } else if ((*env)->IsInstanceOf(env, v, strait__jc.JsValue)) {
+    jobject owner = strait__owner_of(env, jrt);
+    jobject vrt = (*env)->GetObjectField(env, v, strait__hc.JsValue_runtime);
+    if (owner && vrt && (*env)->IsSameObject(env, owner, vrt))
+      out = strait__handle_value((*env)->GetLongField(env, v, strait__jc.JsValue_handle));
+    if (owner) (*env)->DeleteLocalRef(env, owner);
+    if (vrt) (*env)->DeleteLocalRef(env, vrt);
+  } else if ((*env)->IsInstanceOf(env, v, strait__jc.String)) {
+    JSStringRef s = strait__jsstring_from_java(env, v);
+    if (s) {
+      out = JSValueMakeString(ctx, s);
+      JSStringRelease(s);
+    }
+  } else if ((*env)->IsInstanceOf(env, v, strait__jc.Boolean)) {
+    out = JSValueMakeBoolean(ctx, (*env)->CallBooleanMethod(env, v, strait__jc.Boolean_booleanValue));
+  } else if ((*env)->IsInstanceOf(env, v, strait__jc.Number)) {
+    out = JSValueMakeNumber(ctx, (*env)->CallDoubleMethod(env, v, strait__jc.Number_doubleValue));
+  }
+  (*env)->ExceptionClear(env);
+  if (v) (*env)->DeleteLocalRef(env, v);
+  return out;
+}

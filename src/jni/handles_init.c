@@ -77,6 +77,11 @@ int strait__handles_init(JNIEnv *env) {
       !(strait__hc.JsRuntime_inFlight =
             (*env)->GetMethodID(env, strait__jc.JsRuntime, "inFlight", "()J")))
     return STRAIT_EINVAL;
+  if (!(strait__hc.JsException_value = (*env)->GetFieldID(env, strait__jc.JsException, "value",
+                                                         "Ljava/lang/Object;")) ||
+      !(strait__hc.JsValue_runtime = (*env)->GetFieldID(env, strait__jc.JsValue, "runtime",
+                                                       "Lorg/strait/JsRuntime;")))
+    return STRAIT_EINVAL;
   if (!(strait__proxy_absent = static_global(env, strait__hc.JsProxyHandler, "ABSENT")))
     return STRAIT_EINVAL;
   if (!(strait__proxy_not_function =
