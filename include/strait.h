@@ -77,8 +77,10 @@ typedef void (*strait_write_fn)(void *ud, int fd, const char *utf8, size_t len);
 /*
  * Called when script calls process.exit(code). The default (NULL) flushes
  * stdio and calls exit(code). An embedder that must not die installs its own;
- * after it returns, the running script is unwound with an uncatchable
- * termination and strait_eval() returns STRAIT_EEXIT.
+ * it runs once, then the running script is unwound by throwing a special
+ * object (JSC's C API has no uncatchable exception, so a `catch` in script
+ * can see it), and from then on strait_eval(), strait_run_main() and
+ * strait_loop_run() return STRAIT_EEXIT; strait_exit_code() gives the code.
  */
 typedef void (*strait_exit_fn)(void *ud, int code);
 

@@ -28,16 +28,18 @@
   function brand(fn, v) {
     try { fn.call(v); return true; } catch (e) { return false; }
   }
-  const isMap = (v) => brand(mapSize, v);
-  const isSet = (v) => brand(setSize, v);
-  const isArrayBuffer = (v) => brand(bufferLength, v);
-  const isRegExp = (v) => brand(regexpSource, v);
-  const isDate = (v) => brand(Date.prototype.getTime, v);
+  // The cheap tag test first, so plain objects cost no thrown exception.
+  const isMap = (v) => objToString(v) === '[object Map]' && brand(mapSize, v);
+  const isSet = (v) => objToString(v) === '[object Set]' && brand(setSize, v);
+  const isArrayBuffer = (v) => objToString(v) === '[object ArrayBuffer]' && brand(bufferLength, v);
+  const isRegExp = (v) => objToString(v) === '[object RegExp]' && brand(regexpSource, v);
+  const isDate = (v) => objToString(v) === '[object Date]' && brand(Date.prototype.getTime, v);
   const isTypedArray = (v) => typedArrayTag.call(v) !== undefined;
   const isError = (v) => v instanceof Error || objToString(v) === '[object Error]';
 
   // The boxed primitive's kind and its valueOf, or null.
   function boxed(v) {
+    if (!/^\[object (Number|String|Boolean|Symbol|BigInt)\]$/.test(objToString(v))) return null;
     const kinds = [[Number, 'Number'], [String, 'String'], [Boolean, 'Boolean'],
       [Symbol, 'Symbol'], [BigInt, 'BigInt']];
     for (const [ctor, name] of kinds) {
