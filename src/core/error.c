@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* malloc'd copy of s (caller frees), NULL when out of memory. Any thread. */
 static char *dup_cstr(const char *s) {
   size_t n = strlen(s) + 1;
   char *d = malloc(n);
@@ -43,6 +44,8 @@ static char *string_prop(JSContextRef ctx, JSObjectRef obj, const char *name, in
   return strait__utf8_from_value(ctx, v, NULL);
 }
 
+/* obj[name] as a non-negative int when it is a number, else 0. Inside the
+ * gate. */
 static int int_prop(JSContextRef ctx, JSObjectRef obj, const char *name) {
   JSValueRef v = strait__get(ctx, obj, name);
   if (!v || !JSValueIsNumber(ctx, v)) return 0;
@@ -67,6 +70,7 @@ int strait_inspect(strait_runtime *rt, JSValueRef value, char **out) {
   return *out ? 0 : STRAIT_ENOMEM;
 }
 
+/* typeof v as a static string. Inside the gate. */
 static const char *type_name(JSContextRef ctx, JSValueRef v) {
   switch (JSValueGetType(ctx, v)) {
     case kJSTypeUndefined: return "undefined";
@@ -129,10 +133,8 @@ void strait_error_info_free(strait_error_info *info) {
   memset(info, 0, sizeof *info);
 }
 
-/* Appends "    at ..." lines made from JSC's raw stack to buf (C fallback
- * for when the bootstrap's inspect is unavailable). */
-static void append_frames(char **buf, size_t *len, size_t *cap, const char *stack);
-
+/* Appends n bytes of s to the malloc'd, NUL-terminated *buf (grown as
+ * needed; the caller owns it). -1 when out of memory. Any thread. */
 static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n) {
   if (*len + n + 1 > *cap) {
     size_t nc = (*cap ? *cap : 128);
@@ -148,6 +150,9 @@ static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
   return 0;
 }
 
+/* Appends one "\n    at fn (file:line:col)" line per frame of JSC's raw
+ * stack to buf (the C fallback for when the bootstrap's inspect is not
+ * there). Any thread. */
 static void append_frames(char **buf, size_t *len, size_t *cap, const char *stack) {
   const char *p = stack;
   while (p && *p) {

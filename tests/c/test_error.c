@@ -59,6 +59,16 @@ static void format_errors(void) {
   T_EVAL(rt, "null.x", "THROW [test]:1:5: TypeError: null is not an object (evaluating 'null.x')\n    at [test]:1:5\n");
 }
 
+/* When util.inspect itself throws, the report falls back to C. */
+static void format_fallback(void) {
+  char *r = trt_eval(rt, "const e2 = new Error('fallback');\n"
+                         "e2[Symbol.for('nodejs.util.inspect.custom')] = () => { throw 1; };\nthrow e2;");
+  T_EQ_STR(r, "THROW [test]:1:21: Error: fallback\n    at [test]:1:21\n");
+  free(r);
+  T_EVAL(rt, "throw { [Symbol.for('nodejs.util.inspect.custom')]() { throw 2; } }",
+         "THROW Uncaught [object Object]\n");
+}
+
 static void deep_recursion(void) {
   char *r = trt_eval(rt, "function r() { return r() + 1; }\nr();");
   T_CONTAINS(r, "THROW [test]:1:");
@@ -110,6 +120,7 @@ int main(void) {
   T_RUN(thrown_non_errors);
   T_RUN(describe_values);
   T_RUN(format_errors);
+  T_RUN(format_fallback);
   T_RUN(deep_recursion);
   T_RUN(recursion_through_native_callback);
   T_RUN(report_goes_to_stderr);
