@@ -26,7 +26,8 @@ static void make_tree(void) {
       "const a = require('./a');\n"
       "const same = require('./a.js');\n"
       "console.log(a.name, a === same, require.main === module, module.id);\n"
-      "console.log(__filename === __dirname + '/main.js', require('./sub/where') === __dirname + '/sub');\n");
+      "console.log(__filename === __dirname + '/main.js', require('./sub/where') === __dirname + '/sub');\n"
+      "console.log(module.require('./a') === a, module.children.length, module.loaded, this === module.exports);\n");
   twrite_file(dir, "a.js", "exports.name = 'A';\n");
   twrite_file(dir, "sub/where.js", "module.exports = __dirname;\n");
   twrite_file(dir, "data.json", "{ \"list\": [1, 2], \"name\": \"json\" }\n");
@@ -72,7 +73,7 @@ static void main_module(void) {
   char *err;
   T_EQ_INT(run_main(rt, "main.js", &err), 0);
   T_CHECK(err == NULL);
-  T_EQ_STR(tbuf_str(&c.out), "A true true .\ntrue true\n");
+  T_EQ_STR(tbuf_str(&c.out), "A true true .\ntrue true\ntrue 2 false true\n");
   free(err);
   /* Missing main: nothing runs. */
   T_EQ_INT(run_main(rt, "no-such-file.js", &err), STRAIT_ENOENT);

@@ -156,6 +156,8 @@
 
   function load(mod) {
     const filename = mod.filename;
+    const req = makeRequire(mod);
+    Object.defineProperty(mod, 'require', { value: req, writable: true, configurable: true });
     const text = stripBOM(native.readFile(filename));
     if (filename.endsWith('.json')) {
       try {
@@ -171,7 +173,7 @@
       const source = text.startsWith('#!') ? '//' + text.slice(2) : text;
       wrapped.add(filename);
       const fn = native.compile(source, filename);
-      fn.call(mod.exports, mod.exports, makeRequire(mod), mod, filename, mod.path);
+      fn.call(mod.exports, mod.exports, req, mod, filename, mod.path);
     }
     mod.loaded = true;
   }
