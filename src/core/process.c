@@ -20,18 +20,19 @@
 
 extern char **environ;
 
-/* native.argv(): a new array of rt->argv strings. JS thread. */
+/* native.argv(): a new array of rt->argv strings, filled one element at a
+ * time so every string is reachable from the array while the next one is
+ * made (JSC's GC does not scan the C heap). JS thread. */
 static JSValueRef js_argv(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                           const JSValueRef argv[], JSValueRef *exception) {
   strait_runtime *rt = strait_runtime_from_context(ctx);
-  JSValueRef *items = rt->argc ? calloc((size_t)rt->argc, sizeof *items) : NULL;
-  if (rt->argc && !items) {
-    *exception = strait__make_error(ctx, "RangeError", "argv: out of memory");
-    return NULL;
+  JSObjectRef a = JSObjectMakeArray(ctx, 0, NULL, exception);
+  if (!a) return NULL;
+  for (int i = 0; i < rt->argc; i++) {
+    JSObjectSetPropertyAtIndex(ctx, a, (unsigned)i, strait__string_value(ctx, rt->argv[i]),
+                               exception);
+    if (*exception) return NULL;
   }
-  for (int i = 0; i < rt->argc; i++) items[i] = strait__string_value(ctx, rt->argv[i]);
-  JSObjectRef a = JSObjectMakeArray(ctx, (size_t)rt->argc, items, exception);
-  free(items);
   return a;
 }
 
