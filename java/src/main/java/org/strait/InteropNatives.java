@@ -86,6 +86,9 @@ final class InteropNatives {
     static native void whenSettled(long peer, JsRuntime owner, long promise,
                                    CompletableFuture<Object> future);
 
+    /** Sets the gate's spin budget in microseconds (negative: park at once). */
+    static native void setGateSpin(long peer, long micros);
+
     /** Test support: the peers' raw call of fn with no arguments (the floor). */
     static native void rawCallLoop(long peer, long fn, int iterations);
 

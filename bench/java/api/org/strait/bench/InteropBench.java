@@ -1,0 +1,142 @@
+package org.strait.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.locks.ReentrantLock;
+import org.strait.JsFunction;
+import org.strait.JsObject;
+import org.strait.JsRuntime;
+import org.strait.JsRuntimeTuning;
+
+/**
+ * Java -> JS rows (issue 4): calls with no arguments, three existing and
+ * three new Java objects, a JS implementation of Runnable, contention of 1,
+ * 2 and 4 threads (gate with spinning vs. parking at once vs. a plain
+ * ReentrantLock), 1,000,000 tasks posted to the loop, idle loop CPU.
+ */
+public final class InteropBench {
+    private InteropBench() {}
+
+    static final String FLOOR = "floor.jni_downcall+floor.jsc_call_function";
+
+    public static void main(String[] args) throws Exception {
+        try (JsRuntime rt = JsRuntime.create()) {
+            JsFunction f = (JsFunction) rt.eval("(function () {})");
+            JsFunction f3 = (JsFunction) rt.eval("(function (a, b, c) {})");
+            Bench.run("interop", "call_noargs", FLOOR,
+                    "JsFunction.call() from Java, empty JS function, no arguments",
+                    n -> {
+                        for (long i = 0; i < n; i++) f.call();
+                    });
+            Object a = new Object(), b = new Object(), c = new Object();
+            boolean bridge;
+            try {
+                f3.call(a, b, c);
+                bridge = true;
+            } catch (RuntimeException e) {
+                bridge = false;
+            }
+            if (bridge) {
+                Bench.run("interop", "call_3_existing", FLOOR,
+                        "JsFunction.call(a, b, c): three Java objects JS has seen before",
+                        n -> {
+                            for (long i = 0; i < n; i++) f3.call(a, b, c);
+                        });
+                Bench.run("interop", "call_3_new", FLOOR,
+                        "JsFunction.call(new Object() x3): three new Java objects per call",
+                        n -> {
+                            for (long i = 0; i < n; i++) f3.call(new Object(), new Object(), new Object());
+                        });
+            } else {
+                Bench.skip("interop", "call_3_existing", "the Java bridge cannot wrap Java objects yet");
+                Bench.skip("interop", "call_3_new", "the Java bridge cannot wrap Java objects yet");
+            }
+            Runnable r = ((JsObject) rt.eval("({ run() {} })")).as(Runnable.class);
+            Bench.run("interop", "proxy_run", FLOOR + ",interop.call_noargs",
+                    "Runnable implemented in JS: r.run() from Java (Proxy + InvocationHandler)",
+                    n -> {
+                        for (long i = 0; i < n; i++) r.run();
+                    });
+            contention(rt, f);
+        }
+        loopRows();
+    }
+
+    /** n calls split over `threads` threads; wall time per call. */
+    static void contention(JsRuntime rt, JsFunction f) throws Exception {
+        ReentrantLock lock = new ReentrantLock();
+        for (int threads : new int[] {1, 2, 4}) {
+            String base = "interop.contention_" + threads + "t_";
+            JsRuntimeTuning.setGateSpinMicros(rt, 50);
+            Bench.run("interop", "contention_" + threads + "t_gate",
+                    base + "park," + base + "rlock",
+                    threads + " Java threads calling one runtime, admission gate (spin 50 us, then park); ns per call",
+                    n -> parallel(threads, n, () -> f.call()));
+            JsRuntimeTuning.setGateSpinMicros(rt, -1);
+            Bench.run("interop", "contention_" + threads + "t_park", null,
+                    threads + " threads, gate parking at once (a plain lock in front of the engine lock)",
+                    n -> parallel(threads, n, () -> f.call()));
+            JsRuntimeTuning.setGateSpinMicros(rt, 50);
+            Bench.run("interop", "contention_" + threads + "t_rlock", null,
+                    threads + " threads, each call under one shared java.util.concurrent.locks.ReentrantLock",
+                    n -> parallel(threads, n, () -> {
+                        lock.lock();
+                        try {
+                            f.call();
+                        } finally {
+                            lock.unlock();
+                        }
+                    }));
+        }
+    }
+
+    static void parallel(int threads, long n, Runnable call) throws Exception {
+        long per = Math.max(1, n / threads);
+        CyclicBarrier start = new CyclicBarrier(threads + 1);
+        Thread[] ts = new Thread[threads];
+        Throwable[] err = new Throwable[1];
+        for (int t = 0; t < threads; t++) {
+            ts[t] = new Thread(() -> {
+                try {
+                    start.await();
+                    for (long i = 0; i < per; i++) call.run();
+                } catch (Throwable e) {
+                    err[0] = e;
+                }
+            });
+            ts[t].start();
+        }
+        start.await();
+        for (Thread t : ts) t.join();
+        if (err[0] != null) throw new RuntimeException(err[0]);
+    }
+
+    static void loopRows() throws Exception {
+        try (JsRuntime rt = JsRuntime.create()) {
+            Runnable noop = () -> {};
+            long[] ns = new long[1];
+            long count = 1_000_000;
+            long t0 = System.nanoTime();
+            for (long i = 0; i < count; i++) rt.post(noop);
+            rt.runLoop();
+            ns[0] = System.nanoTime() - t0;
+            Bench.row("interop", "loop_1m_posted_tasks", (double) ns[0] / count, null,
+                    "1,000,000 no-op Runnables posted from Java, then runLoop(): ns per task (post + run)");
+
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            AutoCloseable keep = rt.keepAlive();
+            Thread loop = new Thread(rt::runLoop);
+            loop.start();
+            Thread.sleep(200);
+            long c0 = mx.getThreadCpuTime(loop.getId());
+            long seconds = Bench.envLong("BENCH_IDLE_SECONDS", 2);
+            Thread.sleep(seconds * 1000);
+            long c1 = mx.getThreadCpuTime(loop.getId());
+            keep.close();
+            loop.join(5000);
+            Bench.row("interop", "idle_loop_cpu", (double) (c1 - c0) / seconds, null,
+                    "CPU ns used per second by an idle loop thread (runLoop with keepAlive, " + seconds + " s)");
+        }
+    }
+}
