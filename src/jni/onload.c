@@ -55,6 +55,12 @@ int strait__register(JNIEnv *env, jclass cls, const JNINativeMethod *m, int n) {
 
 /* Initializes the JNI layer once (see jni_internal.h). Any attached thread. */
 int strait__jni_init(JavaVM *vm, JNIEnv *env) {
+  /* Looking up org.strait.Natives initializes it, and its static
+   * initializer loads the library: a nested call on this thread finds the
+   * work in progress and returns. */
+  static _Thread_local bool in_init;
+  if (in_init) return 0;
+  in_init = true;
   pthread_mutex_lock(&init_mu);
   if (init_state == 0) {
     strait__jvm = vm;
@@ -66,6 +72,7 @@ int strait__jni_init(JavaVM *vm, JNIEnv *env) {
   }
   int result = init_state == 1 ? 0 : init_state;
   pthread_mutex_unlock(&init_mu);
+  in_init = false;
   return result;
 }
 

@@ -29,17 +29,26 @@ public final class NativeLoader {
     private static final String LIB = "libstrait.so";
     private static final String RESOURCE = "org/strait/native/linux-x86_64/" + LIB;
     private static boolean loaded;
+    private static boolean loading;
     private static String loadedFrom;
 
     private NativeLoader() {}
 
     /** Loads the library if not yet loaded. Thread-safe; throws UnsatisfiedLinkError on failure. */
     public static synchronized void load() {
-        if (loaded) return;
-        String path = locate();
-        System.load(path);
-        loadedFrom = path;
-        loaded = true;
+        if (loaded || loading) return;
+        // JNI_OnLoad looks up (and so initializes) org.strait.Natives, whose
+        // static initializer calls load() again on this thread: that nested
+        // call must return at once (the monitor is re-entrant).
+        loading = true;
+        try {
+            String path = locate();
+            System.load(path);
+            loadedFrom = path;
+            loaded = true;
+        } finally {
+            loading = false;
+        }
     }
 
     /** The absolute path the library was loaded from, or null before {@link #load()}. */
