@@ -15,6 +15,7 @@
 #   BENCH_ROUND_MS, BENCH_WARMUP, BENCH_ROUNDS    C and Java rounds (40, 2, 7)
 #   BENCH_JS_ROUND_MS, BENCH_JS_ROUNDS            JS rounds (150, 5)
 #   BENCH_SPAWN_RUNS, BENCH_SPAWN_WARMUP          start-up runs (11, 2)
+#   BENCH_TIMEOUT   seconds one benchmark program may run (default 150)
 #   BENCH_NO_MAKE=1 do not run `make all` first
 #   RHINO_JAR       default /usr/share/java/rhino.jar
 set -u
@@ -44,8 +45,9 @@ skip() { printf 'skip\t%s\t%s\t%s\n' "$1" "$2" "$3" | tee -a "$ROWS"; }
 collect() {
   g=$1 n=$2
   shift 2
-  "$@" >"$OUT/part.out" 2>"$OUT/part.err"
+  timeout -k 5 "${BENCH_TIMEOUT:-150}" "$@" >"$OUT/part.out" 2>"$OUT/part.err"
   st=$?
+  [ $st -eq 124 ] && echo "timed out after ${BENCH_TIMEOUT:-150} s" >>"$OUT/part.err"
   grep -E '^(row|skip)	' "$OUT/part.out" | tee -a "$ROWS"
   if [ $st -ne 0 ]; then
     why=$(grep -v '^[[:space:]]*$' "$OUT/part.err" | tail -n 1 | tr '\t' ' ' | cut -c1-160)
@@ -58,7 +60,7 @@ mkdir -p "$OUT/classes" "$OUT/api-classes" "$OUT/js"
 
 # ---- build ---------------------------------------------------------------
 if [ -z "${BENCH_NO_MAKE:-}" ]; then
-  if ! make --no-print-directory BUILD="$BUILD" all >"$OUT/make.log" 2>&1; then
+  if ! make -k --no-print-directory BUILD="$BUILD" all >"$OUT/make.log" 2>&1; then
     log "make all failed (see $OUT/make.log); rows that need the missing parts are skipped"
   fi
 fi
@@ -79,9 +81,11 @@ set +e
 
 # strait works when `strait -e 1` does; with -cp when it accepts -cp.
 STRAIT=""
-if [ -x "$BIN" ] && "$BIN" -e 1 >/dev/null 2>&1; then
+if [ -x "$BIN" ] && timeout -k 2 20 "$BIN" -e 1 >/dev/null 2>&1; then
   STRAIT="$BIN"
-  if "$BIN" -cp "$OUT/classes" -e 1 >/dev/null 2>&1; then STRAIT="$BIN -cp $OUT/classes"; fi
+  if timeout -k 2 20 "$BIN" -cp "$OUT/classes" -e 1 >/dev/null 2>&1; then
+    STRAIT="$BIN -cp $OUT/classes"
+  fi
 fi
 
 # ---- floors: one process with a JVM and a JSC context ----------------------
@@ -125,7 +129,7 @@ if want js; then
       log "js $g ($engine)"
       case $engine in
         strait)
-          if [ -z "$STRAIT" ]; then skip "$g" "*.strait" "no working $BIN (strait -e 1 failed)"; continue; fi
+          if [ -z "$STRAIT" ]; then skip "$g" "*.strait" "no working $BIN (strait -e 1 failed or hung)"; continue; fi
           # shellcheck disable=SC2086
           collect "$g" "*.strait" $STRAIT "$f" ;;
         jsc) collect "$g" "*.jsc" "$OUT/bench-jsc" "$f" ;;
@@ -146,7 +150,7 @@ if want startup; then
     collect startup strait_e1 "$SP" startup strait_e1 "startup.jvm_jsc,startup.rhino_e1" \
       "strait -e '1' (launcher, JVM, runtime, exit)" -- "$BIN" -e 1
   else
-    skip startup strait_e1 "no working $BIN (strait -e 1 failed)"
+    skip startup strait_e1 "no working $BIN (strait -e 1 failed or hung)"
   fi
   collect startup jvm_jsc "$SP" startup jvm_jsc "startup.jvm+startup.jsc_context" \
     "C program: create JVM + JSC context, eval 1, destroy JVM" -- \
@@ -167,9 +171,9 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')
 mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
 jsc_v=$(pkg-config --modversion javascriptcoregtk-4.1 2>/dev/null)
 jdk_v=$("$JAVA" -version 2>&1 | head -n 1)
-rhino_v=$("$JAVA" -cp "$RHINO_JAR" org.mozilla.javascript.tools.shell.Main -e \
+rhino_v=$(timeout 30 "$JAVA" -cp "$RHINO_JAR" org.mozilla.javascript.tools.shell.Main -e \
   "print('Rhino ' + new java.util.jar.JarFile('$RHINO_JAR').getManifest().getMainAttributes().getValue('Bundle-Version'))" 2>/dev/null)
-strait_v=$([ -n "$STRAIT" ] && "$BIN" --version 2>/dev/null | head -n 1)
+strait_v=$([ -n "$STRAIT" ] && timeout 20 "$BIN" --version 2>/dev/null | head -n 1)
 commit=$(git rev-parse --short HEAD 2>/dev/null)
 {
   echo "Measured by \`make bench\` (scripts/bench.sh) on $(date -u '+%Y-%m-%d %H:%M') UTC at commit \`${commit:-?}\`${strait_v:+ ($strait_v)}, in $(($(date +%s) - T0)) s."

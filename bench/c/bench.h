@@ -27,6 +27,15 @@ int64_t bench_now_ns(void);
  * Runs on the calling thread; fn must be safe to call repeatedly. */
 double bench_measure(bench_fn fn, void *ud);
 
+/* The pieces of bench_measure(), for programs that interleave the rounds of
+ * several rows so that a burst of machine noise hits them all alike:
+ * bench_calibrate() picks n and runs the warm-up rounds, bench_round() times
+ * one round (ns per op), bench_rounds() is the number of timed rounds. */
+#define BENCH_MAX_ROUNDS 64
+long bench_calibrate(bench_fn fn, void *ud);
+double bench_round(bench_fn fn, void *ud, long n);
+int bench_rounds(void);
+
 /* Median of v[0..n) (sorts v in place). */
 double bench_median(double *v, int n);
 

@@ -320,6 +320,29 @@ static void init_jsc(floors *f)
   JSValueProtect(f->ctx, f->loop_prop);
 }
 
+/* Measures every selected row with interleaved rounds (round r of every row,
+ * then round r + 1, ...), so that machine noise hits a row and its baseline
+ * alike, and prints the rows in table order. */
+static void measure_all(floors *f)
+{
+  enum { NROWS = sizeof ROWS / sizeof ROWS[0] };
+  const char *filter = getenv("BENCH_FILTER");
+  long n[NROWS];
+  static double v[NROWS][BENCH_MAX_ROUNDS];
+  int rounds = bench_rounds();
+  for (size_t i = 0; i < NROWS; i++) {
+    n[i] = 0;
+    if (filter && *filter && !strstr(ROWS[i].name, filter)) continue;
+    n[i] = bench_calibrate(ROWS[i].fn, f);
+  }
+  for (int r = 0; r < rounds; r++)
+    for (size_t i = 0; i < NROWS; i++)
+      if (n[i]) v[i][r] = bench_round(ROWS[i].fn, f, n[i]);
+  for (size_t i = 0; i < NROWS; i++)
+    if (n[i]) bench_row("floor", ROWS[i].name, bench_median(v[i], rounds), ROWS[i].baselines,
+                        ROWS[i].desc);
+}
+
 /* The benchmark thread: start-up modes, or every floor row. */
 static void *run(void *unused)
 {
@@ -336,12 +359,7 @@ static void *run(void *unused)
   }
   init_java(&f);
   init_jsc(&f);
-  const char *filter = getenv("BENCH_FILTER");
-  for (size_t i = 0; i < sizeof ROWS / sizeof ROWS[0]; i++) {
-    if (filter && *filter && !strstr(ROWS[i].name, filter)) continue;
-    double ns = bench_measure(ROWS[i].fn, &f);
-    bench_row("floor", ROWS[i].name, ns, ROWS[i].baselines, ROWS[i].desc);
-  }
+  measure_all(&f);
   JSGlobalContextRelease(f.ctx);
   (*f.vm)->DestroyJavaVM(f.vm);
   return NULL;

@@ -48,15 +48,12 @@ static int64_t time_round(bench_fn fn, void *ud, long n)
   return bench_now_ns() - t0;
 }
 
-/* Calibrates, warms up and returns the median ns/op (see bench.h). Calling
- * thread only. */
-double bench_measure(bench_fn fn, void *ud)
+/* Grows n until one round of fn lasts BENCH_ROUND_MS, runs the warm-up
+ * rounds, and returns n. Calling thread only. */
+long bench_calibrate(bench_fn fn, void *ud)
 {
   int64_t target = bench_env_long("BENCH_ROUND_MS", 40) * 1000000;
   int warmup = (int)bench_env_long("BENCH_WARMUP", 2);
-  int rounds = (int)bench_env_long("BENCH_ROUNDS", 7);
-  if (rounds > 64) rounds = 64;
-
   long n = 16;
   int64_t t = time_round(fn, ud, n);
   while (t < target && n < (1L << 40)) {
@@ -68,9 +65,30 @@ double bench_measure(bench_fn fn, void *ud)
     t = time_round(fn, ud, n);
   }
   for (int i = 0; i < warmup; i++) time_round(fn, ud, n);
+  return n;
+}
 
-  double v[64];
-  for (int i = 0; i < rounds; i++) v[i] = (double)time_round(fn, ud, n) / (double)n;
+/* One timed round of n operations; ns per operation. Calling thread only. */
+double bench_round(bench_fn fn, void *ud, long n)
+{
+  return (double)time_round(fn, ud, n) / (double)n;
+}
+
+/* Number of timed rounds: BENCH_ROUNDS, at most BENCH_MAX_ROUNDS. */
+int bench_rounds(void)
+{
+  long r = bench_env_long("BENCH_ROUNDS", 7);
+  return r > BENCH_MAX_ROUNDS ? BENCH_MAX_ROUNDS : (int)r;
+}
+
+/* Calibrates, warms up and returns the median ns/op (see bench.h). Calling
+ * thread only. */
+double bench_measure(bench_fn fn, void *ud)
+{
+  long n = bench_calibrate(fn, ud);
+  int rounds = bench_rounds();
+  double v[BENCH_MAX_ROUNDS];
+  for (int i = 0; i < rounds; i++) v[i] = bench_round(fn, ud, n);
   return bench_median(v, rounds);
 }
 
