@@ -14,6 +14,7 @@
 #   BENCH_FILTER    substring: only floor rows whose name contains it
 #   BENCH_ROUND_MS, BENCH_WARMUP, BENCH_ROUNDS    C and Java rounds (40, 2, 7)
 #   BENCH_JS_ROUND_MS, BENCH_JS_ROUNDS            JS rounds (150, 5)
+#   BENCH_JS_WARMUP_MS                            JS warm-up at least (1000)
 #   BENCH_SPAWN_RUNS, BENCH_SPAWN_WARMUP          start-up runs (11, 2)
 #   BENCH_TIMEOUT   seconds one benchmark program may run (default 150)
 #   BENCH_NO_MAKE=1 do not run `make all` first
@@ -122,8 +123,8 @@ if want js; then
     for engine in strait jsc rhino; do
       f="$OUT/js/$g.$engine.js"
       {
-        printf 'var BENCH_ENGINE = "%s", BENCH_GROUP = "%s", BENCH_ROUND_MS = %s, BENCH_ROUNDS = %s;\n' \
-          "$engine" "$g" "${BENCH_JS_ROUND_MS:-150}" "${BENCH_JS_ROUNDS:-5}"
+        printf 'var BENCH_ENGINE = "%s", BENCH_GROUP = "%s", BENCH_ROUND_MS = %s, BENCH_WARMUP_MS = %s, BENCH_ROUNDS = %s;\n' \
+          "$engine" "$g" "${BENCH_JS_ROUND_MS:-150}" "${BENCH_JS_WARMUP_MS:-1000}" "${BENCH_JS_ROUNDS:-5}"
         cat bench/js/prelude.js "$src"
       } >"$f"
       log "js $g ($engine)"
@@ -180,7 +181,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null)
   echo
   echo "- Machine: $(nproc) CPUs, ${cpu:-unknown CPU}, ${mem:-? GiB}, Linux $(uname -r)"
   echo "- JavaScriptCore ${jsc_v:-?} (javascriptcoregtk-4.1); JDK: ${jdk_v:-?}; ${rhino_v:-Rhino ?} (\`-opt 9\`)"
-  echo "- Each C and Java row is the median of ${BENCH_ROUNDS:-7} timed rounds of at least ${BENCH_ROUND_MS:-40} ms after warm-up; JS rows the median of ${BENCH_JS_ROUNDS:-5} rounds of at least ${BENCH_JS_ROUND_MS:-150} ms (timed with \`Date.now()\` inside the script); start-up rows the median wall time of ${BENCH_SPAWN_RUNS:-11} processes."
+  echo "- Each C and Java row is the median of ${BENCH_ROUNDS:-7} timed rounds of at least ${BENCH_ROUND_MS:-40} ms after warm-up; JS rows the median of ${BENCH_JS_ROUNDS:-5} rounds of at least ${BENCH_JS_ROUND_MS:-150} ms after ${BENCH_JS_WARMUP_MS:-1000} ms of warm-up (timed with \`Date.now()\` inside the script); start-up rows the median wall time of ${BENCH_SPAWN_RUNS:-11} processes."
   echo "- Ratio = the row's time / the baseline's time (a sum \`a+b\` adds the baselines), all measured in this run: below 1 is faster than the baseline. How to add a row: \`bench/README.md\`."
   awk -f bench/report.awk "$ROWS"
 } >"$OUT/table.md"
