@@ -7,7 +7,7 @@
 # "WARNING in native method" / "Warning: ..." from -Xcheck:jni, a crash or a
 # non-zero exit counts as a failure. Prints one line
 # `N passed, N failed[, N skipped]` and exits non-zero if anything failed.
-# Environment: BUILD (default build), STRESS_SECONDS (default 12 per
+# Environment: BUILD (default build), STRESS_SECONDS (default 8 per
 # collector), JAVA_TEST_VERBOSE=1 shows the full console launcher output.
 set -u
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ JAVAC="$JAVA_HOME/bin/javac"
 JUNIT=${JUNIT_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
 JAR="$BUILD/lib/strait.jar"
 OUT="$BUILD/java-test"
-STRESS_SECONDS=${STRESS_SECONDS:-12}
+STRESS_SECONDS=${STRESS_SECONDS:-8}
 
 passed=0 failed=0 skipped=0
 # JNI checker complaints and JVM crash markers.

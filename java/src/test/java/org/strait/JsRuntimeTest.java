@@ -243,7 +243,7 @@ class JsRuntimeTest {
         });
         t.start();
         inside.await();
-        Thread.sleep(20);
+        while (other.inFlight() == 0) Thread.onSpinWait();   // the eval has begun
         other.close();   // must wait for the eval, not free under it
         t.join();
         assertEquals(Integer.valueOf(30000000), result.get());
