@@ -69,6 +69,24 @@ fi
 printf '%-40s %s passed, %s failed%s\n' "junit" "$p" "$f" "$([[ $s -ne 0 ]] && echo ", $s skipped")"
 passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 
+# ---- JS exceptions and deep recursion again with small Java stacks ---------
+for xss in 512k 256k; do
+  xlog="$OUT/junit-xss$xss.log"
+  timeout -k 5 300 "$JAVA" -Xcheck:jni "-Xss$xss" -jar "$JUNIT" -cp "$OUT/classes:$JAR" \
+    --select-class org.strait.JsExceptionTest --disable-banner --disable-ansi-colors \
+    --details=summary >"$xlog" 2>&1 </dev/null
+  rc=$?
+  log=$xlog
+  p=$(num successful) f=$(num failed) ab=$(num aborted)
+  p=${p:-0} f=${f:-0} ab=${ab:-0}
+  f=$((f + ab))
+  [[ -z "$(num found)" || ( $rc -ne 0 && $f -eq 0 ) ]] && f=$((f + 1))
+  grep -qE "$bad_re" "$xlog" && f=$((f + 1))
+  printf '%-40s %s passed, %s failed\n' "junit JsExceptionTest -Xss$xss" "$p" "$f"
+  [[ $f -ne 0 ]] && tail -n 40 "$xlog" | sed 's/^/  /'
+  passed=$((passed + p)) failed=$((failed + f))
+done
+
 # ---- signal/GC stress, once per collector ------------------------------------
 for gc in G1 Parallel Serial; do
   slog="$OUT/stress-$gc.log"
