@@ -22,8 +22,16 @@ import java.util.Objects;
  * flight and carries a CLOSED bit; every native call holds a count, so the
  * native memory is never freed under a running call.
  *
+ * A runtime that is never closed keeps its engine (and its JS heap) until
+ * the JVM exits: use try-with-resources.
+ *
  * <p><b>process.exit()</b> in a script does not end the JVM: {@code eval}
- * throws {@link JsExitException}.
+ * throws {@link JsExitException}. The runtime stays exited: later calls
+ * that run JS throw it again, so close it.
+ *
+ * <p><b>Console.</b> {@code console.log} and friends write to the process's
+ * file descriptors 1 and 2 directly, not through {@code System.out} /
+ * {@code System.err} (whose buffers are separate).
  */
 public final class JsRuntime implements AutoCloseable {
     private static final long CLOSED = Long.MIN_VALUE;
