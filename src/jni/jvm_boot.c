@@ -105,10 +105,27 @@ static char *joined(const char *prefix, const char *a, const char *b) {
 }
 
 /* Initializes the JNI layer (class and method IDs, natives) on the thread
- * that created the JVM. Returns 0 or a negative status with err set.
- * Thread: the one that created the JVM. */
+ * that created the JVM: through org.strait.NativeLoader.load(), which loads
+ * this library again by the strait.library property, so the JVM runs
+ * JNI_OnLoad -> strait__jni_init() from a Java frame. Going through Java
+ * first matters: the init initializes org.strait.Natives, whose static
+ * initializer calls NativeLoader.load(); inside System.load that nested
+ * load is a no-op, whereas entering strait__jni_init() from C first would
+ * re-enter it from the static initializer. Falls back to strait__jni_init()
+ * when strait.jar has no NativeLoader. Returns 0 or a negative status with
+ * err set. Thread: the one that created the JVM. */
 static int init_jni_layer(JNIEnv *env, char *err, size_t errlen) {
-  int rc = strait__jni_init(the_vm, env);
+  int rc;
+  jclass loader = (*env)->FindClass(env, "org/strait/NativeLoader");
+  jmethodID load = loader ? (*env)->GetStaticMethodID(env, loader, "load", "()V") : NULL;
+  if (load) {
+    (*env)->CallStaticVoidMethod(env, loader, load);
+    rc = (*env)->ExceptionCheck(env) ? STRAIT_EJAVA : 0;
+  } else {
+    (*env)->ExceptionClear(env);
+    rc = strait__jni_init(the_vm, env);
+  }
+  if (loader) (*env)->DeleteLocalRef(env, loader);
   if (rc == 0) return 0;
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionDescribe(env);
   set_err(err, errlen, "the JNI layer failed to initialize (is strait.jar complete?)");
