@@ -1,31 +1,160 @@
 /*
  * bridge_init.c - entry points of the Java bridge (issue 3): the process-wide
- * initialisation called from JNI_OnLoad and the per-runtime installation
- * called by the launcher and JsRuntime.
+ * initialisation called from JNI_OnLoad (class and method IDs), the
+ * per-runtime installation (strait_java_attach) and its teardown, and the
+ * registry that lets GC finalizers find a runtime's bridge by a small slot
+ * number.
  */
-#include <jni.h>
+#include "bridge.h"
 
-#include "strait_jni.h"
+#include <stdlib.h>
+#include <string.h>
 
-int strait__bridge_init(JNIEnv *env);
+jb_cache jb;
+
+#define MAX_RUNTIMES 65536
+/* Runtime slots are never reused, so a finalizer that runs after its
+ * runtime was freed finds NULL instead of another runtime's bridge. */
+static _Atomic(jb_rt *) registry[MAX_RUNTIMES];
+static _Atomic int next_slot = 1;
+
+/* The bridge registered in slot, or NULL. Any thread (finalizers too). */
+jb_rt *jb_rt_at(int slot) {
+  if (slot <= 0 || slot >= MAX_RUNTIMES) return NULL;
+  return atomic_load_explicit(&registry[slot], memory_order_acquire);
+}
+
+/* The bridge of ctx's runtime, or NULL. Inside the gate. */
+jb_rt *jb_rt_of(JSContextRef ctx) {
+  strait_runtime *rt = strait_runtime_from_context(ctx);
+  strait__jrt *jrt = rt ? strait_runtime_embedder(rt) : NULL;
+  return jrt ? jrt->bridge : NULL;
+}
+
+/* Remembers p to be freed at teardown. Inside the gate. */
+void jb_own(jb_rt *b, void *p) {
+  if (b->nowned == b->capowned) {
+    size_t cap = b->capowned ? b->capowned * 2 : 256;
+    void **o = realloc(b->owned, cap * sizeof *o);
+    if (!o) return;            /* leaks p rather than freeing it in use */
+    b->owned = o;
+    b->capowned = cap;
+  }
+  b->owned[b->nowned++] = p;
+}
+
+#define STATIC_M(field, cls, name, sig) \
+  if (!(jb.field = (*env)->GetStaticMethodID(env, cls, name, sig))) return STRAIT_EINVAL
+#define METHOD(field, cls, name, sig) \
+  if (!(jb.field = (*env)->GetMethodID(env, cls, name, sig))) return STRAIT_EINVAL
+#define CLASS(field, name) \
+  if (!(jb.field = strait__global_class(env, name))) return STRAIT_EINVAL
 
 /*
  * Caches the classes and method IDs the bridge uses. Called once per
- * process from JNI_OnLoad on the loading thread. Returns 0 or a negative
- * status.
+ * process from JNI_OnLoad (strait__jni_init) on the loading thread.
+ * Returns 0 or a negative status with the JVM's exception pending.
  */
 int strait__bridge_init(JNIEnv *env) {
-  (void)env;
+  CLASS(Bridge, "org/strait/Bridge");
+  CLASS(ObjectTable, "org/strait/ObjectTable");
+  CLASS(Class, "java/lang/Class");
+  CLASS(BigInteger, "java/math/BigInteger");
+  CLASS(Character, "java/lang/Character");
+  CLASS(Byte, "java/lang/Byte");
+  CLASS(Short, "java/lang/Short");
+  CLASS(Float, "java/lang/Float");
+  CLASS(Boolean, "java/lang/Boolean");
+  METHOD(Class_getName, jb.Class, "getName", "()Ljava/lang/String;");
+  STATIC_M(Bridge_findClass, jb.Bridge, "findClass", "(Ljava/lang/String;)Ljava/lang/Class;");
+  STATIC_M(Bridge_describe, jb.Bridge, "describe", "(Ljava/lang/Class;)[Ljava/lang/Object;");
+  STATIC_M(Bridge_classIndex, jb.Bridge, "classIndex", "(Ljava/lang/Class;)I");
+  STATIC_M(Bridge_classAt, jb.Bridge, "classAt", "(I)Ljava/lang/Class;");
+  STATIC_M(Bridge_resolve, jb.Bridge, "resolve", "(Ljava/lang/String;)Ljava/lang/Object;");
+  STATIC_M(Bridge_throwableInfo, jb.Bridge, "throwableInfo", "(Ljava/lang/Throwable;)[Ljava/lang/String;");
+  STATIC_M(Bridge_newArray, jb.Bridge, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;");
+  STATIC_M(Bridge_toBigInteger, jb.Bridge, "toBigInteger", "(Ljava/lang/String;)Ljava/math/BigInteger;");
+  STATIC_M(Bridge_iterator, jb.Bridge, "iterator", "(Ljava/lang/Object;)Ljava/util/Iterator;");
+  STATIC_M(Bridge_iterNext, jb.Bridge, "iterNext", "(Ljava/util/Iterator;)Ljava/lang/Object;");
+  STATIC_M(Bridge_done, jb.Bridge, "done", "()Ljava/lang/Object;");
+  STATIC_M(Bridge_toList, jb.Bridge, "toList", "([Ljava/lang/Object;)Ljava/util/List;");
+  STATIC_M(Bridge_toArray, jb.Bridge, "toArray", "(Ljava/lang/Object;)[Ljava/lang/Object;");
+  STATIC_M(Bridge_memberNames, jb.Bridge, "memberNames", "(Ljava/lang/Class;)[Ljava/lang/String;");
+  METHOD(ObjectTable_init, jb.ObjectTable, "<init>", "()V");
+  METHOD(ObjectTable_register, jb.ObjectTable, "register", "(Ljava/lang/Object;)J");
+  METHOD(ObjectTable_release, jb.ObjectTable, "release", "([JI)V");
+  METHOD(Object_toString, strait__jc.Object, "toString", "()Ljava/lang/String;");
+  METHOD(Object_getClass, strait__jc.Object, "getClass", "()Ljava/lang/Class;");
+  STATIC_M(Character_valueOf, jb.Character, "valueOf", "(C)Ljava/lang/Character;");
+  STATIC_M(Byte_valueOf, jb.Byte, "valueOf", "(B)Ljava/lang/Byte;");
+  STATIC_M(Short_valueOf, jb.Short, "valueOf", "(S)Ljava/lang/Short;");
+  STATIC_M(Float_valueOf, jb.Float, "valueOf", "(F)Ljava/lang/Float;");
+  METHOD(Character_charValue, jb.Character, "charValue", "()C");
+  METHOD(Number_longValue, strait__jc.Number, "longValue", "()J");
+  METHOD(Number_floatValue, strait__jc.Number, "floatValue", "()F");
+  METHOD(BigInteger_toString, jb.BigInteger, "toString", "()Ljava/lang/String;");
+  jobject done = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_done);
+  if (!done) return STRAIT_EINVAL;
+  jb.done = (*env)->NewGlobalRef(env, done);
+  (*env)->DeleteLocalRef(env, done);
   return 0;
 }
 
+/* Frees b: global refs, protected JS values, tables, owned blocks.
+ * Called once from the JNI layer's runtime teardown, inside the gate. */
+static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
+  jb_rt *b = jrt->bridge;
+  if (!b) return;
+  jrt->bridge = NULL;
+  atomic_store(&registry[b->slot], NULL);
+  if (!env) env = strait__env();
+  jb_jsclass_free(b);
+  if (b->java) JSValueUnprotect(b->ctx, b->java);
+  jb_table_free(b, env);
+  if (b->table) (*env)->DeleteGlobalRef(env, b->table);
+  if (b->release_buf) (*env)->DeleteGlobalRef(env, b->release_buf);
+  for (size_t i = 0; i < b->nowned; i++) free(b->owned[i]);
+  free(b->owned);
+  free(b);
+}
+
 /*
- * Installs the bridge globals into rt. Inside the gate, on a thread attached
- * to the JVM. Returns 0 or a negative status (with *exception set on a JS
- * exception).
+ * Installs the bridge globals into rt (java, javax, jdk, org, com, net,
+ * Packages, Java). Inside the gate, on a thread attached to the JVM (or
+ * attachable). Returns 0 or a negative status (STRAIT_EJS with *exception
+ * set on a JS exception). Calling it again for the same runtime is a no-op.
  */
 int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {
-  (void)rt;
-  (void)exception;
-  return 0;
+  JNIEnv *env = strait__env();
+  if (!env || !jb.Bridge) return STRAIT_EINVAL;
+  strait__jrt *jrt = strait__jrt_of(rt);
+  if (!jrt) return STRAIT_ENOMEM;
+  if (jrt->bridge) return 0;
+  int slot = atomic_fetch_add(&next_slot, 1);
+  if (slot >= MAX_RUNTIMES) return STRAIT_ENOMEM;
+  jb_rt *b = calloc(1, sizeof *b);
+  if (!b) return STRAIT_ENOMEM;
+  b->rt = rt;
+  b->ctx = strait_runtime_context(rt);
+  b->slot = slot;
+  jrt->bridge = b;
+  jrt->bridge_free = bridge_free;
+  atomic_store(&registry[slot], b);
+  int rc = jb_table_init(b);
+  if (rc) return rc;
+  jobject t = (*env)->NewObject(env, jb.ObjectTable, jb.ObjectTable_init);
+  jlongArray buf = t ? (*env)->NewLongArray(env, 1024) : NULL;
+  if (!t || !buf) {
+    (*env)->ExceptionClear(env);
+    return STRAIT_ENOMEM;
+  }
+  b->table = (*env)->NewGlobalRef(env, t);
+  b->release_buf = (*env)->NewGlobalRef(env, buf);
+  (*env)->DeleteLocalRef(env, t);
+  (*env)->DeleteLocalRef(env, buf);
+  JSValueRef exc = NULL;
+  rc = jb_jsclass_init(b, b->ctx, &exc);
+  if (rc == 0) rc = jb_packages_install(b, b->ctx, &exc);
+  if (rc && exc && exception) *exception = exc;
+  return rc;
 }

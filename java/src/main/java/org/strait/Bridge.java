@@ -1,0 +1,378 @@
+package org.strait;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Java half of the JS -> Java bridge (src/jni/bridge_*.c). Every method is
+ * called from native code with cached method IDs; none is public API.
+ *
+ * <p>Classes get a dense index once per process ({@link #classIndex}); the
+ * native side keeps its metadata by that index. {@link #describe} reports a
+ * class's public constructors, methods and fields with one-character type
+ * codes (see src/jni/bridge.h) so native code can resolve overloads and
+ * convert arguments without further upcalls.
+ */
+final class Bridge {
+    private Bridge() {}
+
+    private static final Object LOCK = new Object();
+    private static final ArrayList<Class<?>> CLASSES = new ArrayList<>();
+    private static final ClassValue<int[]> INDEX = new ClassValue<>() {
+        @Override
+        protected int[] computeValue(Class<?> c) {
+            return new int[] {-1};
+        }
+    };
+
+    /** The iterator end marker returned by {@link #iterNext}. */
+    static final Object DONE = new Object();
+
+    /** Dense index of c, assigned on first call. Thread-safe. */
+    static int classIndex(Class<?> c) {
+        int[] slot = INDEX.get(c);
+        int i = slot[0];
+        if (i >= 0) return i;
+        synchronized (LOCK) {
+            if (slot[0] < 0) {
+                slot[0] = CLASSES.size();
+                CLASSES.add(c);
+            }
+            return slot[0];
+        }
+    }
+
+    /** The class of a dense index. */
+    static Class<?> classAt(int index) {
+        synchronized (LOCK) {
+            return CLASSES.get(index);
+        }
+    }
+
+    private static ClassLoader loader() {
+        ClassLoader l = Thread.currentThread().getContextClassLoader();
+        return l != null ? l : ClassLoader.getSystemClassLoader();
+    }
+
+    private static final Map<String, Class<?>> PRIMITIVES = Map.of(
+            "boolean", boolean.class, "byte", byte.class, "char", char.class,
+            "short", short.class, "int", int.class, "long", long.class,
+            "float", float.class, "double", double.class, "void", void.class);
+
+    /**
+     * Finds a class by Java name: "java.util.Map$Entry", "java.util.Map.Entry",
+     * "int", "int[]", "java.lang.String[][]". Null when there is none.
+     */
+    static Class<?> findClass(String name) {
+        int dims = 0;
+        while (name.endsWith("[]")) {
+            dims++;
+            name = name.substring(0, name.length() - 2);
+        }
+        Class<?> c = PRIMITIVES.get(name);
+        if (c == null) c = load(name);
+        if (c == null) {
+            // nested class written with dots: java.util.Map.Entry
+            StringBuilder sb = new StringBuilder(name);
+            for (int i = sb.length() - 1; i > 0 && c == null; i--) {
+                if (sb.charAt(i) == '.') {
+                    sb.setCharAt(i, '$');
+                    c = load(sb.toString());
+                }
+            }
+        }
+        if (c == null || (dims > 0 && c == void.class)) return null;
+        for (int i = 0; i < dims; i++) c = c.arrayType();
+        return c;
+    }
+
+    private static Class<?> load(String name) {
+        if (name.isEmpty() || name.startsWith(".") || name.endsWith(".")) return null;
+        try {
+            return Class.forName(name, false, loader());
+        } catch (ClassNotFoundException | LinkageError | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static volatile Set<String> knownPackages;
+
+    private static Set<String> knownPackages() {
+        Set<String> s = knownPackages;
+        if (s != null) return s;
+        s = new HashSet<>();
+        for (Module m : ModuleLayer.boot().modules()) s.addAll(m.getPackages());
+        for (Package p : loader().getDefinedPackages()) s.add(p.getName());
+        knownPackages = s;
+        return s;
+    }
+
+    /**
+     * What the package child `name` (a full dotted name) is: the Class, the
+     * String "package" when it may be a package, or null when it is known
+     * not to exist (its parent is a JDK package that has no such child).
+     */
+    static Object resolve(String name) {
+        Class<?> c = load(name);
+        if (c != null) return c;
+        Set<String> known = knownPackages();
+        if (known.contains(name)) return "package";
+        String prefix = name + ".";
+        for (String p : known) if (p.startsWith(prefix)) return "package";
+        int dot = name.lastIndexOf('.');
+        if (dot > 0) {
+            String parent = name.substring(0, dot);
+            // A package object whose parent is a JDK package can tell: a
+            // child that is neither a class nor a known package is absent.
+            if (known.contains(parent) && isJdk(parent)) return null;
+            // Nested class through its outer class: handled by the caller.
+        }
+        return "package";
+    }
+
+    private static boolean isJdk(String pkg) {
+        return pkg.startsWith("java.") || pkg.startsWith("javax.") || pkg.startsWith("jdk.")
+                || pkg.startsWith("sun.") || pkg.equals("java") || pkg.equals("javax");
+    }
+
+    // ---- type codes --------------------------------------------------------
+
+    /** One-character type code of t (see src/jni/bridge.h). */
+    static char code(Class<?> t) {
+        if (t.isPrimitive()) {
+            if (t == void.class) return 'V';
+            if (t == boolean.class) return 'Z';
+            if (t == byte.class) return 'B';
+            if (t == char.class) return 'C';
+            if (t == short.class) return 'S';
+            if (t == int.class) return 'I';
+            if (t == long.class) return 'J';
+            if (t == float.class) return 'F';
+            return 'D';
+        }
+        if (t == Boolean.class) return 'z';
+        if (t == Byte.class) return 'b';
+        if (t == Character.class) return 'c';
+        if (t == Short.class) return 's';
+        if (t == Integer.class) return 'i';
+        if (t == Long.class) return 'j';
+        if (t == Float.class) return 'f';
+        if (t == Double.class) return 'd';
+        if (t == String.class) return 'T';
+        if (t == Object.class) return 'O';
+        if (t == Number.class) return 'N';
+        if (t == BigInteger.class) return 'G';
+        if (t.isArray()) return 'A';
+        if (t.isAssignableFrom(ArrayList.class)) return 'U';
+        if (t.isAssignableFrom(String.class)) return 'Q';
+        return 'L';
+    }
+
+    private static boolean isReference(char code) {
+        return code == 'A' || code == 'U' || code == 'Q' || code == 'L';
+    }
+
+    /**
+     * Describes c for the native side:
+     * {int[] header, Object[] members, String[] names, String codes, int[] classes,
+     * String[] signatures}.
+     * header = {superIndex, flags, componentCode, componentIndex, ownCode}.
+     * members[i] is a Constructor, Method or Field; codes holds, per member,
+     * kind ('c','m','f'), static ('s'/'i'), final/varargs ('F','V','-'), the
+     * result code and the parameter codes, members separated by ';'.
+     * classes holds, per member, the class index of the result and of each
+     * parameter (-1 where the code needs none).
+     */
+    static Object[] describe(Class<?> c) {
+        int flags = 0;
+        if (c.isInterface()) flags |= 1;
+        if (Modifier.isAbstract(c.getModifiers()) && !c.isArray() && !c.isPrimitive()) flags |= 2;
+        if (c.isArray()) flags |= 4;
+        if (c.isPrimitive()) flags |= 8;
+        if (Throwable.class.isAssignableFrom(c)) flags |= 16;
+        Class<?> sup = c.getSuperclass();
+        Class<?> comp = c.getComponentType();
+        int[] header = {
+            sup == null ? -1 : classIndex(sup), flags,
+            comp == null ? 0 : code(comp), comp == null ? -1 : classIndex(comp), code(c)
+        };
+        List<Object> members = new ArrayList<>();
+        if (!c.isInterface() && !c.isArray() && !c.isPrimitive() && Modifier.isPublic(c.getModifiers())) {
+            for (Constructor<?> k : c.getConstructors()) members.add(k);
+        }
+        if (!c.isPrimitive()) {
+            for (Method m : methods(c)) members.add(m);
+            for (Field f : c.getFields()) members.add(f);
+        }
+        StringBuilder codes = new StringBuilder();
+        String[] names = new String[members.size()];
+        String[] sigs = new String[members.size()];
+        int nidx = 0;
+        for (Object o : members) nidx += 1 + (o instanceof Executable ? ((Executable) o).getParameterCount() : 0);
+        int[] classes = new int[nidx];
+        int k = 0;
+        for (int i = 0; i < members.size(); i++) {
+            Object o = members.get(i);
+            if (i > 0) codes.append(';');
+            if (o instanceof Field) {
+                Field f = (Field) o;
+                names[i] = f.getName();
+                sigs[i] = f.getName();
+                boolean st = Modifier.isStatic(f.getModifiers());
+                codes.append('f').append(st ? 's' : 'i').append(Modifier.isFinal(f.getModifiers()) ? 'F' : '-');
+                char rc = code(f.getType());
+                codes.append(rc);
+                classes[k++] = isReference(rc) ? classIndex(f.getType()) : -1;
+                continue;
+            }
+            Executable e = (Executable) o;
+            boolean ctor = e instanceof Constructor;
+            names[i] = ctor ? "<init>" : e.getName();
+            StringBuilder sig = new StringBuilder(ctor ? c.getName() : e.getName()).append('(');
+            Class<?>[] ps = e.getParameterTypes();
+            for (int p = 0; p < ps.length; p++) sig.append(p > 0 ? "," : "").append(ps[p].getTypeName());
+            sigs[i] = sig.append(')').toString();
+            Class<?> ret = ctor ? void.class : ((Method) e).getReturnType();
+            codes.append(ctor ? 'c' : 'm').append(Modifier.isStatic(e.getModifiers()) ? 's' : 'i')
+                    .append(e.isVarArgs() ? 'V' : '-');
+            char rc = code(ret);
+            codes.append(rc);
+            classes[k++] = isReference(rc) ? classIndex(ret) : -1;
+            for (Class<?> p : e.getParameterTypes()) {
+                char pc = code(p);
+                codes.append(pc);
+                classes[k++] = isReference(pc) ? classIndex(p) : -1;
+            }
+        }
+        return new Object[] {header, members.toArray(), names, codes.toString(), classes, sigs};
+    }
+
+    /** Public methods of c, one per (name, parameter types), preferring the
+     *  most specific non-bridge declaration. */
+    private static Collection<Method> methods(Class<?> c) {
+        Map<String, Method> by = new LinkedHashMap<>();
+        Method[] all;
+        try {
+            all = c.getMethods();
+        } catch (LinkageError e) {
+            return List.of();
+        }
+        for (Method m : all) {
+            String key = m.getName() + Arrays.toString(m.getParameterTypes());
+            Method old = by.get(key);
+            if (old == null || better(m, old)) by.put(key, m);
+        }
+        return by.values();
+    }
+
+    private static boolean better(Method m, Method old) {
+        if (old.isBridge() != m.isBridge()) return old.isBridge();
+        if (Modifier.isAbstract(old.getModifiers()) != Modifier.isAbstract(m.getModifiers()))
+            return Modifier.isAbstract(old.getModifiers());
+        return old.getReturnType().isAssignableFrom(m.getReturnType())
+                && old.getReturnType() != m.getReturnType();
+    }
+
+    /** Names of the public members of c (for Object.keys on wrappers). */
+    static String[] memberNames(Class<?> c) {
+        Set<String> s = new java.util.TreeSet<>();
+        for (Method m : c.getMethods()) if (!Modifier.isStatic(m.getModifiers())) s.add(m.getName());
+        for (Field f : c.getFields()) if (!Modifier.isStatic(f.getModifiers())) s.add(f.getName());
+        return s.toArray(new String[0]);
+    }
+
+    // ---- errors ------------------------------------------------------------
+
+    /** {toString(), stack trace text} of a Throwable. */
+    static String[] throwableInfo(Throwable t) {
+        String head;
+        try {
+            String msg = t.getMessage();
+            head = t.getClass().getName() + (msg != null ? ": " + msg : "");
+        } catch (Throwable e) {
+            head = t.getClass().getName();
+        }
+        StringBuilder sb = new StringBuilder();
+        try {
+            for (StackTraceElement e : t.getStackTrace()) sb.append("    at ").append(e).append('\n');
+            Throwable cause = t.getCause();
+            for (int depth = 0; cause != null && cause != t && depth < 8; depth++) {
+                sb.append("Caused by: ").append(cause).append('\n');
+                for (StackTraceElement e : cause.getStackTrace()) sb.append("    at ").append(e).append('\n');
+                cause = cause.getCause();
+            }
+        } catch (Throwable e) {
+            // a broken getStackTrace(): keep what we have
+        }
+        return new String[] {head, sb.toString()};
+    }
+
+    // ---- arrays and collections ------------------------------------------
+
+    /** new component[length] for a component class. */
+    static Object newArray(Class<?> component, int length) {
+        return java.lang.reflect.Array.newInstance(component, length);
+    }
+
+    /** BigInteger from decimal text. */
+    static BigInteger toBigInteger(String s) {
+        return new BigInteger(s);
+    }
+
+    /** Iterator over an Iterable, a Map's entries, an Iterator or an array. */
+    static Iterator<?> iterator(Object o) {
+        if (o instanceof Iterable) return ((Iterable<?>) o).iterator();
+        if (o instanceof Map) return ((Map<?, ?>) o).entrySet().iterator();
+        if (o instanceof Iterator) return (Iterator<?>) o;
+        if (o != null && o.getClass().isArray()) return Arrays.asList(toArray(o)).iterator();
+        throw new IllegalArgumentException(
+                (o == null ? "null" : o.getClass().getName()) + " is not iterable");
+    }
+
+    /** Next element, or {@link #DONE}. */
+    static Object iterNext(Iterator<?> it) {
+        return it.hasNext() ? it.next() : DONE;
+    }
+
+    static Object done() {
+        return DONE;
+    }
+
+    /** A mutable List holding items. */
+    static List<Object> toList(Object[] items) {
+        return new ArrayList<>(Arrays.asList(items));
+    }
+
+    /** The elements of an array (boxed), Collection or Map (entries). */
+    static Object[] toArray(Object o) {
+        if (o instanceof Collection) return ((Collection<?>) o).toArray();
+        if (o instanceof Map) return ((Map<?, ?>) o).entrySet().toArray();
+        if (o instanceof Object[]) return ((Object[]) o).clone();
+        if (o != null && o.getClass().isArray()) {
+            int n = java.lang.reflect.Array.getLength(o);
+            Object[] r = new Object[n];
+            for (int i = 0; i < n; i++) r[i] = java.lang.reflect.Array.get(o, i);
+            return r;
+        }
+        if (o instanceof Iterable) {
+            List<Object> l = new ArrayList<>();
+            for (Object x : (Iterable<?>) o) l.add(x);
+            return l.toArray();
+        }
+        throw new IllegalArgumentException(
+                (o == null ? "null" : o.getClass().getName()) + " is not an array or collection");
+    }
+}

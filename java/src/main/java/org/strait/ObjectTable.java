@@ -1,0 +1,138 @@
+package org.strait;
+
+/**
+ * The Java objects one runtime's JS code holds wrappers for, by id. One
+ * table per runtime (held by the native bridge through a global ref).
+ *
+ * <p>Open addressing over {@link System#identityHashCode} (object -> slot)
+ * and over the id (id -> slot), parallel arrays, no per-entry allocation.
+ * Ids are never reused, so native caches keyed by them never see a stale
+ * id. The table holds its objects strongly; native code releases ids in
+ * batches after their wrappers were collected ({@link #release}).
+ *
+ * <p>Threads: only the thread inside the runtime's gate calls it (the native
+ * side guarantees that), so it takes no locks.
+ */
+final class ObjectTable {
+    /** Results of {@link #register} for values that cross as JS primitives. */
+    static final long STRING = -1, INT = -2, LONG = -3, DOUBLE = -4, BOOLEAN = -5, CHAR = -6;
+    static final int ID_BITS = 40;
+
+    private static final Object TOMB = new Object();
+
+    private Object[] objs = new Object[64];
+    private long[] ids = new long[64];
+    private int[] byId = new int[64];   // slot + 1; 0 empty; -1 tombstone
+    private int used;                   // live + tombstones in objs
+    private int live;
+    private int idUsed;                 // live + tombstones in byId
+    private long nextId = 1;
+
+    /** Number of objects held. */
+    int size() {
+        return live;
+    }
+
+    /**
+     * The id of o, registering it if it has none: (classIndex << 40) | id,
+     * or one of the negative codes for String, boxes and Character.
+     */
+    long register(Object o) {
+        if (o instanceof String) return STRING;
+        if (o instanceof Integer || o instanceof Short || o instanceof Byte) return INT;
+        if (o instanceof Long) return LONG;
+        if (o instanceof Double || o instanceof Float) return DOUBLE;
+        if (o instanceof Boolean) return BOOLEAN;
+        if (o instanceof Character) return CHAR;
+        long cls = (long) Bridge.classIndex(o.getClass()) << ID_BITS;
+        int mask = objs.length - 1;
+        int i = mix(System.identityHashCode(o)) & mask;
+        int tomb = -1;
+        for (Object x; (x = objs[i]) != null; i = (i + 1) & mask) {
+            if (x == o) return cls | ids[i];
+            if (x == TOMB && tomb < 0) tomb = i;
+        }
+        if (tomb >= 0) {
+            i = tomb;
+        } else {
+            used++;
+        }
+        long id = nextId++;
+        objs[i] = o;
+        ids[i] = id;
+        live++;
+        putId(id, i);
+        if (used * 2 > objs.length || idUsed * 2 > objs.length) rehash(live * 4 > objs.length ? objs.length * 2 : objs.length);
+        return cls | id;
+    }
+
+    /** The object of id, or null. */
+    Object get(long id) {
+        int s = findId(id);
+        return s < 0 ? null : objs[s];
+    }
+
+    /** Drops ids[0..n) (unknown ids are ignored). */
+    void release(long[] rel, int n) {
+        for (int k = 0; k < n; k++) {
+            int mask = byId.length - 1;
+            int i = mix64(rel[k]) & mask;
+            for (int v; (v = byId[i]) != 0; i = (i + 1) & mask) {
+                if (v > 0 && ids[v - 1] == rel[k] && objs[v - 1] != TOMB) {
+                    objs[v - 1] = TOMB;
+                    ids[v - 1] = 0;
+                    byId[i] = -1;
+                    live--;
+                    break;
+                }
+            }
+        }
+    }
+
+    private int findId(long id) {
+        int mask = byId.length - 1;
+        int i = mix64(id) & mask;
+        for (int v; (v = byId[i]) != 0; i = (i + 1) & mask) {
+            if (v > 0 && ids[v - 1] == id && objs[v - 1] != TOMB) return v - 1;
+        }
+        return -1;
+    }
+
+    private void putId(long id, int slot) {
+        int mask = byId.length - 1;
+        int i = mix64(id) & mask;
+        while (byId[i] > 0) i = (i + 1) & mask;
+        if (byId[i] == 0) idUsed++;
+        byId[i] = slot + 1;
+    }
+
+    private void rehash(int cap) {
+        Object[] oldObjs = objs;
+        long[] oldIds = ids;
+        objs = new Object[cap];
+        ids = new long[cap];
+        byId = new int[cap];
+        used = 0;
+        idUsed = 0;
+        int mask = cap - 1;
+        for (int k = 0; k < oldObjs.length; k++) {
+            Object o = oldObjs[k];
+            if (o == null || o == TOMB) continue;
+            int i = mix(System.identityHashCode(o)) & mask;
+            while (objs[i] != null) i = (i + 1) & mask;
+            objs[i] = o;
+            ids[i] = oldIds[k];
+            used++;
+            putId(oldIds[k], i);
+        }
+    }
+
+    private static int mix(int h) {
+        return h * 0x9E3779B9;
+    }
+
+    private static int mix64(long id) {
+        long h = id * 0x9E3779B97F4A7C15L;
+        return (int) (h >>> 32);
+    }
+}

@@ -1,0 +1,478 @@
+/*
+ * bridge_call.c - JS -> Java calls: overload resolution (by arity, then by
+ * the JS kinds of the arguments scored by conversion distance, cached per
+ * group and argument-kind key), argument conversion into a jvalue array,
+ * one Call<T>MethodA with the runtime's gate suspended around it, result
+ * conversion, and Java exceptions turned into JS errors.
+ *
+ * Everything here runs on the thread inside the runtime's gate; the gate is
+ * released only while Java runs.
+ */
+#include "bridge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_STACK_ARGS 8
+
+/* Lists the signatures of g into buf for messages. */
+static void candidates(jb_group *g, char *buf, size_t n) {
+  size_t o = 0;
+  buf[0] = 0;
+  for (int i = 0; i < g->n && o + 8 < n; i++) {
+    int w = snprintf(buf + o, n - o, "%s%s", i ? ", " : "", g->m[i]->sig);
+    if (w < 0) break;
+    o += (size_t)w;
+  }
+}
+
+/* Display name of a group ("java.lang.StringBuilder.append"). */
+static void group_name(jb_group *g, char *buf, size_t n) {
+  if (strcmp(g->name, "<init>") == 0) snprintf(buf, n, "new %s", g->cls->name);
+  else snprintf(buf, n, "%s.%s", g->cls->name, g->name);
+}
+
+/* Total cost of calling m with args (JB_NO if not applicable). */
+static long member_cost(JNIEnv *env, jb_member *m, const jb_arg *args, size_t argc, bool *as_varargs) {
+  *as_varargs = false;
+  long cost = 0;
+  if ((size_t)m->nparams == argc) {
+    for (size_t i = 0; i < argc; i++) {
+      int c = jb_cost(env, &args[i], m->params[i], m->pcls[i]);
+      if (c >= JB_NO) { cost = JB_NO; break; }
+      cost += c;
+    }
+    if (cost < JB_NO) return cost;
+  }
+  if (!m->varargs || argc + 1 < (size_t)m->nparams) return JB_NO;
+  /* varargs form: fixed params, then each extra against the component */
+  int last = m->nparams - 1;
+  jb_class *ac = jb_class_get(env, NULL, m->pcls[last], true, NULL);
+  if (!ac) return JB_NO;
+  cost = 100;
+  for (size_t i = 0; i < argc; i++) {
+    int c = (int)i < last ? jb_cost(env, &args[i], m->params[i], m->pcls[i])
+                          : jb_cost(env, &args[i], ac->elem, ac->elem_cls);
+    if (c >= JB_NO) return JB_NO;
+    cost += c;
+  }
+  *as_varargs = true;
+  return cost;
+}
+
+/* Key of the argument kinds (wrappers add their class index). */
+static int make_key(const jb_arg *args, size_t argc, unsigned char *key, int cap) {
+  int n = 0;
+  key[n++] = (unsigned char)argc;
+  for (size_t i = 0; i < argc && n + 5 < cap; i++) {
+    key[n++] = (unsigned char)args[i].kind;
+    if (args[i].kind == JK_WRAPPER || args[i].kind == JK_JARRAY) {
+      int ci = args[i].e->cls->index;
+      key[n++] = (unsigned char)ci;
+      key[n++] = (unsigned char)(ci >> 8);
+      key[n++] = (unsigned char)(ci >> 16);
+    }
+  }
+  return n;
+}
+
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Picks the overload of g for args; NULL with TypeError. The choice is
+ * cached per argument-kind key (varargs choices are marked in the key). */
+static jb_member *resolve(JNIEnv *env, JSContextRef ctx, jb_group *g, const jb_arg *args, size_t argc,
+                          bool *as_varargs, JSValueRef *exc) {
+  unsigned char key[256];
+  int klen = make_key(args, argc, key, (int)sizeof key);
+  for (jb_choice *c = atomic_load_explicit(&g->cache, memory_order_acquire); c; c = c->next) {
+    if (c->keylen == klen && memcmp(c->key, key, (size_t)klen) == 0) {
+      jb_member *m = (jb_member *)((uintptr_t)c->member & ~(uintptr_t)1);
+      *as_varargs = ((uintptr_t)c->member & 1) != 0;
+      return m;
+    }
+  }
+  long best = JB_NO;
+  int nbest = 0;
+  jb_member *bm = NULL;
+  bool bv = false;
+  int arity_ok = 0;
+  for (int i = 0; i < g->n; i++) {
+    jb_member *m = g->m[i];
+    if ((size_t)m->nparams == argc || (m->varargs && argc + 1 >= (size_t)m->nparams)) arity_ok++;
+    bool v;
+    long c = member_cost(env, m, args, argc, &v);
+    if (c < best) { best = c; bm = m; bv = v; nbest = 1; }
+    else if (c == best && c < JB_NO) nbest++;
+  }
+  if (!bm || nbest > 1) {
+    char name[300], cands[1500];
+    group_name(g, name, sizeof name);
+    candidates(g, cands, sizeof cands);
+    if (!bm && !arity_ok)
+      *exc = jb_error(ctx, "TypeError", "%s: no overload takes %zu argument%s; candidates: %s", name, argc,
+                      argc == 1 ? "" : "s", cands);
+    else if (!bm)
+      *exc = jb_error(ctx, "TypeError", "%s: no overload matches the argument types; candidates: %s", name, cands);
+    else
+      *exc = jb_error(ctx, "TypeError", "%s: ambiguous call, the argument types match several overloads "
+                      "(select one with obj['name(type,...)']); candidates: %s", name, cands);
+    return NULL;
+  }
+  jb_choice *c = malloc(sizeof *c + (size_t)klen);
+  if (c) {
+    c->member = (jb_member *)((uintptr_t)bm | (bv ? 1 : 0));
+    c->keylen = klen;
+    memcpy(c->key, key, (size_t)klen);
+    pthread_mutex_lock(&cache_mu);
+    c->next = atomic_load(&g->cache);
+    atomic_store_explicit(&g->cache, c, memory_order_release);
+    pthread_mutex_unlock(&cache_mu);
+  }
+  *as_varargs = bv;
+  return bm;
+}
+
+/* Packs args[from..argc) into a new Java array of the varargs component. */
+static bool pack_varargs(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, const jb_arg *args,
+                         size_t argc, jvalue *out, jb_locals *l, const char *what, JSValueRef *exc) {
+  int last = m->nparams - 1;
+  jb_class *ac = jb_class_get(env, ctx, m->pcls[last], true, exc);
+  if (!ac) return false;
+  jsize n = (jsize)(argc - (size_t)last);
+  char ec = ac->elem;
+  jarray arr;
+  switch (ec) {
+  case 'Z': arr = (*env)->NewBooleanArray(env, n); break;
+  case 'B': arr = (*env)->NewByteArray(env, n); break;
+  case 'C': arr = (*env)->NewCharArray(env, n); break;
+  case 'S': arr = (*env)->NewShortArray(env, n); break;
+  case 'I': arr = (*env)->NewIntArray(env, n); break;
+  case 'J': arr = (*env)->NewLongArray(env, n); break;
+  case 'F': arr = (*env)->NewFloatArray(env, n); break;
+  case 'D': arr = (*env)->NewDoubleArray(env, n); break;
+  default: {
+    jb_class *comp = jb_class_get(env, ctx, ac->elem_cls, false, exc);
+    if (!comp) return false;
+    arr = (*env)->NewObjectArray(env, n, comp->ref, NULL);
+  }
+  }
+  if (!arr) {
+    (*env)->ExceptionClear(env);
+    *exc = jb_error(ctx, "Error", "%s: out of memory", what);
+    return false;
+  }
+  jb_locals_add(l, arr);
+  char ewhat[400];
+  for (jsize i = 0; i < n; i++) {
+    jvalue v;
+    snprintf(ewhat, sizeof ewhat, "%s argument %d", what, last + i + 1);
+    if (!jb_to_java(env, b, ctx, &args[last + i], ec, ac->elem_cls, &v, l, ewhat, exc)) return false;
+    switch (ec) {
+    case 'Z': (*env)->SetBooleanArrayRegion(env, arr, i, 1, &v.z); break;
+    case 'B': (*env)->SetByteArrayRegion(env, arr, i, 1, &v.b); break;
+    case 'C': (*env)->SetCharArrayRegion(env, arr, i, 1, &v.c); break;
+    case 'S': (*env)->SetShortArrayRegion(env, arr, i, 1, &v.s); break;
+    case 'I': (*env)->SetIntArrayRegion(env, arr, i, 1, &v.i); break;
+    case 'J': (*env)->SetLongArrayRegion(env, arr, i, 1, &v.j); break;
+    case 'F': (*env)->SetFloatArrayRegion(env, arr, i, 1, &v.f); break;
+    case 'D': (*env)->SetDoubleArrayRegion(env, arr, i, 1, &v.d); break;
+    default: (*env)->SetObjectArrayElement(env, arr, i, v.l); break;
+    }
+  }
+  out->l = arr;
+  return true;
+}
+
+/* Converts the JS arguments for m into jv. */
+static bool convert_args(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, bool as_varargs,
+                         const jb_arg *args, size_t argc, jvalue *jv, jb_locals *l, JSValueRef *exc) {
+  char what[400];
+  int fixed = as_varargs ? m->nparams - 1 : m->nparams;
+  for (int i = 0; i < fixed; i++) {
+    snprintf(what, sizeof what, "%s%s argument %d", m->kind == 'c' ? "new " : "", m->sig, i + 1);
+    if (!jb_to_java(env, b, ctx, &args[i], m->params[i], m->pcls[i], &jv[i], l, what, exc)) return false;
+  }
+  if (as_varargs) {
+    snprintf(what, sizeof what, "%s", m->sig);
+    return pack_varargs(env, b, ctx, m, args, argc, &jv[fixed], l, what, exc);
+  }
+  return true;
+}
+
+/* Calls m; the gate is suspended around the Java call. */
+static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject recv, const jvalue *jv) {
+  jvalue r;
+  r.j = 0;
+  int depth = strait__gate_suspend(b->rt);
+  if (m->is_static) {
+    switch (m->ret) {
+    case 'V': (*env)->CallStaticVoidMethodA(env, cls, m->mid, jv); break;
+    case 'Z': r.z = (*env)->CallStaticBooleanMethodA(env, cls, m->mid, jv); break;
+    case 'B': r.b = (*env)->CallStaticByteMethodA(env, cls, m->mid, jv); break;
+    case 'C': r.c = (*env)->CallStaticCharMethodA(env, cls, m->mid, jv); break;
+    case 'S': r.s = (*env)->CallStaticShortMethodA(env, cls, m->mid, jv); break;
+    case 'I': r.i = (*env)->CallStaticIntMethodA(env, cls, m->mid, jv); break;
+    case 'J': r.j = (*env)->CallStaticLongMethodA(env, cls, m->mid, jv); break;
+    case 'F': r.f = (*env)->CallStaticFloatMethodA(env, cls, m->mid, jv); break;
+    case 'D': r.d = (*env)->CallStaticDoubleMethodA(env, cls, m->mid, jv); break;
+    default: r.l = (*env)->CallStaticObjectMethodA(env, cls, m->mid, jv); break;
+    }
+  } else {
+    switch (m->ret) {
+    case 'V': (*env)->CallVoidMethodA(env, recv, m->mid, jv); break;
+    case 'Z': r.z = (*env)->CallBooleanMethodA(env, recv, m->mid, jv); break;
+    case 'B': r.b = (*env)->CallByteMethodA(env, recv, m->mid, jv); break;
+    case 'C': r.c = (*env)->CallCharMethodA(env, recv, m->mid, jv); break;
+    case 'S': r.s = (*env)->CallShortMethodA(env, recv, m->mid, jv); break;
+    case 'I': r.i = (*env)->CallIntMethodA(env, recv, m->mid, jv); break;
+    case 'J': r.j = (*env)->CallLongMethodA(env, recv, m->mid, jv); break;
+    case 'F': r.f = (*env)->CallFloatMethodA(env, recv, m->mid, jv); break;
+    case 'D': r.d = (*env)->CallDoubleMethodA(env, recv, m->mid, jv); break;
+    default: r.l = (*env)->CallObjectMethodA(env, recv, m->mid, jv); break;
+    }
+  }
+  strait__gate_resume(b->rt, depth);
+  return r;
+}
+
+static bool is_object_code(char c) {
+  return !(c == 'V' || c == 'Z' || c == 'B' || c == 'C' || c == 'S' || c == 'I' || c == 'J' || c == 'F' || c == 'D');
+}
+
+/* Invokes group g; see bridge.h. Inside the gate. */
+JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *forced,
+                     jobject recv, size_t argc, const JSValueRef argv[], JSValueRef *exc) {
+  jb_maybe_flush(env, b);
+  jb_arg stack_args[MAX_STACK_ARGS];
+  jvalue stack_jv[MAX_STACK_ARGS];
+  jb_arg *args = argc <= MAX_STACK_ARGS ? stack_args : malloc(sizeof(jb_arg) * argc);
+  if (!args) { *exc = jb_error(ctx, "Error", "out of memory"); return NULL; }
+  for (size_t i = 0; i < argc; i++) jb_arg_kind(b, ctx, argv[i], &args[i]);
+  JSValueRef result = NULL;
+  bool as_varargs = false;
+  jb_member *m = forced;
+  jvalue *jv = stack_jv;
+  jb_locals l;
+  l.n = 0; l.more = NULL; l.nmore = l.capmore = 0;
+  if (m) {
+    if ((size_t)m->nparams != argc && !(m->varargs && argc + 1 >= (size_t)m->nparams)) {
+      *exc = jb_error(ctx, "TypeError", "%s%s takes %d argument%s, got %zu", m->kind == 'c' ? "new " : "",
+                      m->sig, m->nparams, m->nparams == 1 ? "" : "s", argc);
+      goto done;
+    }
+    as_varargs = (size_t)m->nparams != argc;
+    if (m->varargs && !as_varargs) {
+      bool v;
+      if (member_cost(env, m, args, argc, &v) < JB_NO) as_varargs = v;
+    }
+  } else if (g->n == 1 && !g->m[0]->varargs) {
+    m = g->m[0];
+    if ((size_t)m->nparams != argc) {
+      char name[300];
+      group_name(g, name, sizeof name);
+      *exc = jb_error(ctx, "TypeError", "%s: expected %d argument%s, got %zu (%s)", name, m->nparams,
+                      m->nparams == 1 ? "" : "s", argc, m->sig);
+      goto done;
+    }
+  } else if (!(m = resolve(env, ctx, g, args, argc, &as_varargs, exc))) {
+    goto done;
+  }
+  if ((size_t)m->nparams > MAX_STACK_ARGS && !(jv = malloc(sizeof(jvalue) * (size_t)m->nparams))) {
+    *exc = jb_error(ctx, "Error", "out of memory");
+    goto done;
+  }
+  if (!convert_args(env, b, ctx, m, as_varargs, args, argc, jv, &l, exc)) goto done;
+  if (m->kind == 'c') {
+    int depth = strait__gate_suspend(b->rt);
+    jobject o = (*env)->NewObjectA(env, g->cls->ref, m->mid, jv);
+    strait__gate_resume(b->rt, depth);
+    if (!o) { jb_throw_pending(env, b, ctx, exc); goto done; }
+    result = jb_wrap(env, b, ctx, o, exc);
+    (*env)->DeleteLocalRef(env, o);
+    goto done;
+  }
+  jvalue r = call_java(env, b, m, g->cls->ref, recv, jv);
+  if ((*env)->ExceptionCheck(env)) {
+    jb_throw_pending(env, b, ctx, exc);
+    goto done;
+  }
+  result = jb_to_js(env, b, ctx, m->ret, r, exc);
+  if (is_object_code(m->ret) && r.l) (*env)->DeleteLocalRef(env, r.l);
+done:
+  jb_locals_free(env, &l);
+  jb_args_release(args, argc);
+  if (args != stack_args) free(args);
+  if (jv != stack_jv) free(jv);
+  return result;
+}
+
+/* new k(...args); see bridge.h. */
+JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, size_t argc,
+                        const JSValueRef argv[], JSValueRef *exc) {
+  if (k->flags & (JB_IFACE | JB_ABSTRACT)) {
+    *exc = jb_error(ctx, "TypeError", "cannot instantiate %s %s: it has no implementation here",
+                    (k->flags & JB_IFACE) ? "interface" : "abstract class", k->name);
+    return NULL;
+  }
+  if (k->flags & (JB_ARRAY | JB_PRIMITIVE) || k->ctors.n == 0) {
+    *exc = jb_error(ctx, "TypeError", "%s has no public constructor%s", k->name,
+                    (k->flags & JB_ARRAY) ? " (use Java.array)" : "");
+    return NULL;
+  }
+  JSValueRef r = jb_invoke(env, b, ctx, &k->ctors, NULL, NULL, argc, argv, exc);
+  if (r && !JSValueIsObject(ctx, r)) r = JSValueToObject(ctx, r, exc);
+  return r;
+}
+
+/* Reads field f (recv NULL for static); see bridge.h. */
+JSValueRef jb_field_get(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv, JSValueRef *exc) {
+  jb_maybe_flush(env, b);
+  jvalue v;
+  v.j = 0;
+  jclass c = f->owner->ref;
+  if (f->is_static) {
+    switch (f->ret) {
+    case 'Z': v.z = (*env)->GetStaticBooleanField(env, c, f->fid); break;
+    case 'B': v.b = (*env)->GetStaticByteField(env, c, f->fid); break;
+    case 'C': v.c = (*env)->GetStaticCharField(env, c, f->fid); break;
+    case 'S': v.s = (*env)->GetStaticShortField(env, c, f->fid); break;
+    case 'I': v.i = (*env)->GetStaticIntField(env, c, f->fid); break;
+    case 'J': v.j = (*env)->GetStaticLongField(env, c, f->fid); break;
+    case 'F': v.f = (*env)->GetStaticFloatField(env, c, f->fid); break;
+    case 'D': v.d = (*env)->GetStaticDoubleField(env, c, f->fid); break;
+    default: v.l = (*env)->GetStaticObjectField(env, c, f->fid); break;
+    }
+  } else {
+    switch (f->ret) {
+    case 'Z': v.z = (*env)->GetBooleanField(env, recv, f->fid); break;
+    case 'B': v.b = (*env)->GetByteField(env, recv, f->fid); break;
+    case 'C': v.c = (*env)->GetCharField(env, recv, f->fid); break;
+    case 'S': v.s = (*env)->GetShortField(env, recv, f->fid); break;
+    case 'I': v.i = (*env)->GetIntField(env, recv, f->fid); break;
+    case 'J': v.j = (*env)->GetLongField(env, recv, f->fid); break;
+    case 'F': v.f = (*env)->GetFloatField(env, recv, f->fid); break;
+    case 'D': v.d = (*env)->GetDoubleField(env, recv, f->fid); break;
+    default: v.l = (*env)->GetObjectField(env, recv, f->fid); break;
+    }
+  }
+  if ((*env)->ExceptionCheck(env)) {   /* static initializer failed */
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  JSValueRef r = jb_to_js(env, b, ctx, f->ret, v, exc);
+  if (is_object_code(f->ret) && v.l) (*env)->DeleteLocalRef(env, v.l);
+  return r;
+}
+
+/* Writes field f (recv NULL for static); see bridge.h. */
+bool jb_field_set(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv, JSValueRef val,
+                  JSValueRef *exc) {
+  jb_maybe_flush(env, b);
+  jb_arg a;
+  jb_arg_kind(b, ctx, val, &a);
+  jb_locals l;
+  l.n = 0; l.more = NULL; l.nmore = l.capmore = 0;
+  char what[400];
+  snprintf(what, sizeof what, "%s.%s", f->owner->name, f->name);
+  jvalue v;
+  bool ok = jb_to_java(env, b, ctx, &a, f->ret, f->ret_cls, &v, &l, what, exc);
+  jb_args_release(&a, 1);
+  if (ok) {
+    jclass c = f->owner->ref;
+    if (f->is_static) {
+      switch (f->ret) {
+      case 'Z': (*env)->SetStaticBooleanField(env, c, f->fid, v.z); break;
+      case 'B': (*env)->SetStaticByteField(env, c, f->fid, v.b); break;
+      case 'C': (*env)->SetStaticCharField(env, c, f->fid, v.c); break;
+      case 'S': (*env)->SetStaticShortField(env, c, f->fid, v.s); break;
+      case 'I': (*env)->SetStaticIntField(env, c, f->fid, v.i); break;
+      case 'J': (*env)->SetStaticLongField(env, c, f->fid, v.j); break;
+      case 'F': (*env)->SetStaticFloatField(env, c, f->fid, v.f); break;
+      case 'D': (*env)->SetStaticDoubleField(env, c, f->fid, v.d); break;
+      default: (*env)->SetStaticObjectField(env, c, f->fid, v.l); break;
+      }
+    } else {
+      switch (f->ret) {
+      case 'Z': (*env)->SetBooleanField(env, recv, f->fid, v.z); break;
+      case 'B': (*env)->SetByteField(env, recv, f->fid, v.b); break;
+      case 'C': (*env)->SetCharField(env, recv, f->fid, v.c); break;
+      case 'S': (*env)->SetShortField(env, recv, f->fid, v.s); break;
+      case 'I': (*env)->SetIntField(env, recv, f->fid, v.i); break;
+      case 'J': (*env)->SetLongField(env, recv, f->fid, v.j); break;
+      case 'F': (*env)->SetFloatField(env, recv, f->fid, v.f); break;
+      case 'D': (*env)->SetDoubleField(env, recv, f->fid, v.d); break;
+      default: (*env)->SetObjectField(env, recv, f->fid, v.l); break;
+      }
+    }
+    if ((*env)->ExceptionCheck(env)) {
+      jb_throw_pending(env, b, ctx, exc);
+      ok = false;
+    }
+  }
+  jb_locals_free(env, &l);
+  return ok;
+}
+
+/* Appends the Java trace to the error's JS stack. */
+static void add_java_stack(JNIEnv *env, JSContextRef ctx, JSObjectRef err, jstring trace) {
+  JSStringRef sname = JSStringCreateWithUTF8CString("stack");
+  JSValueRef sv = JSObjectGetProperty(ctx, err, sname, NULL);
+  JSStringRef js = sv && JSValueIsString(ctx, sv) ? JSValueToStringCopy(ctx, sv, NULL) : NULL;
+  JSStringRef jt = strait__jsstring_from_java(env, trace);
+  if (!jt) { (*env)->ExceptionClear(env); }
+  size_t n1 = js ? JSStringGetLength(js) : 0, n2 = jt ? JSStringGetLength(jt) : 0;
+  static const char sep[] = "\nJava stack:\n";
+  size_t ns = sizeof sep - 1;
+  JSChar *buf = malloc((n1 + ns + n2 + 1) * sizeof(JSChar));
+  if (buf) {
+    if (js) memcpy(buf, JSStringGetCharactersPtr(js), n1 * sizeof(JSChar));
+    for (size_t i = 0; i < ns; i++) buf[n1 + i] = (JSChar)sep[i];
+    if (jt) memcpy(buf + n1 + ns, JSStringGetCharactersPtr(jt), n2 * sizeof(JSChar));
+    JSStringRef all = JSStringCreateWithCharacters(buf, n1 + ns + n2);
+    JSObjectSetProperty(ctx, err, sname, JSValueMakeString(ctx, all), kJSPropertyAttributeDontEnum, NULL);
+    JSStringRelease(all);
+    free(buf);
+  }
+  if (js) JSStringRelease(js);
+  if (jt) JSStringRelease(jt);
+  JSStringRelease(sname);
+}
+
+/* Turns the pending Java exception into a JS Error; see bridge.h. */
+void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
+  jthrowable t = (*env)->ExceptionOccurred(env);
+  (*env)->ExceptionClear(env);
+  if (!t) {
+    *exc = jb_error(ctx, "Error", "Java call failed");
+    return;
+  }
+  jobjectArray info = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_throwableInfo, t);
+  if (!info || (*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    *exc = jb_error(ctx, "Error", "Java exception (its description failed)");
+    (*env)->DeleteLocalRef(env, t);
+    return;
+  }
+  jstring head = (*env)->GetObjectArrayElement(env, info, 0);
+  jstring trace = (*env)->GetObjectArrayElement(env, info, 1);
+  JSValueRef msg = jb_string_to_js(env, ctx, head);
+  JSObjectRef err = JSObjectMakeError(ctx, 1, &msg, NULL);
+  if (err) {
+    JSValueRef ignored = NULL;
+    JSValueRef jw = jb_wrap(env, b, ctx, t, &ignored);
+    if (jw) {
+      JSStringRef n = JSStringCreateWithUTF8CString("javaException");
+      JSObjectSetProperty(ctx, err, n, jw, kJSPropertyAttributeDontEnum, NULL);
+      JSStringRelease(n);
+    }
+    add_java_stack(env, ctx, err, trace);
+    *exc = err;
+  } else {
+    *exc = msg;
+  }
+  (*env)->DeleteLocalRef(env, head);
+  (*env)->DeleteLocalRef(env, trace);
+  (*env)->DeleteLocalRef(env, info);
+  (*env)->DeleteLocalRef(env, t);
+}

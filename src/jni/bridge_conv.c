@@ -1,0 +1,636 @@
+/*
+ * bridge_conv.c - values between JS and Java for the bridge: what a JS
+ * argument is (jb_arg_kind), how well it fits a parameter type (jb_cost,
+ * used by overload resolution), the conversion itself (jb_to_java) and the
+ * way back (jb_to_js). Numbers never wrap silently: a value that does not
+ * fit the chosen primitive is a RangeError, a value of the wrong kind a
+ * TypeError. Strings cross as exact UTF-16.
+ *
+ * Every function here runs on the thread inside the runtime's gate.
+ */
+#include "bridge.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Makes `new <ctor>(message)` from a printf format. Inside the gate. */
+JSValueRef jb_error(JSContextRef ctx, const char *ctor, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return strait__make_error(ctx, ctor, "%s", buf);
+}
+
+/* Adds a local ref to delete after the call. Inside the gate. */
+void jb_locals_add(jb_locals *l, jobject r) {
+  if (!r) return;
+  if (l->n < (int)(sizeof l->refs / sizeof l->refs[0])) {
+    l->refs[l->n++] = r;
+    return;
+  }
+  if (l->nmore == l->capmore) {
+    int cap = l->capmore ? l->capmore * 2 : 32;
+    jobject *m = realloc(l->more, (size_t)cap * sizeof *m);
+    if (!m) return;                 /* the ref then lives until the frame ends */
+    l->more = m;
+    l->capmore = cap;
+  }
+  l->more[l->nmore++] = r;
+}
+
+/* Deletes every local ref collected in l. Inside the gate. */
+void jb_locals_free(JNIEnv *env, jb_locals *l) {
+  for (int i = 0; i < l->n; i++) (*env)->DeleteLocalRef(env, l->refs[i]);
+  for (int i = 0; i < l->nmore; i++) (*env)->DeleteLocalRef(env, l->more[i]);
+  free(l->more);
+  l->n = 0;
+  l->more = NULL;
+  l->nmore = l->capmore = 0;
+}
+
+/* Classifies a JS value for resolution and conversion. Inside the gate. */
+void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
+  a->v = v;
+  a->e = NULL;
+  a->str = NULL;
+  a->num = 0;
+  switch (JSValueGetType(ctx, v)) {
+  case kJSTypeUndefined: a->kind = JK_UNDEF; return;
+  case kJSTypeNull: a->kind = JK_NULL; return;
+  case kJSTypeBoolean:
+    a->kind = JK_BOOL;
+    a->num = JSValueToBoolean(ctx, v);
+    return;
+  case kJSTypeNumber: {
+    double d = JSValueToNumber(ctx, v, NULL);
+    a->num = d;
+    if (d >= -2147483648.0 && d <= 2147483647.0 && d == (double)(int32_t)d && !(d == 0 && signbit(d)))
+      a->kind = JK_INT;
+    else if (d == floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+      a->kind = JK_LONGINT;
+    else
+      a->kind = JK_FRAC;
+    return;
+  }
+  case kJSTypeString:
+    a->str = JSValueToStringCopy(ctx, v, NULL);
+    a->kind = a->str && JSStringGetLength(a->str) == 1 ? JK_CHAR : JK_STRING;
+    return;
+  case kJSTypeSymbol: a->kind = JK_SYMBOL; return;
+  case kJSTypeBigInt: a->kind = JK_BIGINT; return;
+  case kJSTypeObject: {
+    JSObjectRef o = (JSObjectRef)v;
+    jb_entry *e = jb_entry_of(b, o);
+    if (e) {
+      a->e = e;
+      a->kind = (e->cls->flags & JB_ARRAY) ? JK_JARRAY : JK_WRAPPER;
+    } else if (JSValueIsArray(ctx, v)) {
+      a->kind = JK_ARRAY;
+    } else if (JSObjectIsFunction(ctx, o)) {
+      a->kind = JK_FUNCTION;
+    } else {
+      a->kind = JK_OBJECT;
+    }
+    return;
+  }
+  }
+  a->kind = JK_OBJECT;
+}
+
+/* Releases the string copies of n arguments. Inside the gate. */
+void jb_args_release(jb_arg *a, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (a[i].str) { JSStringRelease(a[i].str); a[i].str = NULL; }
+}
+
+static bool is_ref_code(char c) {
+  return strchr("zbcsijfdTONGAUQL", c) != NULL;
+}
+
+/* Class of a box / String for assignability checks to an L/Q parameter. */
+static jclass box_class_of(const jb_arg *a) {
+  switch (a->kind) {
+  case JK_INT: return strait__jc.Integer;
+  case JK_LONGINT: return strait__jc.Long;
+  case JK_FRAC: return strait__jc.Double;
+  case JK_BOOL: return strait__jc.Boolean;
+  case JK_STRING: case JK_CHAR: return strait__jc.String;
+  case JK_BIGINT: return strait__jc.Long;
+  default: return NULL;
+  }
+}
+
+/* Distance from class `sub` up to `sup` along superclasses (interfaces
+ * count as 5, Object as 20). Assumes assignable. */
+static int class_distance(JNIEnv *env, jb_class *sub, jb_class *sup) {
+  if (sub == sup) return 0;
+  if (sup->self_code == 'O') return 20;
+  if (sup->flags & JB_IFACE) return 5;
+  int d = 0;
+  for (jb_class *c = sub; c && d < 64; d++) {
+    if (c == sup) return d;
+    if (c->super_index < 0) break;
+    c = jb_class_get(env, NULL, c->super_index, false, NULL);
+  }
+  return 10;
+}
+
+/* Cost of passing a to (code, pcls); see bridge.h. Inside the gate. */
+int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
+  switch (a->kind) {
+  case JK_UNDEF: case JK_NULL:
+    if (!is_ref_code(code)) return JB_NO;
+    return code == 'O' ? 3 : 1;
+  case JK_BOOL:
+    switch (code) { case 'Z': return 0; case 'z': return 1; case 'O': return 20; default: break; }
+    break;
+  case JK_INT:
+    switch (code) {
+    case 'I': return 0; case 'J': return 1; case 'D': return 2; case 'F': return 3;
+    case 'S': return 4; case 'B': return 5;
+    case 'i': return 10; case 'j': return 11; case 'd': return 12; case 'f': return 13;
+    case 's': return 14; case 'b': return 15; case 'N': return 16; case 'G': return 17;
+    case 'O': return 20;
+    default: break;
+    }
+    break;
+  case JK_LONGINT:
+    switch (code) {
+    case 'J': return 0; case 'D': return 2; case 'F': return 3; case 'j': return 10;
+    case 'd': return 12; case 'f': return 13; case 'N': return 16; case 'G': return 17;
+    case 'O': return 20;
+    default: break;
+    }
+    break;
+  case JK_FRAC:
+    switch (code) {
+    case 'D': return 0; case 'F': return 1; case 'd': return 10; case 'f': return 11;
+    case 'N': return 16; case 'O': return 20;
+    default: break;
+    }
+    break;
+  case JK_CHAR:
+    if (code == 'C') return 4;
+    if (code == 'c') return 5;
+    /* fall through */
+  case JK_STRING:
+    switch (code) { case 'T': return 0; case 'Q': return 2; case 'O': return 20; default: break; }
+    break;
+  case JK_BIGINT:
+    switch (code) { case 'J': return 0; case 'j': return 1; case 'G': return 2; case 'N': return 16;
+                    case 'O': return 20; default: break; }
+    break;
+  case JK_WRAPPER: case JK_JARRAY: {
+    if (code == 'O') return 20;
+    if (!(code == 'A' || code == 'U' || code == 'Q' || code == 'L' || code == 'N' || code == 'G'))
+      return JB_NO;
+    if (pcls < 0) return JB_NO;
+    jb_class *p = jb_class_get(env, NULL, pcls, false, NULL);
+    if (!p || !jb_assignable(env, a->e->cls, p)) return JB_NO;
+    return 1 + class_distance(env, a->e->cls, p);
+  }
+  case JK_ARRAY:
+    if (code == 'A') return 3;
+    if (code == 'U') return 4;
+    if (code == 'O') return 30;
+    return JB_NO;
+  default:
+    return JB_NO;
+  }
+  if (code == 'L' || code == 'Q') {
+    jclass bc = box_class_of(a);
+    jb_class *p = pcls >= 0 ? jb_class_get(env, NULL, pcls, false, NULL) : NULL;
+    if (bc && p && (*env)->IsAssignableFrom(env, bc, p->ref)) return 25;
+  }
+  return JB_NO;
+}
+
+/* Java name of a type code for messages. Inside the gate. */
+const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls) {
+  switch (code) {
+  case 'V': return "void"; case 'Z': return "boolean"; case 'B': return "byte";
+  case 'C': return "char"; case 'S': return "short"; case 'I': return "int";
+  case 'J': return "long"; case 'F': return "float"; case 'D': return "double";
+  case 'z': return "java.lang.Boolean"; case 'b': return "java.lang.Byte";
+  case 'c': return "java.lang.Character"; case 's': return "java.lang.Short";
+  case 'i': return "java.lang.Integer"; case 'j': return "java.lang.Long";
+  case 'f': return "java.lang.Float"; case 'd': return "java.lang.Double";
+  case 'T': return "java.lang.String"; case 'O': return "java.lang.Object";
+  case 'N': return "java.lang.Number"; case 'G': return "java.math.BigInteger";
+  default: break;
+  }
+  jb_class *c = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, NULL) : NULL;
+  return c ? c->name : "object";
+}
+
+static const char *kind_name(int kind) {
+  switch (kind) {
+  case JK_UNDEF: return "undefined"; case JK_NULL: return "null"; case JK_BOOL: return "boolean";
+  case JK_INT: case JK_LONGINT: case JK_FRAC: return "number";
+  case JK_STRING: case JK_CHAR: return "string"; case JK_BIGINT: return "bigint";
+  case JK_WRAPPER: return "Java object"; case JK_JARRAY: return "Java array";
+  case JK_ARRAY: return "JS array"; case JK_FUNCTION: return "function";
+  case JK_SYMBOL: return "symbol"; default: return "object";
+  }
+}
+
+/* Describes a's value for messages into buf. */
+static const char *show_arg(const jb_arg *a, char *buf, size_t n) {
+  switch (a->kind) {
+  case JK_INT: case JK_LONGINT: case JK_FRAC: snprintf(buf, n, "number %.17g", a->num); break;
+  case JK_BOOL: snprintf(buf, n, "boolean %s", a->num ? "true" : "false"); break;
+  case JK_WRAPPER: case JK_JARRAY: snprintf(buf, n, "%s", a->e->cls->name); break;
+  default: snprintf(buf, n, "%s", kind_name(a->kind)); break;
+  }
+  return buf;
+}
+
+static bool type_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, int pcls,
+                       const char *what, JSValueRef *exc) {
+  char buf[256];
+  *exc = jb_error(ctx, "TypeError", "%s: cannot convert %s to %s", what, show_arg(a, buf, sizeof buf),
+                  jb_code_name(env, ctx, code, pcls));
+  return false;
+}
+
+static bool range_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, const char *what,
+                        JSValueRef *exc) {
+  char buf[256];
+  *exc = jb_error(ctx, "RangeError", "%s: %s does not fit %s", what, show_arg(a, buf, sizeof buf),
+                  jb_code_name(env, ctx, code, -1));
+  return false;
+}
+
+/* BigInt -> int64 exactly; false when it does not fit. */
+static bool bigint_to_long(JSContextRef ctx, JSValueRef v, int64_t *out) {
+  int64_t x = JSValueToInt64(ctx, v, NULL);
+  if (JSValueCompareInt64(ctx, v, x, NULL) != kJSRelationConditionEqual) return false;
+  *out = x;
+  return true;
+}
+
+/* Converts a number / boolean / char / bigint argument to primitive code. */
+static bool to_primitive(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, jvalue *out,
+                         const char *what, JSValueRef *exc) {
+  double d = a->num;
+  bool isnum = a->kind == JK_INT || a->kind == JK_LONGINT || a->kind == JK_FRAC;
+  switch (code) {
+  case 'Z':
+    if (a->kind != JK_BOOL) return type_error(env, ctx, a, code, -1, what, exc);
+    out->z = d != 0;
+    return true;
+  case 'C':
+    if (a->kind != JK_CHAR) return type_error(env, ctx, a, code, -1, what, exc);
+    out->c = JSStringGetCharactersPtr(a->str)[0];
+    return true;
+  case 'B': case 'S': case 'I': case 'J': {
+    if (a->kind == JK_BIGINT && code == 'J') {
+      int64_t x;
+      if (!bigint_to_long(ctx, a->v, &x)) return range_error(env, ctx, a, code, what, exc);
+      out->j = x;
+      return true;
+    }
+    if (!isnum) return type_error(env, ctx, a, code, -1, what, exc);
+    if (a->kind == JK_FRAC) {
+      if (d != d || isinf(d) || d == floor(d)) return range_error(env, ctx, a, code, what, exc);
+      return type_error(env, ctx, a, code, -1, what, exc);
+    }
+    double lo = code == 'B' ? -128.0 : code == 'S' ? -32768.0 : code == 'I' ? -2147483648.0 : -9223372036854775808.0;
+    double hi = code == 'B' ? 127.0 : code == 'S' ? 32767.0 : code == 'I' ? 2147483647.0 : 9223372036854775807.0;
+    if (d < lo || (code == 'J' ? d >= 9223372036854775808.0 : d > hi))
+      return range_error(env, ctx, a, code, what, exc);
+    if (code == 'B') out->b = (jbyte)d;
+    else if (code == 'S') out->s = (jshort)d;
+    else if (code == 'I') out->i = (jint)d;
+    else out->j = (jlong)d;
+    return true;
+  }
+  case 'F':
+    if (!isnum) return type_error(env, ctx, a, code, -1, what, exc);
+    if (isfinite(d) && fabs(d) > FLT_MAX) return range_error(env, ctx, a, code, what, exc);
+    out->f = (jfloat)d;
+    return true;
+  case 'D':
+    if (!isnum) return type_error(env, ctx, a, code, -1, what, exc);
+    out->d = d;
+    return true;
+  }
+  return type_error(env, ctx, a, code, -1, what, exc);
+}
+
+/* Boxes a primitive value of code prim. Returns a local ref or NULL. */
+static jobject box(JNIEnv *env, char prim, jvalue v) {
+  switch (prim) {
+  case 'Z': return (*env)->NewLocalRef(env, v.z ? strait__jc.Boolean_TRUE : strait__jc.Boolean_FALSE);
+  case 'B': return (*env)->CallStaticObjectMethod(env, jb.Byte, jb.Byte_valueOf, v.b);
+  case 'C': return (*env)->CallStaticObjectMethod(env, jb.Character, jb.Character_valueOf, v.c);
+  case 'S': return (*env)->CallStaticObjectMethod(env, jb.Short, jb.Short_valueOf, v.s);
+  case 'I': return (*env)->CallStaticObjectMethod(env, strait__jc.Integer, strait__jc.Integer_valueOf, v.i);
+  case 'J': return (*env)->CallStaticObjectMethod(env, strait__jc.Long, strait__jc.Long_valueOf, v.j);
+  case 'F': return (*env)->CallStaticObjectMethod(env, jb.Float, jb.Float_valueOf, (double)v.f);
+  case 'D': return (*env)->CallStaticObjectMethod(env, strait__jc.Double, strait__jc.Double_valueOf, v.d);
+  }
+  return NULL;
+}
+
+/* BigInt or integral number -> java.math.BigInteger (local ref). */
+static jobject to_biginteger(JNIEnv *env, JSContextRef ctx, const jb_arg *a, JSValueRef *exc) {
+  JSStringRef s = JSValueToStringCopy(ctx, a->v, exc);
+  if (!s) return NULL;
+  jstring js = strait__jstring_from_js(env, s);
+  JSStringRelease(s);
+  jobject r = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toBigInteger, js);
+  (*env)->DeleteLocalRef(env, js);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    *exc = jb_error(ctx, "RangeError", "cannot convert to java.math.BigInteger");
+    return NULL;
+  }
+  return r;
+}
+
+/* The natural Java object for a JS value passed as Object / Number. */
+static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
+                      jvalue *out, jb_locals *l, const char *what, JSValueRef *exc) {
+  jvalue p;
+  jobject r = NULL;
+  switch (a->kind) {
+  case JK_UNDEF: case JK_NULL: out->l = NULL; return true;
+  case JK_BOOL: p.z = a->num != 0; r = box(env, 'Z', p); break;
+  case JK_INT: p.i = (jint)a->num; r = box(env, 'I', p); break;
+  case JK_LONGINT: p.j = (jlong)a->num; r = box(env, 'J', p); break;
+  case JK_FRAC: p.d = a->num; r = box(env, 'D', p); break;
+  case JK_STRING: case JK_CHAR:
+    if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
+    r = strait__jstring_from_js(env, a->str);
+    break;
+  case JK_BIGINT: {
+    int64_t x;
+    if (bigint_to_long(ctx, a->v, &x)) { p.j = x; r = box(env, 'J', p); }
+    else if (!(r = to_biginteger(env, ctx, a, exc))) return false;
+    break;
+  }
+  case JK_WRAPPER: case JK_JARRAY:
+    if (code == 'N' && !(*env)->IsInstanceOf(env, a->e->ref, strait__jc.Number))
+      return type_error(env, ctx, a, code, pcls, what, exc);
+    out->l = a->e->ref;
+    return true;
+  case JK_ARRAY:
+    if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
+    return jb_to_java(env, b, ctx, a, 'U', -1, out, l, what, exc);
+  default:
+    return type_error(env, ctx, a, code, pcls, what, exc);
+  }
+  if (!r) {
+    (*env)->ExceptionClear(env);
+    *exc = jb_error(ctx, "Error", "%s: out of memory", what);
+    return false;
+  }
+  jb_locals_add(l, r);
+  out->l = r;
+  return true;
+}
+
+/* Builds a Java array of class pcls from the JS array a->v. */
+static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, int pcls, jvalue *out,
+                     jb_locals *l, const char *what, JSValueRef *exc) {
+  jb_class *ac = jb_class_get(env, ctx, pcls, true, exc);
+  if (!ac) return false;
+  JSObjectRef arr = (JSObjectRef)a->v;
+  JSValueRef lenv = JSObjectGetProperty(ctx, arr, b->s_length, exc);
+  if (!lenv) return false;
+  double dl = JSValueToNumber(ctx, lenv, NULL);
+  if (!(dl >= 0 && dl <= 0x7fffffff)) {
+    *exc = jb_error(ctx, "RangeError", "%s: array length %g", what, dl);
+    return false;
+  }
+  jsize n = (jsize)dl;
+  char ec = ac->elem;
+  jarray r = NULL;
+  jb_class *comp = NULL;
+  switch (ec) {
+  case 'Z': r = (*env)->NewBooleanArray(env, n); break;
+  case 'B': r = (*env)->NewByteArray(env, n); break;
+  case 'C': r = (*env)->NewCharArray(env, n); break;
+  case 'S': r = (*env)->NewShortArray(env, n); break;
+  case 'I': r = (*env)->NewIntArray(env, n); break;
+  case 'J': r = (*env)->NewLongArray(env, n); break;
+  case 'F': r = (*env)->NewFloatArray(env, n); break;
+  case 'D': r = (*env)->NewDoubleArray(env, n); break;
+  default:
+    comp = jb_class_get(env, ctx, ac->elem_cls, false, exc);
+    if (!comp) return false;
+    r = (*env)->NewObjectArray(env, n, comp->ref, NULL);
+    break;
+  }
+  if (!r) {
+    (*env)->ExceptionClear(env);
+    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate %s of length %d", what, ac->name, (int)n);
+    return false;
+  }
+  jb_locals_add(l, r);
+  char ewhat[512];
+  for (jsize i = 0; i < n; i++) {
+    JSValueRef ev = JSObjectGetPropertyAtIndex(ctx, arr, (unsigned)i, exc);
+    if (!ev) return false;
+    jb_arg ea;
+    jb_arg_kind(b, ctx, ev, &ea);
+    snprintf(ewhat, sizeof ewhat, "%s element %d", what, (int)i);
+    jvalue v;
+    jb_locals el = {0};
+    bool ok = jb_to_java(env, b, ctx, &ea, ec, ac->elem_cls, &v, &el, ewhat, exc);
+    jb_args_release(&ea, 1);
+    if (!ok) { jb_locals_free(env, &el); return false; }
+    switch (ec) {
+    case 'Z': (*env)->SetBooleanArrayRegion(env, r, i, 1, &v.z); break;
+    case 'B': (*env)->SetByteArrayRegion(env, r, i, 1, &v.b); break;
+    case 'C': (*env)->SetCharArrayRegion(env, r, i, 1, &v.c); break;
+    case 'S': (*env)->SetShortArrayRegion(env, r, i, 1, &v.s); break;
+    case 'I': (*env)->SetIntArrayRegion(env, r, i, 1, &v.i); break;
+    case 'J': (*env)->SetLongArrayRegion(env, r, i, 1, &v.j); break;
+    case 'F': (*env)->SetFloatArrayRegion(env, r, i, 1, &v.f); break;
+    case 'D': (*env)->SetDoubleArrayRegion(env, r, i, 1, &v.d); break;
+    default: (*env)->SetObjectArrayElement(env, r, i, v.l); break;
+    }
+    jb_locals_free(env, &el);
+  }
+  out->l = r;
+  return true;
+}
+
+/* Builds a java.util.ArrayList from the JS array a->v (elements as Object). */
+static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jvalue *out,
+                    jb_locals *l, const char *what, JSValueRef *exc) {
+  JSObjectRef arr = (JSObjectRef)a->v;
+  JSValueRef lenv = JSObjectGetProperty(ctx, arr, b->s_length, exc);
+  if (!lenv) return false;
+  double dl = JSValueToNumber(ctx, lenv, NULL);
+  if (!(dl >= 0 && dl <= 0x7fffffff)) {
+    *exc = jb_error(ctx, "RangeError", "%s: array length %g", what, dl);
+    return false;
+  }
+  jsize n = (jsize)dl;
+  jobjectArray items = (*env)->NewObjectArray(env, n, strait__jc.Object, NULL);
+  if (!items) {
+    (*env)->ExceptionClear(env);
+    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what, (int)n);
+    return false;
+  }
+  char ewhat[512];
+  for (jsize i = 0; i < n; i++) {
+    JSValueRef ev = JSObjectGetPropertyAtIndex(ctx, arr, (unsigned)i, exc);
+    if (!ev) { (*env)->DeleteLocalRef(env, items); return false; }
+    jb_arg ea;
+    jb_arg_kind(b, ctx, ev, &ea);
+    snprintf(ewhat, sizeof ewhat, "%s element %d", what, (int)i);
+    jvalue v;
+    jb_locals el = {0};
+    bool ok = to_object(env, b, ctx, &ea, 'O', -1, &v, &el, ewhat, exc);
+    jb_args_release(&ea, 1);
+    if (ok) (*env)->SetObjectArrayElement(env, items, i, v.l);
+    jb_locals_free(env, &el);
+    if (!ok) { (*env)->DeleteLocalRef(env, items); return false; }
+  }
+  jobject list = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toList, items);
+  (*env)->DeleteLocalRef(env, items);
+  if (!list) {
+    (*env)->ExceptionClear(env);
+    *exc = jb_error(ctx, "Error", "%s: cannot build a list", what);
+    return false;
+  }
+  jb_locals_add(l, list);
+  out->l = list;
+  return true;
+}
+
+/* Converts a to (code, pcls); see bridge.h. Inside the gate. */
+bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
+                jvalue *out, jb_locals *l, const char *what, JSValueRef *exc) {
+  switch (code) {
+  case 'Z': case 'B': case 'C': case 'S': case 'I': case 'J': case 'F': case 'D':
+    return to_primitive(env, ctx, a, code, out, what, exc);
+  case 'z': case 'b': case 'c': case 's': case 'i': case 'j': case 'f': case 'd': {
+    if (a->kind == JK_NULL || a->kind == JK_UNDEF) { out->l = NULL; return true; }
+    char prim = (char)(code - 'a' + 'A');
+    jvalue p;
+    if (!to_primitive(env, ctx, a, prim, &p, what, exc)) return false;
+    jobject r = box(env, prim, p);
+    if (!r) { (*env)->ExceptionClear(env); *exc = jb_error(ctx, "Error", "%s: out of memory", what); return false; }
+    jb_locals_add(l, r);
+    out->l = r;
+    return true;
+  }
+  case 'T':
+    if (a->kind == JK_NULL || a->kind == JK_UNDEF) { out->l = NULL; return true; }
+    if (a->kind != JK_STRING && a->kind != JK_CHAR) return type_error(env, ctx, a, code, pcls, what, exc);
+    out->l = strait__jstring_from_js(env, a->str);
+    if (!out->l) { (*env)->ExceptionClear(env); *exc = jb_error(ctx, "Error", "%s: out of memory", what); return false; }
+    jb_locals_add(l, out->l);
+    return true;
+  case 'O': case 'N':
+    return to_object(env, b, ctx, a, code, pcls, out, l, what, exc);
+  case 'G': {
+    if (a->kind == JK_NULL || a->kind == JK_UNDEF) { out->l = NULL; return true; }
+    if (a->kind == JK_WRAPPER) break;
+    if (a->kind != JK_BIGINT && a->kind != JK_INT && a->kind != JK_LONGINT)
+      return type_error(env, ctx, a, code, pcls, what, exc);
+    jobject r = to_biginteger(env, ctx, a, exc);
+    if (!r) return false;
+    jb_locals_add(l, r);
+    out->l = r;
+    return true;
+  }
+  default:
+    break;
+  }
+  /* reference types: A, U, Q, L, and wrappers for G */
+  switch (a->kind) {
+  case JK_NULL: case JK_UNDEF: out->l = NULL; return true;
+  case JK_WRAPPER: case JK_JARRAY: {
+    jb_class *p = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, exc) : NULL;
+    if (p && !(*env)->IsInstanceOf(env, a->e->ref, p->ref)) return type_error(env, ctx, a, code, pcls, what, exc);
+    out->l = a->e->ref;
+    return true;
+  }
+  case JK_ARRAY:
+    if (code == 'A') return to_array(env, b, ctx, a, pcls, out, l, what, exc);
+    if (code == 'U') return to_list(env, b, ctx, a, out, l, what, exc);
+    break;
+  default: {
+    jclass bc = box_class_of(a);
+    jb_class *p = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, exc) : NULL;
+    if (bc && p && (*env)->IsAssignableFrom(env, bc, p->ref))
+      return to_object(env, b, ctx, a, 'O', -1, out, l, what, exc);
+    break;
+  }
+  }
+  return type_error(env, ctx, a, code, pcls, what, exc);
+}
+
+/* Java string -> JS string value, exact UTF-16. NULL -> null. */
+JSValueRef jb_string_to_js(JNIEnv *env, JSContextRef ctx, jstring s) {
+  if (!s) return JSValueMakeNull(ctx);
+  JSStringRef js = strait__jsstring_from_java(env, s);
+  if (!js) {
+    (*env)->ExceptionClear(env);
+    return JSValueMakeNull(ctx);
+  }
+  JSValueRef r = JSValueMakeString(ctx, js);
+  JSStringRelease(js);
+  return r;
+}
+
+/* JS string value -> new Java string (local ref). */
+jstring jb_string_to_java(JNIEnv *env, JSContextRef ctx, JSValueRef v, JSValueRef *exc) {
+  JSStringRef s = JSValueToStringCopy(ctx, v, exc);
+  if (!s) return NULL;
+  jstring r = strait__jstring_from_js(env, s);
+  JSStringRelease(s);
+  return r;
+}
+
+/* long -> JS number when exact (|v| <= 2^53), else BigInt. */
+static JSValueRef long_to_js(JSContextRef ctx, jlong v) {
+  if (v >= -9007199254740992LL && v <= 9007199254740992LL) return JSValueMakeNumber(ctx, (double)v);
+  return JSBigIntCreateWithInt64(ctx, v, NULL);
+}
+
+/* Converts a Java value of code to JS; see bridge.h. Inside the gate.
+ * Object values are local refs the caller deletes. */
+JSValueRef jb_to_js(JNIEnv *env, jb_rt *b, JSContextRef ctx, char code, jvalue v, JSValueRef *exc) {
+  switch (code) {
+  case 'V': return JSValueMakeUndefined(ctx);
+  case 'Z': return JSValueMakeBoolean(ctx, v.z);
+  case 'B': return JSValueMakeNumber(ctx, v.b);
+  case 'S': return JSValueMakeNumber(ctx, v.s);
+  case 'I': return JSValueMakeNumber(ctx, v.i);
+  case 'J': return long_to_js(ctx, v.j);
+  case 'F': return JSValueMakeNumber(ctx, v.f);
+  case 'D': return JSValueMakeNumber(ctx, v.d);
+  case 'C': {
+    JSStringRef s = JSStringCreateWithCharacters(&v.c, 1);
+    JSValueRef r = JSValueMakeString(ctx, s);
+    JSStringRelease(s);
+    return r;
+  }
+  case 'T': return jb_string_to_js(env, ctx, (jstring)v.l);
+  case 'z': case 'b': case 's': case 'i': case 'j': case 'f': case 'd': case 'c': {
+    if (!v.l) return JSValueMakeNull(ctx);
+    jvalue p;
+    switch (code) {
+    case 'z': p.z = (*env)->CallBooleanMethod(env, v.l, strait__jc.Boolean_booleanValue); return jb_to_js(env, b, ctx, 'Z', p, exc);
+    case 'c': p.c = (*env)->CallCharMethod(env, v.l, jb.Character_charValue); return jb_to_js(env, b, ctx, 'C', p, exc);
+    case 'j': p.j = (*env)->CallLongMethod(env, v.l, jb.Number_longValue); return jb_to_js(env, b, ctx, 'J', p, exc);
+    default: p.d = (*env)->CallDoubleMethod(env, v.l, strait__jc.Number_doubleValue); return jb_to_js(env, b, ctx, 'D', p, exc);
+    }
+  }
+  default:
+    return jb_wrap(env, b, ctx, v.l, exc);
+  }
+}

@@ -1,0 +1,586 @@
+/*
+ * bridge_jsclass.c - the JS objects that stand for a Java class in one
+ * runtime: its constructor (a JS function made by a small helper script,
+ * so property reads on it are inline cached and `prototype`, `name` and
+ * `instanceof` behave like a JS class) and the prototype of its instances.
+ *
+ * Prototype chain of an instance of C (extends S):
+ *   wrapper -> C.prototype -> catch-all(C) -> S.prototype -> ... ->
+ *   Object.prototype
+ * C.prototype holds one method function per instance method name (all
+ * public methods, inherited ones too, so a call never walks the chain) and
+ * accessors for instance fields. The catch-all is a JSClass object with a
+ * getProperty callback, reached only when a lookup misses C.prototype: it
+ * resolves explicit signatures ("append(char)"), builds `constructor`
+ * lazily, lets JS built-ins through, and reports a missing member as a
+ * TypeError. Constructors have the same arrangement for statics:
+ *   C -> catch-all(C static) -> Function.prototype.
+ * Large classes need nothing special: JSC turns an object with many added
+ * properties into a dictionary on its own, so adding members stays linear.
+ *
+ * Everything here runs inside the runtime's gate.
+ */
+#include "bridge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static JSClassRef method_class, catchall_class, token_class;
+static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
+
+static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                              const JSValueRef argv[], JSValueRef *exc);
+static JSValueRef catchall_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc);
+
+static void make_classes(void) {
+  JSClassDefinition d = kJSClassDefinitionEmpty;
+  d.className = "JavaMethod";
+  d.callAsFunction = method_call;
+  method_class = JSClassCreate(&d);
+  JSClassDefinition c = kJSClassDefinitionEmpty;
+  c.className = "JavaMembers";
+  c.getProperty = catchall_get;
+  catchall_class = JSClassCreate(&c);
+  JSClassDefinition t = kJSClassDefinitionEmpty;
+  t.className = "JavaRef";
+  t.finalize = jb_token_finalize;
+  token_class = JSClassCreate(&t);
+}
+
+/* The finalizing token class (process-wide). Any thread. */
+JSClassRef jb_token_class(void) {
+  pthread_once(&classes_once, make_classes);
+  return token_class;
+}
+
+static const char helper_src[] =
+  "(function (construct, isInstance, fieldGet, fieldSet, iterStart, iterNext, DONE) {\n"
+  "  'use strict';\n"
+  "  function makeCtor(ci, name, abstractKind) {\n"
+  "    const C = function () {\n"
+  "      if (new.target === undefined) throw new TypeError('Java class ' + name + ' must be called with new');\n"
+  "      return construct(ci, ...arguments);\n"
+  "    };\n"
+  "    Object.defineProperty(C, 'name', { value: name });\n"
+  "    Object.defineProperty(C, Symbol.hasInstance, { value: (v) => isInstance(ci, v) });\n"
+  "    return C;\n"
+  "  }\n"
+  "  function defineFields(obj, ci, names, flags, wantStatic, cname) {\n"
+  "    for (let i = 0; i < names.length; i++) {\n"
+  "      const fl = flags[i], name = names[i], fi = i;\n"
+  "      const isStatic = (fl & 1) !== 0, isFinal = (fl & 2) !== 0;\n"
+  "      if (isStatic !== wantStatic) continue;\n"
+  "      const ro = () => { throw new TypeError('cannot assign to final field ' + cname + '.' + name); };\n"
+  "      if (isStatic && isFinal) {\n"
+  "        Object.defineProperty(obj, name, { configurable: true, enumerable: true,\n"
+  "          get() { const v = fieldGet(ci, fi, null);\n"
+  "                  Object.defineProperty(obj, name, { value: v, writable: false, enumerable: true, configurable: false });\n"
+  "                  return v; },\n"
+  "          set: ro });\n"
+  "      } else if (isStatic) {\n"
+  "        Object.defineProperty(obj, name, { configurable: false, enumerable: true,\n"
+  "          get() { return fieldGet(ci, fi, null); }, set(v) { fieldSet(ci, fi, null, v); } });\n"
+  "      } else {\n"
+  "        Object.defineProperty(obj, name, { configurable: false, enumerable: true,\n"
+  "          get() { return fieldGet(ci, fi, this); },\n"
+  "          set: isFinal ? ro : function (v) { fieldSet(ci, fi, this, v); } });\n"
+  "      }\n"
+  "    }\n"
+  "  }\n"
+  "  function iterate() {\n"
+  "    const it = iterStart(this);\n"
+  "    return { next() { const v = iterNext(it);\n"
+  "                      return v === DONE ? { done: true, value: undefined } : { done: false, value: v }; },\n"
+  "             [Symbol.iterator]() { return this; } };\n"
+  "  }\n"
+  "  return [makeCtor, defineFields, iterate, Symbol.iterator];\n"
+  "})";
+
+static jb_rt *bridge_of_fn(JSObjectRef fn) {
+  return JSObjectGetPrivate(fn);
+}
+
+/* construct(ci, ...args): new instance of class ci. */
+static JSValueRef native_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of_fn(fn);
+  JNIEnv *env = strait__env();
+  int ci = (int)JSValueToNumber(ctx, argv[0], NULL);
+  jb_class *k = jb_class_get(env, ctx, ci, true, exc);
+  if (!k) return NULL;
+  return jb_construct(env, b, ctx, k, argc - 1, argv + 1, exc);
+}
+
+/* isInstance(ci, v): v wraps an instance of class ci. */
+static JSValueRef native_is_instance(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                     const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of_fn(fn);
+  if (argc < 2 || !JSValueIsObject(ctx, argv[1])) return JSValueMakeBoolean(ctx, false);
+  jb_entry *e = jb_entry_of(b, (JSObjectRef)argv[1]);
+  if (!e) return JSValueMakeBoolean(ctx, false);
+  JNIEnv *env = strait__env();
+  jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), false, exc);
+  if (!k) return NULL;
+  return JSValueMakeBoolean(ctx, e->cls == k || (*env)->IsInstanceOf(env, e->ref, k->ref));
+}
+
+/* Receiver of an instance member call: the Java object behind self, which
+ * must be an instance of k. NULL with a TypeError in *exc. */
+static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef self, jb_class *k,
+                        const char *member, JSValueRef *exc) {
+  jb_entry *e = self ? jb_entry_of(b, self) : NULL;
+  if (!e) {
+    *exc = jb_error(ctx, "TypeError", "%s.%s: receiver is not a Java object (instance member used on the class, "
+                    "detached from its object, or called on a JS value)", k->name, member);
+    return NULL;
+  }
+  if (e->cls != k && !(*env)->IsInstanceOf(env, e->ref, k->ref)) {
+    *exc = jb_error(ctx, "TypeError", "%s.%s: receiver is a %s, not a %s", k->name, member, e->cls->name, k->name);
+    return NULL;
+  }
+  return e->ref;
+}
+
+/* fieldGet(ci, fi, recv) */
+static JSValueRef native_field_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of_fn(fn);
+  JNIEnv *env = strait__env();
+  jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, exc);
+  if (!k) return NULL;
+  int fi = (int)JSValueToNumber(ctx, argv[1], NULL);
+  if (fi < 0 || fi >= k->nfields) return JSValueMakeUndefined(ctx);
+  jb_member *f = k->fields[fi];
+  jobject recv = NULL;
+  if (!f->is_static) {
+    JSObjectRef o = JSValueIsObject(ctx, argv[2]) ? (JSObjectRef)argv[2] : NULL;
+    if (!(recv = receiver(env, b, ctx, o, k, f->name, exc))) return NULL;
+  }
+  return jb_field_get(env, b, ctx, f, recv, exc);
+}
+
+/* fieldSet(ci, fi, recv, v) */
+static JSValueRef native_field_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of_fn(fn);
+  JNIEnv *env = strait__env();
+  jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, exc);
+  if (!k) return NULL;
+  int fi = (int)JSValueToNumber(ctx, argv[1], NULL);
+  if (fi < 0 || fi >= k->nfields) return JSValueMakeUndefined(ctx);
+  jb_member *f = k->fields[fi];
+  jobject recv = NULL;
+  if (!f->is_static) {
+    JSObjectRef o = JSValueIsObject(ctx, argv[2]) ? (JSObjectRef)argv[2] : NULL;
+    if (!(recv = receiver(env, b, ctx, o, k, f->name, exc))) return NULL;
+  }
+  if (f->is_final) {
+    *exc = jb_error(ctx, "TypeError", "cannot assign to final field %s.%s", k->name, f->name);
+    return NULL;
+  }
+  if (!jb_field_set(env, b, ctx, f, recv, argc > 3 ? argv[3] : JSValueMakeUndefined(ctx), exc)) return NULL;
+  return JSValueMakeUndefined(ctx);
+}
+
+/* iterStart(obj): a Java Iterator over obj (Iterable, Map entries, array). */
+static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                    const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of_fn(fn);
+  JNIEnv *env = strait__env();
+  jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
+  if (!e) {
+    *exc = jb_error(ctx, "TypeError", "Symbol.iterator of a Java object called on a non-Java value");
+    return NULL;
+  }
+  jb_maybe_flush(env, b);
+  int depth = strait__gate_suspend(b->rt);
+  jobject it = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterator, e->ref);
+  strait__gate_resume(b->rt, depth);
+  if ((*env)->ExceptionCheck(env)) {
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  JSValueRef r = jb_wrap(env, b, ctx, it, exc);
+  (*env)->DeleteLocalRef(env, it);
+  return r;
+}
+
+/* iterNext(it): the next element, or the DONE marker. */
+static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of_fn(fn);
+  JNIEnv *env = strait__env();
+  jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
+  if (!e) return b->token_key;
+  jb_maybe_flush(env, b);
+  int depth = strait__gate_suspend(b->rt);
+  jobject v = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterNext, e->ref);
+  strait__gate_resume(b->rt, depth);
+  if ((*env)->ExceptionCheck(env)) {
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  if (v && (*env)->IsSameObject(env, v, jb.done)) {
+    (*env)->DeleteLocalRef(env, v);
+    return b->token_key;
+  }
+  JSValueRef r = jb_wrap(env, b, ctx, v, exc);
+  if (v) (*env)->DeleteLocalRef(env, v);
+  return r;
+}
+
+/* The class index behind a constructor object, or -1 (see bridge.h). */
+int jb_ctor_class(jb_rt *b, JSContextRef ctx, JSObjectRef obj) {
+  JSValueRef v = JSObjectGetPropertyForKey(ctx, obj, b->token_key, NULL);
+  if (!v || !JSValueIsNumber(ctx, v)) return -1;
+  double d = JSValueToNumber(ctx, v, NULL);
+  if (!(d >= 0 && d < (double)b->njsc)) return -1;
+  int ci = (int)d;
+  return b->jsc[ci].ctor == obj ? ci : -1;
+}
+
+/* A native function whose private data is b (JSClass with private). */
+static JSObjectRef bridge_fn(jb_rt *b, JSContextRef ctx, JSObjectCallAsFunctionCallback cb) {
+  JSClassDefinition d = kJSClassDefinitionEmpty;
+  d.className = "JavaBridgeFunction";
+  d.callAsFunction = cb;
+  JSClassRef cls = JSClassCreate(&d);
+  JSObjectRef f = JSObjectMake(ctx, cls, b);
+  JSClassRelease(cls);
+  JSObjectSetPrototype(ctx, f, b->fn_proto);
+  return f;
+}
+
+static void protect(JSContextRef ctx, JSValueRef v) { if (v) JSValueProtect(ctx, v); }
+
+/* Per-runtime set-up: classes, helper script, cached strings. */
+int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
+  pthread_once(&classes_once, make_classes);
+  b->token_class = token_class;
+  b->s_length = JSStringCreateWithUTF8CString("length");
+  b->s_prototype = JSStringCreateWithUTF8CString("prototype");
+  b->s_constructor = JSStringCreateWithUTF8CString("constructor");
+  JSObjectRef global = JSContextGetGlobalObject(ctx);
+  JSStringRef key = JSStringCreateWithUTF8CString("strait.java.ref");
+  b->token_key = JSValueMakeSymbol(ctx, key);
+  JSStringRelease(key);
+  protect(ctx, b->token_key);
+  b->object_proto = (JSObjectRef)JSObjectGetPrototype(ctx, JSObjectMake(ctx, NULL, NULL));
+  protect(ctx, b->object_proto);
+  JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, NULL, native_is_instance);
+  b->fn_proto = (JSObjectRef)JSObjectGetPrototype(ctx, f);
+  protect(ctx, b->fn_proto);
+  JSValueRef ev = strait__get(ctx, global, "Error");
+  b->error_ctor = JSValueIsObject(ctx, ev) ? (JSObjectRef)ev : NULL;
+  protect(ctx, b->error_ctor);
+
+  JSObjectRef construct = bridge_fn(b, ctx, native_construct);
+  JSObjectRef is_inst = bridge_fn(b, ctx, native_is_instance);
+  b->field_get = bridge_fn(b, ctx, native_field_get);
+  b->field_set = bridge_fn(b, ctx, native_field_set);
+  protect(ctx, b->field_get);
+  protect(ctx, b->field_set);
+  JSStringRef src = JSStringCreateWithUTF8CString(helper_src);
+  JSStringRef file = JSStringCreateWithUTF8CString("strait:java-bridge");
+  JSValueRef factory = JSEvaluateScript(ctx, src, NULL, file, 1, exc);
+  JSStringRelease(src);
+  JSStringRelease(file);
+  if (!factory) return STRAIT_EJS;
+  JSObjectRef istart = bridge_fn(b, ctx, native_iter_start);
+  JSObjectRef inext = bridge_fn(b, ctx, native_iter_next);
+  JSValueRef args[7] = {construct, is_inst, b->field_get, b->field_set, istart, inext, b->token_key};
+  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 7, args, exc);
+  if (!pair) return STRAIT_EJS;
+  b->define_acc = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 1, NULL);
+  b->make_ctor = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 0, NULL);
+  b->iterate = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 2, NULL);
+  b->iter_sym = JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 3, NULL);
+  protect(ctx, b->define_acc);
+  protect(ctx, b->make_ctor);
+  protect(ctx, b->iterate);
+  protect(ctx, b->iter_sym);
+  return 0;
+}
+
+/* Unprotects every JS object of the runtime's classes. Teardown. */
+void jb_jsclass_free(jb_rt *b) {
+  JSContextRef ctx = b->ctx;
+  for (size_t i = 0; i < b->njsc; i++) {
+    if (b->jsc[i].ctor) JSValueUnprotect(ctx, b->jsc[i].ctor);
+    if (b->jsc[i].proto) JSValueUnprotect(ctx, b->jsc[i].proto);
+  }
+  free(b->jsc);
+  b->jsc = NULL;
+  b->njsc = 0;
+  JSValueRef vals[] = {b->token_key, b->object_proto, b->fn_proto, b->error_ctor, b->field_get,
+                       b->field_set, b->define_acc, b->make_ctor, b->iterate, b->iter_sym};
+  for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+    if (vals[i]) JSValueUnprotect(ctx, vals[i]);
+  if (b->s_length) JSStringRelease(b->s_length);
+  if (b->s_prototype) JSStringRelease(b->s_prototype);
+  if (b->s_constructor) JSStringRelease(b->s_constructor);
+}
+
+static jb_jsclass *slot_of(jb_rt *b, int index) {
+  if ((size_t)index >= b->njsc) {
+    size_t n = b->njsc ? b->njsc : 64;
+    while (n <= (size_t)index) n *= 2;
+    jb_jsclass *j = realloc(b->jsc, n * sizeof *j);
+    if (!j) return NULL;
+    memset(j + b->njsc, 0, (n - b->njsc) * sizeof *j);
+    b->jsc = j;
+    b->njsc = n;
+  }
+  return &b->jsc[index];
+}
+
+static jb_bound *new_bound(jb_rt *b, jb_class *k, jb_group *g, jb_member *forced, bool is_static) {
+  jb_bound *bd = calloc(1, sizeof *bd);
+  if (!bd) return NULL;
+  bd->b = b;
+  bd->cls = k;
+  bd->g = g;
+  bd->forced = forced;
+  bd->is_static = is_static;
+  jb_own(b, bd);
+  return bd;
+}
+
+/* New method function for g (see bridge.h). */
+JSObjectRef jb_method_fn(jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *forced) {
+  jb_bound *bd = new_bound(b, g->cls, g, forced, g->is_static);
+  if (!bd) return NULL;
+  JSObjectRef f = JSObjectMake(ctx, method_class, bd);
+  JSObjectSetPrototype(ctx, f, b->fn_proto);
+  return f;
+}
+
+static void set_prop(JSContextRef ctx, JSObjectRef o, const char *name, JSValueRef v, JSPropertyAttributes a) {
+  JSStringRef n = JSStringCreateWithUTF8CString(name);
+  JSObjectSetProperty(ctx, o, n, v, a, NULL);
+  JSStringRelease(n);
+}
+
+/* Adds method functions of k's groups (static or instance) to obj. */
+static void add_methods(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj, bool is_static) {
+  for (int i = 0; i < k->ngroups; i++) {
+    jb_group *g = &k->groups[i];
+    if (g->is_static != is_static) continue;
+    JSObjectRef f = jb_method_fn(b, ctx, g, NULL);
+    if (f) set_prop(ctx, obj, g->name, f, 0);
+  }
+}
+
+/* Defines k's fields (static or instance) on obj through the helper. */
+static bool add_fields(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj, bool is_static,
+                       JSValueRef *exc) {
+  int n = 0;
+  for (int i = 0; i < k->nfields; i++) n += k->fields[i]->is_static == is_static;
+  if (n == 0) return true;
+  JSValueRef *names = malloc(sizeof(JSValueRef) * (size_t)k->nfields * 2);
+  if (!names) return false;
+  JSValueRef *flags = names + k->nfields;
+  for (int i = 0; i < k->nfields; i++) {
+    JSStringRef s = JSStringCreateWithUTF8CString(k->fields[i]->name);
+    names[i] = JSValueMakeString(ctx, s);
+    JSStringRelease(s);
+    flags[i] = JSValueMakeNumber(ctx, (k->fields[i]->is_static ? 1 : 0) | (k->fields[i]->is_final ? 2 : 0));
+  }
+  JSStringRef cn = JSStringCreateWithUTF8CString(k->name);
+  JSValueRef args[6] = {obj, JSValueMakeNumber(ctx, k->index), JSObjectMakeArray(ctx, (size_t)k->nfields, names, NULL),
+                        JSObjectMakeArray(ctx, (size_t)k->nfields, flags, NULL), JSValueMakeBoolean(ctx, is_static),
+                        JSValueMakeString(ctx, cn)};
+  JSStringRelease(cn);
+  free(names);
+  return JSObjectCallAsFunction(ctx, b->define_acc, NULL, 6, args, exc) != NULL;
+}
+
+/* A catch-all object for k with the given [[Prototype]]. */
+static JSObjectRef make_catchall(jb_rt *b, JSContextRef ctx, jb_class *k, bool is_static, JSObjectRef parent) {
+  jb_bound *bd = new_bound(b, k, NULL, NULL, is_static);
+  if (!bd) return NULL;
+  JSObjectRef c = JSObjectMake(ctx, catchall_class, bd);
+  JSObjectSetPrototype(ctx, c, parent);
+  return c;
+}
+
+/* The prototype for instances of class index (see bridge.h). */
+JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JSValueRef *exc) {
+  jb_jsclass *s = slot_of(b, index);
+  if (!s) return NULL;
+  if (s->proto) return s->proto;
+  jb_class *k = jb_class_get(env, ctx, index, true, exc);
+  if (!k) return NULL;
+  JSObjectRef parent = b->object_proto;
+  if (k->super_index >= 0 && !(k->flags & JB_IFACE)) {
+    parent = jb_class_proto(env, b, ctx, k->super_index, exc);
+    if (!parent) return NULL;
+  }
+  JSObjectRef catchall = make_catchall(b, ctx, k, false, parent);
+  JSObjectRef proto = JSObjectMake(ctx, NULL, NULL);
+  JSObjectSetPrototype(ctx, proto, catchall);
+  JSValueProtect(ctx, proto);
+  s = slot_of(b, index);
+  s->proto = proto;
+  ((jb_bound *)JSObjectGetPrivate(catchall))->owner = proto;
+  add_methods(b, ctx, k, proto, false);
+  if (!add_fields(b, ctx, k, proto, false, exc)) return NULL;
+  if (b->iterate && b->iter_sym) {
+    jclass it = (*env)->FindClass(env, "java/lang/Iterable");
+    jclass mp = (*env)->FindClass(env, "java/util/Map");
+    if ((it && (*env)->IsAssignableFrom(env, k->ref, it)) || (mp && (*env)->IsAssignableFrom(env, k->ref, mp)) ||
+        (k->flags & JB_ARRAY))
+      JSObjectSetPropertyForKey(ctx, proto, b->iter_sym, b->iterate, kJSPropertyAttributeDontEnum, NULL);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    if (it) (*env)->DeleteLocalRef(env, it);
+    if (mp) (*env)->DeleteLocalRef(env, mp);
+  }
+  return proto;
+}
+
+/* The constructor of class index (see bridge.h). */
+JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JSValueRef *exc) {
+  jb_jsclass *s = slot_of(b, index);
+  if (!s) return NULL;
+  if (s->ctor) return s->ctor;
+  jb_class *k = jb_class_get(env, ctx, index, true, exc);
+  if (!k) return NULL;
+  JSObjectRef proto = jb_class_proto(env, b, ctx, index, exc);
+  if (!proto) return NULL;
+  JSStringRef nm = JSStringCreateWithUTF8CString(k->name);
+  JSValueRef args[2] = {JSValueMakeNumber(ctx, index), JSValueMakeString(ctx, nm)};
+  JSStringRelease(nm);
+  JSValueRef cv = JSObjectCallAsFunction(ctx, b->make_ctor, NULL, 2, args, exc);
+  if (!cv) return NULL;
+  JSObjectRef ctor = (JSObjectRef)cv;
+  JSValueProtect(ctx, ctor);
+  s = slot_of(b, index);
+  s->ctor = ctor;
+  JSObjectSetProperty(ctx, ctor, b->s_prototype, proto,
+                      kJSPropertyAttributeDontEnum | kJSPropertyAttributeDontDelete | kJSPropertyAttributeReadOnly, NULL);
+  JSObjectSetProperty(ctx, proto, b->s_constructor, ctor, kJSPropertyAttributeDontEnum, NULL);
+  JSObjectSetPropertyForKey(ctx, ctor, b->token_key, JSValueMakeNumber(ctx, index),
+                            kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete,
+                            NULL);
+  JSObjectRef catchall = make_catchall(b, ctx, k, true, b->fn_proto);
+  ((jb_bound *)JSObjectGetPrivate(catchall))->owner = ctor;
+  JSObjectSetPrototype(ctx, ctor, catchall);
+  add_methods(b, ctx, k, ctor, true);
+  if (!add_fields(b, ctx, k, ctor, true, exc)) return NULL;
+  return ctor;
+}
+
+/* Calls a method function: resolves the receiver and invokes. */
+static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                              const JSValueRef argv[], JSValueRef *exc) {
+  jb_bound *bd = JSObjectGetPrivate(fn);
+  jb_rt *b = bd->b;
+  JNIEnv *env = strait__env();
+  jobject recv = NULL;
+  if (!bd->is_static && !(recv = receiver(env, b, ctx, self, bd->cls, bd->g->name, exc))) return NULL;
+  return jb_invoke(env, b, ctx, bd->g, bd->forced, recv, argc, argv, exc);
+}
+
+static bool is_identifier(const char *s) {
+  if (!*s) return false;
+  for (const char *p = s; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (!(c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80 ||
+          (p != s && c >= '0' && c <= '9')))
+      return false;
+  }
+  return true;
+}
+
+/* Names generic JS code probes on any object; a miss is not an error. */
+static bool is_probe_name(const char *s) {
+  static const char *const names[] = {"then", "toJSON", "inspect", "constructor", "asymmetricMatch",
+                                      "nodeType", "length", "prototype", "caller", "arguments",
+                                      "__proto__", "toPrimitive", "valueOf", "toString", "name"};
+  if (s[0] == '_' || s[0] == '$' || s[0] == '@') return true;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(s, names[i]) == 0) return true;
+  return false;
+}
+
+/* Lists the signatures of a group into buf for messages. */
+static void list_sigs(jb_group *g, char *buf, size_t n) {
+  size_t o = 0;
+  buf[0] = 0;
+  for (int i = 0; g && i < g->n && o + 4 < n; i++) {
+    int w = snprintf(buf + o, n - o, "%s%s", i ? ", " : "", g->m[i]->sig);
+    if (w < 0) break;
+    o += (size_t)w;
+  }
+  if (o >= n) buf[n - 1] = 0;
+}
+
+/* Stores a resolved member on the catch-all's owner. The put walks the
+ * owner's prototype chain and so reaches this catch-all again: busy makes
+ * that nested lookup a miss. */
+static void define_on_owner(JSContextRef ctx, jb_bound *bd, JSStringRef name, JSValueRef v) {
+  if (!v || !bd->owner) return;
+  bd->busy = true;
+  JSObjectSetProperty(ctx, bd->owner, name, v, kJSPropertyAttributeDontEnum, NULL);
+  bd->busy = false;
+}
+
+/* getProperty of a catch-all (see file comment). */
+static JSValueRef catchall_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc) {
+  jb_bound *bd = JSObjectGetPrivate(obj);
+  if (!bd || bd->busy) return NULL;
+  jb_rt *b = bd->b;
+  char buf[512];
+  size_t max = JSStringGetMaximumUTF8CStringSize(name);
+  if (max > sizeof buf) return NULL;
+  size_t len = JSStringGetUTF8CString(name, buf, sizeof buf);
+  if (len == 0) return NULL;
+  len--;
+  JNIEnv *env = strait__env();
+  jb_class *k = bd->cls;
+  if (memchr(buf, '(', len)) {
+    jb_member *m = jb_member_by_sig(k, buf, len, bd->is_static);
+    if (!m) {
+      const char *open = memchr(buf, '(', len);
+      jb_group *g = jb_group_find(k, buf, (size_t)(open - buf), bd->is_static);
+      char sigs[600];
+      list_sigs(g, sigs, sizeof sigs);
+      *exc = jb_error(ctx, "TypeError", "%s has no %smethod %s%s%s", k->name, bd->is_static ? "static " : "", buf,
+                      g ? "; candidates: " : "", sigs);
+      return NULL;
+    }
+    jb_group *g = m->kind == 'c' ? &k->ctors : jb_group_find(k, m->name, strlen(m->name), bd->is_static);
+    JSObjectRef f = jb_method_fn(b, ctx, g, m);
+    define_on_owner(ctx, bd, name, f);
+    return f;
+  }
+  if (!is_identifier(buf)) return NULL;
+  if (strcmp(buf, "constructor") == 0 && !bd->is_static) {
+    JSObjectRef c = jb_class_ctor(env, b, ctx, k->index, exc);
+    return c;
+  }
+  if (JSObjectHasProperty(ctx, bd->is_static ? b->fn_proto : b->object_proto, name)) return NULL;
+  if (bd->is_static) {
+    /* nested class: java.util.Map.Entry */
+    char nested[1024];
+    snprintf(nested, sizeof nested, "%s$%s", k->name, buf);
+    JSStringRef ns = JSStringCreateWithUTF8CString(nested);
+    JSValueRef nv = JSValueMakeString(ctx, ns);
+    JSStringRelease(ns);
+    JSValueRef ignored = NULL;
+    JSObjectRef c = jb_type_by_name(env, b, ctx, nv, &ignored);
+    if (c) {
+      define_on_owner(ctx, bd, name, c);
+      return c;
+    }
+  }
+  if (is_probe_name(buf)) return NULL;
+  jb_group *other = jb_group_find(k, buf, len, !bd->is_static);
+  if (other) {
+    *exc = jb_error(ctx, "TypeError", "%s.%s is %s method; use it on %s", k->name, buf,
+                    bd->is_static ? "an instance" : "a static", bd->is_static ? "an instance" : "the class");
+    return NULL;
+  }
+  *exc = jb_error(ctx, "TypeError", "%s has no public %smember '%s'", k->name, bd->is_static ? "static " : "", buf);
+  return NULL;
+}

@@ -1,0 +1,306 @@
+/*
+ * bridge_package.c - the globals java, javax, jdk, org, com, net, Packages
+ * (package objects) and Java (type, array, from, to, isJavaObject).
+ *
+ * A package object is a plain JS object whose prototype is a catch-all
+ * JSClass object: a child read the first time misses the plain object and
+ * reaches the catch-all, which asks Java what the name is (a class, maybe a
+ * package, or known to be absent) and stores the answer on the plain object
+ * as an ordinary property, so later reads are plain inline-cached loads.
+ *
+ * Everything here runs inside the runtime's gate.
+ */
+#include "bridge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct jb_pkg {
+  jb_rt *b;
+  JSObjectRef obj;          /* the plain package object (not protected) */
+  bool busy;                /* storing a child on obj (its put looks here) */
+  char name[];              /* dotted, "" for Packages */
+} jb_pkg;
+
+static JSClassRef pkg_class;
+static pthread_once_t pkg_once = PTHREAD_ONCE_INIT;
+
+static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc);
+
+static void make_pkg_class(void) {
+  JSClassDefinition d = kJSClassDefinitionEmpty;
+  d.className = "JavaPackage";
+  d.getProperty = pkg_get;
+  pkg_class = JSClassCreate(&d);
+}
+
+/* A new package object named name. */
+static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name) {
+  size_t n = strlen(name);
+  jb_pkg *p = malloc(sizeof *p + n + 1);
+  if (!p) return NULL;
+  p->b = b;
+  p->busy = false;
+  memcpy(p->name, name, n + 1);
+  jb_own(b, p);
+  JSObjectRef catchall = JSObjectMake(ctx, pkg_class, p);
+  JSObjectSetPrototype(ctx, catchall, b->object_proto);
+  JSObjectRef obj = JSObjectMake(ctx, NULL, NULL);
+  JSObjectSetPrototype(ctx, obj, catchall);
+  p->obj = obj;
+  return obj;
+}
+
+/* Constructor object for a java.lang.Class local ref. */
+static JSObjectRef ctor_of_class(JNIEnv *env, jb_rt *b, JSContextRef ctx, jclass cls, JSValueRef *exc) {
+  int ci = jb_class_index(env, cls);
+  if (ci < 0) {
+    *exc = jb_error(ctx, "TypeError", "cannot index a Java class");
+    return NULL;
+  }
+  return jb_class_ctor(env, b, ctx, ci, exc);
+}
+
+static bool is_identifier(const char *s) {
+  if (!*s) return false;
+  for (const char *p = s; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (!(c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80 ||
+          (p != s && c >= '0' && c <= '9')))
+      return false;
+  }
+  return true;
+}
+
+/* getProperty of a package catch-all (see file comment). */
+static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc) {
+  jb_pkg *p = JSObjectGetPrivate(obj);
+  if (!p || p->busy) return NULL;
+  jb_rt *b = p->b;
+  char buf[512];
+  if (JSStringGetMaximumUTF8CStringSize(name) > sizeof buf - 2) return NULL;
+  size_t len = JSStringGetUTF8CString(name, buf, sizeof buf);
+  if (len <= 1 || !is_identifier(buf)) return NULL;
+  if (JSObjectHasProperty(ctx, b->object_proto, name)) return NULL;
+  if (strcmp(buf, "then") == 0 || strcmp(buf, "toJSON") == 0 || strcmp(buf, "inspect") == 0) return NULL;
+  char full[1100];
+  snprintf(full, sizeof full, "%s%s%s", p->name, p->name[0] ? "." : "", buf);
+  JNIEnv *env = strait__env();
+  jb_maybe_flush(env, b);
+  jstring jname = strait__jstring_from_utf8(env, full, strlen(full));
+  jobject r = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_resolve, jname);
+  (*env)->DeleteLocalRef(env, jname);
+  if ((*env)->ExceptionCheck(env)) {
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  JSObjectRef child;
+  if (!r) {
+    *exc = jb_error(ctx, "TypeError", "class %s not found", full);
+    return NULL;
+  }
+  if ((*env)->IsInstanceOf(env, r, jb.Class)) child = ctor_of_class(env, b, ctx, r, exc);
+  else child = make_package(b, ctx, full);
+  (*env)->DeleteLocalRef(env, r);
+  if (!child) return NULL;
+  p->busy = true;
+  JSObjectSetProperty(ctx, p->obj, name, child, 0, NULL);
+  p->busy = false;
+  return child;
+}
+
+/* Class named by a JS string ("java.util.HashMap", "int[]", "java.util.Map$Entry");
+ * local ref or NULL with TypeError. */
+static jclass class_by_name(JNIEnv *env, JSContextRef ctx, JSValueRef name, JSValueRef *exc) {
+  if (!JSValueIsString(ctx, name)) {
+    *exc = jb_error(ctx, "TypeError", "Java.type: expected a class name string");
+    return NULL;
+  }
+  jstring js = jb_string_to_java(env, ctx, name, exc);
+  if (!js) return NULL;
+  jclass c = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_findClass, js);
+  (*env)->DeleteLocalRef(env, js);
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  if (!c) {
+    char *n = strait__utf8_from_value(ctx, name, NULL);
+    *exc = jb_error(ctx, "TypeError", "class %s not found", n ? n : "?");
+    free(n);
+  }
+  return c;
+}
+
+/* Java.type(name); see bridge.h. */
+JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef name, JSValueRef *exc) {
+  jclass c = class_by_name(env, ctx, name, exc);
+  if (!c) return NULL;
+  JSObjectRef r = ctor_of_class(env, b, ctx, c, exc);
+  (*env)->DeleteLocalRef(env, c);
+  return r;
+}
+
+static jb_rt *bridge_of(JSObjectRef fn) { return JSObjectGetPrivate(fn); }
+
+static JSValueRef java_type(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                            const JSValueRef argv[], JSValueRef *exc) {
+  JNIEnv *env = strait__env();
+  return jb_type_by_name(env, bridge_of(fn), ctx, argc ? argv[0] : JSValueMakeUndefined(ctx), exc);
+}
+
+static JSValueRef java_is_object(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exc) {
+  bool r = argc && JSValueIsObject(ctx, argv[0]) && jb_entry_of(bridge_of(fn), (JSObjectRef)argv[0]);
+  return JSValueMakeBoolean(ctx, r);
+}
+
+/* Class index named by a type argument: a string or a class constructor. */
+static int class_index_of_type(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef t, const char *what,
+                               JSValueRef *exc) {
+  if (JSValueIsObject(ctx, t)) {
+    int ci = jb_ctor_class(b, ctx, (JSObjectRef)t);
+    if (ci >= 0) return ci;
+    *exc = jb_error(ctx, "TypeError", "%s: expected a Java class or a type name", what);
+    return -1;
+  }
+  jclass c = class_by_name(env, ctx, t, exc);
+  if (!c) return -1;
+  int ci = jb_class_index(env, c);
+  (*env)->DeleteLocalRef(env, c);
+  return ci;
+}
+
+/* Java.array(type, length) */
+static JSValueRef java_array(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                             const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of(fn);
+  JNIEnv *env = strait__env();
+  if (argc < 2) {
+    *exc = jb_error(ctx, "TypeError", "Java.array(type, length): expected 2 arguments, got %zu", argc);
+    return NULL;
+  }
+  int ci = class_index_of_type(env, b, ctx, argv[0], "Java.array", exc);
+  if (ci < 0) return NULL;
+  double n = JSValueIsNumber(ctx, argv[1]) ? JSValueToNumber(ctx, argv[1], NULL) : -1;
+  if (!(n >= 0 && n <= 0x7fffffff) || n != (double)(jint)n) {
+    *exc = jb_error(ctx, "RangeError", "Java.array: invalid length");
+    return NULL;
+  }
+  jb_class *k = jb_class_get(env, ctx, ci, false, exc);
+  if (!k) return NULL;
+  if (k->self_code == 'V') {
+    *exc = jb_error(ctx, "TypeError", "Java.array: cannot make an array of void");
+    return NULL;
+  }
+  jobject arr = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_newArray, k->ref, (jint)n);
+  if ((*env)->ExceptionCheck(env)) {
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  JSValueRef r = jb_wrap(env, b, ctx, arr, exc);
+  (*env)->DeleteLocalRef(env, arr);
+  return r;
+}
+
+/* Java.from(javaArrayOrCollection) -> JS array */
+static JSValueRef java_from(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                            const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of(fn);
+  JNIEnv *env = strait__env();
+  jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
+  if (!e) {
+    *exc = jb_error(ctx, "TypeError", "Java.from: expected a Java array or collection");
+    return NULL;
+  }
+  jb_maybe_flush(env, b);
+  jobjectArray items = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toArray, e->ref);
+  if ((*env)->ExceptionCheck(env)) {
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  jsize n = (*env)->GetArrayLength(env, items);
+  JSObjectRef arr = JSObjectMakeArray(ctx, 0, NULL, exc);
+  if (!arr) { (*env)->DeleteLocalRef(env, items); return NULL; }
+  for (jsize i = 0; i < n; i++) {
+    jobject o = (*env)->GetObjectArrayElement(env, items, i);
+    JSValueRef v = jb_wrap(env, b, ctx, o, exc);
+    if (o) (*env)->DeleteLocalRef(env, o);
+    if (!v) { (*env)->DeleteLocalRef(env, items); return NULL; }
+    JSObjectSetPropertyAtIndex(ctx, arr, (unsigned)i, v, NULL);
+  }
+  (*env)->DeleteLocalRef(env, items);
+  return arr;
+}
+
+/* Java.to(jsArray, type) -> Java array (type defaults to Object[]) */
+static JSValueRef java_to(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                          const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of(fn);
+  JNIEnv *env = strait__env();
+  if (argc < 1 || !JSValueIsArray(ctx, argv[0])) {
+    *exc = jb_error(ctx, "TypeError", "Java.to: expected a JS array");
+    return NULL;
+  }
+  int ci;
+  if (argc > 1 && !JSValueIsUndefined(ctx, argv[1])) {
+    ci = class_index_of_type(env, b, ctx, argv[1], "Java.to", exc);
+  } else {
+    JSStringRef s = JSStringCreateWithUTF8CString("java.lang.Object[]");
+    JSValueRef v = JSValueMakeString(ctx, s);
+    JSStringRelease(s);
+    ci = class_index_of_type(env, b, ctx, v, "Java.to", exc);
+  }
+  if (ci < 0) return NULL;
+  jb_class *k = jb_class_get(env, ctx, ci, true, exc);
+  if (!k) return NULL;
+  char code = (k->flags & JB_ARRAY) ? 'A' : k->self_code;
+  jb_arg a;
+  jb_arg_kind(b, ctx, argv[0], &a);
+  jb_locals l = {0};
+  jvalue out;
+  char what[300];
+  snprintf(what, sizeof what, "Java.to(%s)", k->name);
+  JSValueRef r = NULL;
+  if (jb_to_java(env, b, ctx, &a, code, ci, &out, &l, what, exc)) r = jb_wrap(env, b, ctx, out.l, exc);
+  jb_args_release(&a, 1);
+  jb_locals_free(env, &l);
+  return r;
+}
+
+/* Native function with b as private data, stored as obj[name]. */
+static void put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name, JSObjectCallAsFunctionCallback cb) {
+  JSClassDefinition d = kJSClassDefinitionEmpty;
+  d.className = name;
+  d.callAsFunction = cb;
+  JSClassRef cls = JSClassCreate(&d);
+  JSObjectRef f = JSObjectMake(ctx, cls, b);
+  JSClassRelease(cls);
+  JSObjectSetPrototype(ctx, f, b->fn_proto);
+  JSStringRef n = JSStringCreateWithUTF8CString(name);
+  JSObjectSetProperty(ctx, obj, n, f, kJSPropertyAttributeDontEnum, NULL);
+  JSStringRelease(n);
+}
+
+/* Installs the package globals and Java; see bridge.h. */
+int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
+  pthread_once(&pkg_once, make_pkg_class);
+  JSObjectRef global = JSContextGetGlobalObject(ctx);
+  static const char *const roots[] = {"java", "javax", "jdk", "org", "com", "net"};
+  for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+    JSObjectRef p = make_package(b, ctx, roots[i]);
+    if (!p) return STRAIT_ENOMEM;
+    strait__set_value(ctx, global, roots[i], p, kJSPropertyAttributeDontEnum);
+  }
+  JSObjectRef all = make_package(b, ctx, "");
+  if (!all) return STRAIT_ENOMEM;
+  strait__set_value(ctx, global, "Packages", all, kJSPropertyAttributeDontEnum);
+  JSObjectRef java = JSObjectMake(ctx, NULL, NULL);
+  put_fn(b, ctx, java, "type", java_type);
+  put_fn(b, ctx, java, "isJavaObject", java_is_object);
+  put_fn(b, ctx, java, "array", java_array);
+  put_fn(b, ctx, java, "from", java_from);
+  put_fn(b, ctx, java, "to", java_to);
+  strait__set_value(ctx, global, "Java", java, kJSPropertyAttributeDontEnum);
+  b->java = java;
+  JSValueProtect(ctx, java);
+  return 0;
+}

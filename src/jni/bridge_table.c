@@ -1,0 +1,377 @@
+/*
+ * bridge_table.c - one runtime's wrappers of Java objects and their life.
+ *
+ * The Java side (org.strait.ObjectTable) gives each object an id that is
+ * never reused and holds the object strongly. Here each id has one entry in
+ * a flat array (slots reused through a free list, no allocation per entry)
+ * indexed twice by open addressing: by id (to find the wrapper of a
+ * returned object) and by the wrapper's address (to find the receiver of a
+ * call; JSC does not move cells). The entry holds a JNI global ref, so a
+ * call needs no upcall to find its receiver.
+ *
+ * A wrapper's death is noticed by its token's finalizer, which only marks
+ * the entry dead and queues (slot, generation). The queue is flushed at the
+ * next JS -> Java crossing (jb_maybe_flush) or from a loop task: each dead
+ * entry drops its global ref and its id goes to ObjectTable.release() in
+ * batches of up to 1024, one upcall per batch. A wrapper handed out again
+ * before the flush revives its entry (new generation), so the flush skips
+ * it.
+ *
+ * Threads: everything except jb_token_finalize runs on the thread inside
+ * the runtime's gate. The finalizer runs inside JSC's GC, on the thread
+ * that holds the VM lock (the gate owner); it touches only the entry's
+ * `dead` flag and the queue, under qmu.
+ */
+#include "bridge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TOMB 0xffffffffu
+#define MAX_BATCH 1024
+#define SLOT_BITS 24
+#define GEN_BITS 24
+
+/* Token private value: runtime slot, entry slot and generation. */
+static inline uintptr_t token_code(int rtslot, uint32_t slot, uint32_t gen) {
+  return ((uintptr_t)rtslot << (SLOT_BITS + GEN_BITS)) | ((uintptr_t)(gen & ((1u << GEN_BITS) - 1)) << SLOT_BITS) | slot;
+}
+
+static inline uint32_t hash_ptr(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (uint32_t)x;
+}
+
+static inline uint32_t hash_id(int64_t id) {
+  uint64_t x = (uint64_t)id * 0x9E3779B97F4A7C15ULL;
+  return (uint32_t)(x >> 32);
+}
+
+/* Allocates the table of b. Inside the gate. */
+int jb_table_init(jb_rt *b) {
+  b->capentries = 256;
+  b->entries = calloc(b->capentries, sizeof *b->entries);
+  b->free_slots = malloc(b->capentries * sizeof *b->free_slots);
+  b->idxcap = 1024;
+  b->by_id = calloc(b->idxcap, sizeof(uint32_t));
+  b->by_ptr = calloc(b->idxcap, sizeof(uint32_t));
+  b->capqueue = 256;
+  b->queue = malloc(b->capqueue * sizeof *b->queue);
+  pthread_mutex_init(&b->qmu, NULL);
+  if (!b->entries || !b->free_slots || !b->by_id || !b->by_ptr || !b->queue) return STRAIT_ENOMEM;
+  return 0;
+}
+
+/* Drops every global ref and frees the table. Inside the gate (teardown). */
+void jb_table_free(jb_rt *b, JNIEnv *env) {
+  for (uint32_t i = 0; i < b->nentries; i++)
+    if (b->entries[i].id && b->entries[i].ref) (*env)->DeleteGlobalRef(env, b->entries[i].ref);
+  free(b->entries);
+  free(b->free_slots);
+  free(b->by_id);
+  free(b->by_ptr);
+  pthread_mutex_lock(&b->qmu);
+  free(b->queue);
+  b->queue = NULL;
+  b->nqueue = b->capqueue = 0;
+  pthread_mutex_unlock(&b->qmu);
+  pthread_mutex_destroy(&b->qmu);
+  b->entries = NULL;
+}
+
+static void idx_put(uint32_t *tab, uint32_t cap, uint32_t h, uint32_t slot) {
+  uint32_t mask = cap - 1;
+  uint32_t i = h & mask;
+  while (tab[i] != 0 && tab[i] != TOMB) i = (i + 1) & mask;
+  tab[i] = slot + 1;
+}
+
+/* Rebuilds both indexes with capacity cap. */
+static int reindex(jb_rt *b, uint32_t cap) {
+  uint32_t *bi = calloc(cap, sizeof(uint32_t));
+  uint32_t *bp = calloc(cap, sizeof(uint32_t));
+  if (!bi || !bp) { free(bi); free(bp); return STRAIT_ENOMEM; }
+  for (uint32_t s = 0; s < b->nentries; s++) {
+    jb_entry *e = &b->entries[s];
+    if (!e->id) continue;
+    idx_put(bi, cap, hash_id(e->id), s);
+    if (e->wrapper) idx_put(bp, cap, hash_ptr(e->wrapper), s);
+  }
+  free(b->by_id);
+  free(b->by_ptr);
+  b->by_id = bi;
+  b->by_ptr = bp;
+  b->idxcap = cap;
+  b->idxused = (uint32_t)(b->live * 2);
+  return 0;
+}
+
+/* Makes room for two more index insertions. */
+static int ensure_index(jb_rt *b) {
+  if ((b->idxused + 2) * 2 <= b->idxcap) return 0;
+  uint32_t cap = b->idxcap;
+  while ((b->live * 2 + 2) * 4 > cap) cap *= 2;
+  return reindex(b, cap);
+}
+
+/* Removes slot from the index tab (hash h). */
+static void idx_del(uint32_t *tab, uint32_t cap, uint32_t h, uint32_t slot) {
+  uint32_t mask = cap - 1;
+  for (uint32_t i = h & mask; tab[i] != 0; i = (i + 1) & mask) {
+    if (tab[i] == slot + 1) { tab[i] = TOMB; return; }
+  }
+}
+
+static jb_entry *find_by_id(jb_rt *b, int64_t id, uint32_t *slot_out) {
+  uint32_t mask = b->idxcap - 1;
+  for (uint32_t i = hash_id(id) & mask, v; (v = b->by_id[i]) != 0; i = (i + 1) & mask) {
+    if (v != TOMB && b->entries[v - 1].id == id) {
+      *slot_out = v - 1;
+      return &b->entries[v - 1];
+    }
+  }
+  return NULL;
+}
+
+/* The live entry whose wrapper is obj; see bridge.h. Inside the gate. */
+jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj) {
+  uint32_t mask = b->idxcap - 1;
+  for (uint32_t i = hash_ptr(obj) & mask, v; (v = b->by_ptr[i]) != 0; i = (i + 1) & mask) {
+    if (v == TOMB) continue;
+    jb_entry *e = &b->entries[v - 1];
+    if (e->wrapper == obj && e->id && !atomic_load_explicit(&e->dead, memory_order_relaxed)) return e;
+  }
+  return NULL;
+}
+
+/* Queues (slot, gen) for the next flush. Finalizer or gate thread. */
+static void enqueue(jb_rt *b, uint32_t slot, uint32_t gen) {
+  pthread_mutex_lock(&b->qmu);
+  if (b->nqueue == b->capqueue) {
+    size_t cap = b->capqueue ? b->capqueue * 2 : 256;
+    uint64_t *q = realloc(b->queue, cap * sizeof *q);
+    if (!q) { pthread_mutex_unlock(&b->qmu); return; }   /* the object then stays held */
+    b->queue = q;
+    b->capqueue = cap;
+  }
+  b->queue[b->nqueue++] = ((uint64_t)gen << 32) | slot;
+  atomic_store_explicit(&b->pending, b->nqueue, memory_order_relaxed);
+  pthread_mutex_unlock(&b->qmu);
+}
+
+/* Loop task: flushes the queue of a runtime gone idle. Inside the gate. */
+static void flush_task(strait_runtime *rt, void *data) {
+  jb_rt *b = data;
+  atomic_store(&b->flush_posted, 0);
+  JNIEnv *env = strait__env();
+  if (env) jb_flush(env, b);
+}
+
+/* Token finalizer (see file comment). GC: no JSC, no Java. */
+void jb_token_finalize(JSObjectRef token) {
+  uintptr_t code = (uintptr_t)JSObjectGetPrivate(token);
+  int rtslot = (int)(code >> (SLOT_BITS + GEN_BITS));
+  uint32_t slot = (uint32_t)(code & ((1u << SLOT_BITS) - 1));
+  uint32_t gen = (uint32_t)((code >> SLOT_BITS) & ((1u << GEN_BITS) - 1));
+  jb_rt *b = jb_rt_at(rtslot);
+  if (!b || !b->entries || slot >= b->nentries) return;
+  jb_entry *e = &b->entries[slot];
+  if ((e->gen & ((1u << GEN_BITS) - 1)) != gen || !e->id) return;
+  atomic_store(&e->dead, 1);
+  enqueue(b, slot, gen);
+  int expect = 0;
+  if (atomic_compare_exchange_strong(&b->flush_posted, &expect, 1)) {
+    if (strait_post(b->rt, flush_task, b, NULL) != 0) atomic_store(&b->flush_posted, 0);
+  }
+}
+
+/* Frees entry slot (dead): indexes, global ref, free list. */
+static void release_slot(JNIEnv *env, jb_rt *b, uint32_t slot) {
+  jb_entry *e = &b->entries[slot];
+  idx_del(b->by_id, b->idxcap, hash_id(e->id), slot);
+  if (e->wrapper) idx_del(b->by_ptr, b->idxcap, hash_ptr(e->wrapper), slot);
+  (*env)->DeleteGlobalRef(env, e->ref);
+  e->id = 0;
+  e->ref = NULL;
+  e->wrapper = NULL;
+  e->cls = NULL;
+  e->gen++;
+  atomic_store(&e->dead, 0);
+  b->free_slots[b->nfree++] = slot;
+  b->live--;
+}
+
+static void release_ids(JNIEnv *env, jb_rt *b, jlong *ids, int n) {
+  if (n == 0) return;
+  (*env)->SetLongArrayRegion(env, b->release_buf, 0, n, ids);
+  (*env)->CallVoidMethod(env, b->table, jb.ObjectTable_release, b->release_buf, (jint)n);
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+}
+
+/* Releases the queued dead entries; see bridge.h. Inside the gate. */
+void jb_flush(JNIEnv *env, jb_rt *b) {
+  jthrowable pending = (*env)->ExceptionOccurred(env);
+  if (pending) (*env)->ExceptionClear(env);
+  jlong ids[MAX_BATCH];
+  int n = 0;
+  for (;;) {
+    uint64_t item;
+    pthread_mutex_lock(&b->qmu);
+    if (b->nqueue == 0) {
+      atomic_store_explicit(&b->pending, 0, memory_order_relaxed);
+      pthread_mutex_unlock(&b->qmu);
+      break;
+    }
+    item = b->queue[--b->nqueue];
+    pthread_mutex_unlock(&b->qmu);
+    uint32_t slot = (uint32_t)item, gen = (uint32_t)(item >> 32);
+    if (slot >= b->nentries) continue;
+    jb_entry *e = &b->entries[slot];
+    if ((e->gen & ((1u << GEN_BITS) - 1)) != gen || !e->id || !atomic_load(&e->dead)) continue;
+    ids[n++] = e->id;
+    release_slot(env, b, slot);
+    if (n == MAX_BATCH) {
+      release_ids(env, b, ids, n);
+      n = 0;
+    }
+  }
+  release_ids(env, b, ids, n);
+  if (pending) {
+    (*env)->Throw(env, pending);
+    (*env)->DeleteLocalRef(env, pending);
+  }
+}
+
+/* Takes a free entry slot. */
+static int take_slot(jb_rt *b, uint32_t *slot) {
+  if (b->nfree) {
+    *slot = b->free_slots[--b->nfree];
+    return 0;
+  }
+  if (b->nentries == b->capentries) {
+    uint32_t cap = b->capentries * 2;
+    if (cap > (1u << SLOT_BITS)) return STRAIT_ENOMEM;
+    jb_entry *ne = realloc(b->entries, cap * sizeof *ne);
+    if (!ne) return STRAIT_ENOMEM;
+    b->entries = ne;
+    uint32_t *nf = realloc(b->free_slots, cap * sizeof *nf);
+    if (!nf) return STRAIT_ENOMEM;
+    b->free_slots = nf;
+    memset(&b->entries[b->capentries], 0, (cap - b->capentries) * sizeof *ne);
+    b->capentries = cap;
+  }
+  *slot = b->nentries++;
+  return 0;
+}
+
+/* Any other live entry at address w is stale (its wrapper died and JSC
+ * reused the cell before its token was finalized): mark it dead. */
+static void evict_stale(jb_rt *b, JSObjectRef w, uint32_t keep) {
+  uint32_t mask = b->idxcap - 1;
+  for (uint32_t i = hash_ptr(w) & mask, v; (v = b->by_ptr[i]) != 0; i = (i + 1) & mask) {
+    if (v == TOMB || v - 1 == keep) continue;
+    jb_entry *e = &b->entries[v - 1];
+    if (e->wrapper == w && e->id && !atomic_load(&e->dead)) {
+      atomic_store(&e->dead, 1);
+      enqueue(b, v - 1, e->gen & ((1u << GEN_BITS) - 1));
+    }
+  }
+}
+
+/* Makes the JS wrapper of entry slot and indexes it. */
+static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_t slot, JSValueRef *exc) {
+  jb_entry *e = &b->entries[slot];
+  jb_class *k = e->cls;
+  JSObjectRef proto = jb_class_proto(env, b, ctx, k->index, exc);
+  if (!proto) return NULL;
+  e = &b->entries[slot];
+  uint32_t gen = e->gen & ((1u << GEN_BITS) - 1);
+  JSObjectRef w;
+  if (k->flags & JB_ARRAY) {
+    w = jb_array_wrapper(ctx, b, slot, gen);
+    JSObjectSetPrototype(ctx, w, proto);
+  } else {
+    w = JSObjectMake(ctx, NULL, NULL);
+    JSObjectSetPrototype(ctx, w, proto);
+    JSObjectRef tok = JSObjectMake(ctx, b->token_class, (void *)token_code(b->slot, slot, gen));
+    JSObjectSetPropertyForKey(ctx, w, b->token_key, tok,
+                              kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly |
+                                  kJSPropertyAttributeDontDelete, NULL);
+  }
+  e = &b->entries[slot];
+  if (ensure_index(b)) {
+    *exc = jb_error(ctx, "Error", "out of memory wrapping a Java object");
+    return NULL;
+  }
+  evict_stale(b, w, slot);
+  e->wrapper = w;
+  idx_put(b->by_ptr, b->idxcap, hash_ptr(w), slot);
+  b->idxused++;
+  return w;
+}
+
+/* Array wrapper code for slot/gen (the array JSClass uses the same). */
+uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen);
+uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen) { return token_code(b->slot, slot, gen); }
+
+/* The JS value for obj; see bridge.h. Inside the gate. */
+JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc) {
+  if (!obj) return JSValueMakeNull(ctx);
+  jlong r = (*env)->CallLongMethod(env, b->table, jb.ObjectTable_register, obj);
+  if ((*env)->ExceptionCheck(env)) {
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  if (r < 0) {
+    jvalue v;
+    switch (r) {
+    case -1: return jb_string_to_js(env, ctx, (jstring)obj);
+    case -2: case -4: v.d = (*env)->CallDoubleMethod(env, obj, strait__jc.Number_doubleValue);
+      return JSValueMakeNumber(ctx, v.d);
+    case -3: v.j = (*env)->CallLongMethod(env, obj, jb.Number_longValue);
+      return jb_to_js(env, b, ctx, 'J', v, exc);
+    case -5: return JSValueMakeBoolean(ctx, (*env)->CallBooleanMethod(env, obj, strait__jc.Boolean_booleanValue));
+    case -6: v.c = (*env)->CallCharMethod(env, obj, jb.Character_charValue);
+      return jb_to_js(env, b, ctx, 'C', v, exc);
+    }
+    return JSValueMakeNull(ctx);
+  }
+  int64_t id = r & ((1LL << 40) - 1);
+  int ci = (int)(r >> 40);
+  uint32_t slot;
+  jb_entry *e = find_by_id(b, id, &slot);
+  if (e) {
+    if (!atomic_load_explicit(&e->dead, memory_order_relaxed)) return e->wrapper;
+    /* revive: the old token's queue item no longer matches */
+    if (e->wrapper) idx_del(b->by_ptr, b->idxcap, hash_ptr(e->wrapper), slot);
+    e->wrapper = NULL;
+    e->gen++;
+    atomic_store(&e->dead, 0);
+    return make_wrapper(env, b, ctx, slot, exc);
+  }
+  jb_class *k = jb_class_get(env, ctx, ci, true, exc);
+  if (!k) return NULL;
+  if (ensure_index(b) || take_slot(b, &slot)) {
+    *exc = jb_error(ctx, "Error", "out of memory wrapping a Java object");
+    return NULL;
+  }
+  e = &b->entries[slot];
+  e->id = id;
+  e->ref = (*env)->NewGlobalRef(env, obj);
+  e->cls = k;
+  e->wrapper = NULL;
+  atomic_store(&e->dead, 0);
+  b->live++;
+  idx_put(b->by_id, b->idxcap, hash_id(id), slot);
+  b->idxused++;
+  JSValueRef w = make_wrapper(env, b, ctx, slot, exc);
+  if (!w) {
+    jlong one = id;
+    release_slot(env, b, slot);
+    release_ids(env, b, &one, 1);
+  }
+  return w;
+}
