@@ -6,19 +6,31 @@
 # A row's id is GROUP.NAME. BASELINES is "-" or a comma-separated list of ids
 # or sums of ids ("a+b"); each ratio is the row's time divided by the
 # baseline's (sum of) time(s), so below 1 means faster than the baseline.
+# A row that appears several times (a program run in several passes) takes
+# the median of its values; repeated skip lines are listed once.
 BEGIN { FS = "\t"; ng = 0; nr = 0; ns = 0 }
 
 $1 == "row" && NF >= 5 {
   id = $2 "." $3
-  if (!(id in val)) { order[nr++] = id }
-  val[id] = $4 + 0; grp[id] = $2; base[id] = $5; desc[id] = $6
+  if (!(id in cnt)) { order[nr++] = id; cnt[id] = 0 }
+  all[id, cnt[id]++] = $4 + 0; grp[id] = $2; base[id] = $5; desc[id] = $6
   if (!($2 in seen)) { seen[$2] = 1; groups[ng++] = $2 }
   next
 }
 $1 == "skip" && NF >= 4 {
-  skipped[ns++] = "`" $2 "." $3 "`: " $4
+  line = "`" $2 "." $3 "`: " $4
+  if (!(line in skipseen)) { skipseen[line] = 1; skipped[ns++] = line }
   if (!($2 in seen)) { seen[$2] = 1; groups[ng++] = $2 }
   next
+}
+
+# Median of all[id, 0..cnt[id]).
+function median(id,    n, i, j, t, a) {
+  n = cnt[id]
+  for (i = 0; i < n; i++) a[i] = all[id, i]
+  for (i = 1; i < n; i++)
+    for (j = i; j > 0 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+  return (n % 2) ? a[int(n / 2)] : (a[n / 2 - 1] + a[n / 2]) / 2
 }
 
 # Human-readable time for ns.
@@ -43,6 +55,7 @@ function fmt_ratio(v, expr,    parts, k, n, sum, missing) {
 }
 
 END {
+  for (i = 0; i < nr; i++) val[order[i]] = median(order[i])
   for (g = 0; g < ng; g++) {
     name = groups[g]; any = 0
     for (i = 0; i < nr; i++) if (grp[order[i]] == name) any = 1
