@@ -108,17 +108,27 @@ static char *utf8_of(JSStringRef s, size_t *len) {
   return out;
 }
 
-/* Prints v on stdout the way `strait -p` shows a result, followed by a
- * newline. Returns 0, or STRAIT_EJS with *exc set if converting threw.
- * Inside the gate. */
+/* Prints v on stdout the way `strait -p` shows a result, as console.log
+ * would: a string as it is, anything else through util.inspect; then a
+ * newline. Returns 0 or a status (*exc set on STRAIT_EJS). Inside the gate. */
 static int print_result(strait_runtime *rt, JSValueRef v, JSValueRef *exc) {
   JSContextRef ctx = strait_runtime_context(rt);
-  JSStringRef s = JSValueToStringCopy(ctx, v, exc);
-  if (!s) return STRAIT_EJS;
+  char *text = NULL;
   size_t len = 0;
-  char *text = utf8_of(s, &len);
-  JSStringRelease(s);
-  if (!text) return STRAIT_ENOMEM;
+  if (JSValueIsString(ctx, v)) {
+    JSStringRef s = JSValueToStringCopy(ctx, v, exc);
+    if (!s) return STRAIT_EJS;
+    text = utf8_of(s, &len);
+    JSStringRelease(s);
+    if (!text) return STRAIT_ENOMEM;
+  } else {
+    int rc = strait_inspect(rt, v, &text);
+    if (rc != 0) return rc;
+    len = strlen(text);
+    char *grown = realloc(text, len + 2);
+    if (!grown) { free(text); return STRAIT_ENOMEM; }
+    text = grown;
+  }
   text[len++] = '\n';
   launch_write(1, text, len);
   free(text);
@@ -232,7 +242,11 @@ int launch_run(const launch_args *a) {
   strait_leave(rt);
   if (rc == 0) rc = strait_loop_run(rt, &exc);
 
-  if (rc == STRAIT_EJS) {
+  if (rc == 0) {
+    strait_enter(rt);
+    code = strait_exit_code(rt);
+    strait_leave(rt);
+  } else if (rc == STRAIT_EJS) {
     report(rt, exc);
     code = LAUNCH_UNCAUGHT;
   } else if (rc == STRAIT_ENOENT || rc == STRAIT_EIO) {

@@ -168,7 +168,7 @@ begin "a SyntaxError names the file and the line"
 st "$TMP/syntax.js"
 rc_is 1
 line=$(first_err_line)
-[[ "$line" =~ ^"$TMP/syntax.js":2:[0-9]+:\ SyntaxError: ]] || bad "first stderr line $(show "$line")"
+[[ "$line" =~ ^"$TMP/syntax.js":2(:[0-9]+)?:\ SyntaxError: ]] || bad "first stderr line $(show "$line")"
 end
 
 begin "throw 42 is reported readably"
@@ -219,6 +219,12 @@ begin "process.exit(n) exits n and flushes what was printed"
 st -e 'console.log("before"); process.exit(3); console.log("after")'
 rc_is 3
 out_is "before"
+end
+
+begin "process.exitCode is the exit status when the script ends normally"
+st -e 'process.exitCode = 4; setTimeout(() => console.log("done"), 5)'
+rc_is 4
+out_is "done"
 end
 
 begin "process.exit(0) from a timer stops pending timers"
