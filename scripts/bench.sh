@@ -16,7 +16,8 @@
 #   BENCH_JS_ROUND_MS, BENCH_JS_ROUNDS            JS rounds (150, 5)
 #   BENCH_JS_WARMUP_MS                            JS warm-up at least (1000)
 #   BENCH_JS_PASSES number of passes over the JS engines (default 3)
-#   BENCH_SPAWN_RUNS, BENCH_SPAWN_WARMUP          start-up runs (11, 2)
+#   BENCH_SPAWN_RUNS, BENCH_SPAWN_WARMUP          start-up runs per pass (5, 2)
+#   BENCH_STARTUP_PASSES                          start-up passes (3)
 #   BENCH_TIMEOUT   seconds one benchmark program may run (default 150)
 #   BENCH_NO_MAKE=1 do not run `make all` first
 #   RHINO_JAR       default /usr/share/java/rhino.jar
@@ -91,10 +92,15 @@ if [ -x "$BIN" ] && timeout -k 2 20 "$BIN" -e 1 >/dev/null 2>&1; then
 fi
 
 # ---- floors: one process with a JVM and a JSC context ----------------------
-if want floor; then
-  log "floors (bench-floors)"
-  collect floor bench-floors "$OUT/bench-floors" --classpath "$OUT/classes"
-fi
+# Run once before and once after the Java API rows (which compare with them
+# from another process); the report takes the median of the two.
+floors() {
+  if want floor; then
+    log "floors (bench-floors, pass $1)"
+    collect floor bench-floors "$OUT/bench-floors" --classpath "$OUT/classes"
+  fi
+}
+floors 1
 
 # ---- Java API: every bench/java/api/**/*Bench.java main class --------------
 if want api; then
@@ -115,6 +121,8 @@ if want api; then
       -cp "$JARFILE:$OUT/classes:$OUT/api-classes" "$cls"
   done
 fi
+
+floors 2
 
 # ---- JS workloads: every bench/js/*.js (but prelude.js) in each engine -----
 if want js; then
@@ -152,27 +160,34 @@ if want js; then
 fi
 
 # ---- start-up: wall time of whole processes -------------------------------
+# In BENCH_STARTUP_PASSES (3) passes of BENCH_SPAWN_RUNS (5) runs per command,
+# commands in turn; the report takes the median of the passes.
 if want startup; then
-  log "start-up (bench-spawn)"
   SP="$OUT/bench-spawn"
-  if [ -n "$STRAIT" ]; then
-    collect startup strait_e1 "$SP" startup strait_e1 "startup.jvm_jsc,startup.rhino_e1" \
-      "strait -e '1' (launcher, JVM, runtime, exit)" -- "$BIN" -e 1
-  else
-    skip startup strait_e1 "no working $BIN (strait -e 1 failed or hung)"
-  fi
-  collect startup jvm_jsc "$SP" startup jvm_jsc "startup.jvm+startup.jsc_context" \
-    "C program: create JVM + JSC context, eval 1, destroy JVM" -- \
-    "$OUT/bench-floors" --classpath "$OUT/classes" --start both
-  collect startup jvm "$SP" startup jvm - \
-    "C program: JNI_CreateJavaVM + DestroyJavaVM" -- \
-    "$OUT/bench-floors" --classpath "$OUT/classes" --start jvm
-  collect startup jsc_context "$SP" startup jsc_context - \
-    "C program: JSC context, eval 1 (bench-jsc -e 1)" -- "$OUT/bench-jsc" -e 1
-  if [ -f "$RHINO_JAR" ]; then
-    collect startup rhino_e1 "$SP" startup rhino_e1 - \
-      "java Rhino shell -e 1" -- "$JAVA" -cp "$RHINO_JAR" org.mozilla.javascript.tools.shell.Main -e 1
-  fi
+  export BENCH_SPAWN_RUNS=${BENCH_SPAWN_RUNS:-5}
+  pass=0
+  while [ $pass -lt "${BENCH_STARTUP_PASSES:-3}" ]; do
+    pass=$((pass + 1))
+    log "start-up (bench-spawn, pass $pass)"
+    if [ -n "$STRAIT" ]; then
+      collect startup strait_e1 "$SP" startup strait_e1 "startup.jvm_jsc,startup.rhino_e1" \
+        "strait -e '1' (launcher, JVM, runtime, exit)" -- "$BIN" -e 1
+    else
+      skip startup strait_e1 "no working $BIN (strait -e 1 failed or hung)"
+    fi
+    collect startup jvm_jsc "$SP" startup jvm_jsc "startup.jvm+startup.jsc_context" \
+      "C program: create JVM + JSC context, eval 1, destroy JVM" -- \
+      "$OUT/bench-floors" --classpath "$OUT/classes" --start both
+    collect startup jvm "$SP" startup jvm - \
+      "C program: JNI_CreateJavaVM + DestroyJavaVM" -- \
+      "$OUT/bench-floors" --classpath "$OUT/classes" --start jvm
+    collect startup jsc_context "$SP" startup jsc_context - \
+      "C program: JSC context, eval 1 (bench-jsc -e 1)" -- "$OUT/bench-jsc" -e 1
+    if [ -f "$RHINO_JAR" ]; then
+      collect startup rhino_e1 "$SP" startup rhino_e1 - \
+        "java Rhino shell -e 1" -- "$JAVA" -cp "$RHINO_JAR" org.mozilla.javascript.tools.shell.Main -e 1
+    fi
+  done
 fi
 
 # ---- report ----------------------------------------------------------------
@@ -189,7 +204,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null)
   echo
   echo "- Machine: $(nproc) CPUs, ${cpu:-unknown CPU}, ${mem:-? GiB}, Linux $(uname -r)"
   echo "- JavaScriptCore ${jsc_v:-?} (javascriptcoregtk-4.1); JDK: ${jdk_v:-?}; ${rhino_v:-Rhino ?} (\`-opt 9\`)"
-  echo "- Each C and Java row is the median of ${BENCH_ROUNDS:-7} timed rounds of at least ${BENCH_ROUND_MS:-40} ms after warm-up; JS rows the median of ${BENCH_JS_ROUNDS:-5} rounds of at least ${BENCH_JS_ROUND_MS:-150} ms after ${BENCH_JS_WARMUP_MS:-1000} ms of warm-up (timed with \`Date.now()\` inside the script), then the median of ${BENCH_JS_PASSES:-3} processes per engine, run in turn; start-up rows the median wall time of ${BENCH_SPAWN_RUNS:-11} processes."
+  echo "- Each C and Java row is the median of ${BENCH_ROUNDS:-7} timed rounds of at least ${BENCH_ROUND_MS:-40} ms after warm-up; JS rows the median of ${BENCH_JS_ROUNDS:-5} rounds of at least ${BENCH_JS_ROUND_MS:-150} ms after ${BENCH_JS_WARMUP_MS:-1000} ms of warm-up (timed with \`Date.now()\` inside the script), then the median of ${BENCH_JS_PASSES:-3} processes per engine, run in turn; start-up rows the median of ${BENCH_STARTUP_PASSES:-3} passes, each the median wall time of ${BENCH_SPAWN_RUNS:-5} processes; floor rows the median of 2 runs of \`bench-floors\` (before and after the Java API rows)."
   echo "- Ratio = the row's time / the baseline's time (a sum \`a+b\` adds the baselines), all measured in this run: below 1 is faster than the baseline. How to add a row: \`bench/README.md\`."
   awk -f bench/report.awk "$ROWS"
 } >"$OUT/table.md"
