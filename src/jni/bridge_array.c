@@ -128,10 +128,8 @@ static bool array_has(JSContextRef ctx, JSObjectRef obj, JSStringRef name) {
   jb_entry *e = array_entry(obj, &b);
   if (!e) return false;
   if (is_length(name)) return true;
-  long i = parse_index(name);
-  if (i < 0) return false;
-  JNIEnv *env = strait__env();
-  return i < (*env)->GetArrayLength(env, e->ref);
+  /* every index goes to array_get, so an index out of bounds throws */
+  return parse_index(name) >= 0;
 }
 
 static void array_names(JSContextRef ctx, JSObjectRef obj, JSPropertyNameAccumulatorRef acc) {

@@ -196,7 +196,17 @@ int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
     return 1 + class_distance(env, a->e->cls, p);
   }
   case JK_ARRAY:
-    if (code == 'A') return 3;
+    if (code == 'A') {
+      /* prefer Object[], then reference components, then int, double... */
+      jb_class *p = pcls >= 0 ? jb_class_get(env, NULL, pcls, true, NULL) : NULL;
+      if (!p) return JB_NO;
+      switch (p->elem) {
+      case 'O': return 3;
+      case 'I': return 6; case 'D': return 7; case 'J': return 8; case 'Z': return 9;
+      case 'F': return 10; case 'S': return 11; case 'B': return 12; case 'C': return 13;
+      default: return 5;
+      }
+    }
     if (code == 'U') return 4;
     if (code == 'O') return 30;
     return JB_NO;

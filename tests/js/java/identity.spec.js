@@ -1,0 +1,37 @@
+'use strict';
+// Point 8: identity, toString, Java.isJavaObject.
+const { describe, it, expect } = require('../runner');
+
+describe('identity', () => {
+  it('returns the same wrapper for the same Java object', () => {
+    const list = new java.util.ArrayList();
+    list.add(new java.lang.Object());
+    expect(list.get(0) === list.get(0)).toBe(true);
+    expect(java.lang.System.out === java.lang.System.out).toBe(true);
+    list.add(list);
+    expect(list.get(1)).toBe(list);
+  });
+
+  it('uses Java toString for String() and template literals', () => {
+    const list = java.util.List.of(1, 2);
+    expect(String(list)).toBe('[1, 2]');
+    expect(`${list}`).toBe('[1, 2]');
+    expect('' + new java.lang.StringBuilder('q')).toBe('q');
+  });
+
+  it('tells Java objects from JS values', () => {
+    expect(Java.isJavaObject(new java.util.ArrayList())).toBe(true);
+    expect(Java.isJavaObject({})).toBe(false);
+    expect(Java.isJavaObject('s')).toBe(false);
+    expect(Java.isJavaObject(java.util.ArrayList)).toBe(false);
+    expect(Java.isJavaObject(Java.array('int', 1))).toBe(true);
+  });
+
+  it('compares with Java equals', () => {
+    const a = java.util.List.of(1);
+    const b = java.util.List.of(1);
+    expect(a === b).toBe(false);
+    expect(a.equals(b)).toBe(true);
+    expect(a.hashCode()).toBe(b.hashCode());
+  });
+});

@@ -1,0 +1,50 @@
+'use strict';
+// Point 1: package objects, Java.type, array types, nested classes.
+const { describe, it, expect } = require('../runner');
+const { thrown } = require('./helpers');
+
+describe('packages', () => {
+  it('reach classes through the package globals', () => {
+    expect(typeof java.util.ArrayList).toBe('function');
+    expect(java.util.ArrayList).toBe(java.util.ArrayList);
+    expect(Packages.java.util.ArrayList).toBe(java.util.ArrayList);
+    expect(typeof javax).toBe('object');
+    expect(typeof jdk).toBe('object');
+    expect(typeof org).toBe('object');
+    expect(typeof com).toBe('object');
+    expect(typeof net).toBe('object');
+  });
+
+  it('turn resolved children into plain properties', () => {
+    const u = java.util;
+    expect(Object.getOwnPropertyNames(java).indexOf('util') >= 0).toBe(true);
+    expect(Object.getOwnPropertyNames(u).indexOf('HashMap')).toBe(-1);
+    const hm = u.HashMap;
+    expect(Object.getOwnPropertyNames(u).indexOf('HashMap') >= 0).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(u, 'HashMap').value).toBe(hm);
+  });
+
+  it('reports a class a JDK package does not have', () => {
+    thrown(() => java.util.NoSuchClassAnywhere, TypeError, /class java\.util\.NoSuchClassAnywhere not found/);
+  });
+
+  it('resolves Java.type names, arrays and nested classes', () => {
+    expect(Java.type('java.util.HashMap')).toBe(java.util.HashMap);
+    const IntArray = Java.type('int[]');
+    expect(IntArray.name).toBe('[I');
+    expect(Java.type('java.lang.String[][]').name).toBe('[[Ljava.lang.String;');
+    expect(Java.type('java.util.Map$Entry')).toBe(java.util.Map.Entry);
+    expect(Java.type('java.util.Map.Entry')).toBe(java.util.Map.Entry);
+    expect(java.util.Map.Entry.name).toBe('java.util.Map$Entry');
+  });
+
+  it('throws a TypeError for a class that does not exist', () => {
+    thrown(() => Java.type('x.y.Z'), TypeError, /^class x\.y\.Z not found$/);
+    thrown(() => Java.type(42), TypeError, /class name/);
+  });
+
+  it('lets JS built-ins through package objects', () => {
+    expect(typeof java.toString).toBe('function');
+    expect(java.hasOwnProperty('lang')).toBe(false);
+  });
+});
