@@ -335,6 +335,15 @@ else
   end
 fi
 
+# ---- the example ----------------------------------------------------------------------
+
+begin "examples/hello.js runs and greets the name given"
+st examples/hello.js strait
+rc_is 0
+out_has "Hello, strait!"
+if [[ $HAVE_JAVA -eq 1 ]]; then out_has "ArrayList with 3 items: [hello, from, Java]"; fi
+end
+
 # ---- start-up time ----------------------------------------------------------------
 
 begin "strait -e 1 starts and exits in well under a second"
