@@ -177,4 +177,11 @@ void strait__futures_cancel_all(JNIEnv *env, strait__jrt *jrt, strait__hstate *s
 jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray ifaces,
                              JSObjectRef impl, JSValueRef *exc);
 
+/*
+ * `new I(impl)` for one interface class: the proxy of strait__js_implement()
+ * as the bridge's JS wrapper. NULL with *exc set. Inside the gate.
+ */
+JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass iface,
+                                      JSObjectRef impl, JSValueRef *exc);
+
 #endif /* STRAIT_HANDLES_H */

@@ -7,6 +7,11 @@
  * InteropNatives.invokeMember (handles_natives.c) from any Java thread.
  */
 #include "handles.h"
+#include "bridge.h"
+
+/* The bridge may be absent while it is written (see handles_conv.c). */
+#pragma weak jb_rt_of
+#pragma weak jb_wrap
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,4 +122,33 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
 out:
   (*env)->DeleteLocalRef(env, owner);
   return proxy;
+}
+
+/*
+ * `new I(impl)` for an interface class iface: strait__js_implement() with
+ * the one interface, returned as the bridge's JS wrapper of the proxy.
+ * NULL with *exc set on failure. Inside the gate (a bridge constructor).
+ */
+JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass iface,
+                                      JSObjectRef impl, JSValueRef *exc) {
+  JSContextRef ctx = strait_runtime_context(rt);
+  jclass class_cls = (*env)->GetObjectClass(env, iface);
+  jobjectArray ifaces = class_cls ? (*env)->NewObjectArray(env, 1, class_cls, iface) : NULL;
+  if (class_cls) (*env)->DeleteLocalRef(env, class_cls);
+  if (!ifaces) {
+    java_to_type_error(env, ctx, "cannot implement", exc);
+    return NULL;
+  }
+  jobject proxy = strait__js_implement(env, rt, ifaces, impl, exc);
+  (*env)->DeleteLocalRef(env, ifaces);
+  if (!proxy) {
+    if (!*exc) java_to_type_error(env, ctx, "cannot implement", exc);
+    return NULL;
+  }
+  jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
+  JSValueRef r = b && jb_wrap ? jb_wrap(env, b, ctx, proxy, exc) : NULL;
+  if (!r && !*exc)
+    *exc = strait__make_error(ctx, "TypeError", "the Java bridge is not attached");
+  (*env)->DeleteLocalRef(env, proxy);
+  return r;
 }
