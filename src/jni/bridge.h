@@ -167,6 +167,8 @@ typedef struct jb_rt {
   JSStringRef s_prototype;
   JSStringRef s_constructor;
 
+  JSObjectRef adopt;        /* `this` of a JS `new`, used as the next wrapper */
+
   /* bound groups and package objects, freed at teardown */
   void **owned;
   size_t nowned, capowned;
@@ -198,6 +200,7 @@ typedef struct jb_cache {
   jmethodID ObjectTable_init;     /* () */
   jmethodID ObjectTable_register; /* (Object) long */
   jmethodID ObjectTable_release;  /* (long[], int) */
+  jmethodID ObjectTable_size;     /* () int */
   jmethodID Object_toString;
   jmethodID Object_getClass;
   jmethodID Character_valueOf, Byte_valueOf, Short_valueOf, Float_valueOf;
@@ -242,8 +245,11 @@ jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj);
 JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc);
 /* Releases queued dead wrappers' Java objects (one upcall per batch). */
 void jb_flush(JNIEnv *env, jb_rt *b);
+/* Crossings flush once this many wrappers wait (one upcall per batch); the
+ * loop task flushes whatever is left when the runtime goes idle. */
+#define JB_FLUSH_AT 256
 static inline void jb_maybe_flush(JNIEnv *env, jb_rt *b) {
-  if (atomic_load_explicit(&b->pending, memory_order_relaxed)) jb_flush(env, b);
+  if (atomic_load_explicit(&b->pending, memory_order_relaxed) >= JB_FLUSH_AT) jb_flush(env, b);
 }
 /* Token JSClass finalizer (queues the slot). GC thread: no JSC, no Java. */
 void jb_token_finalize(JSObjectRef token);
@@ -269,7 +275,7 @@ void jb_jsclass_free(jb_rt *b);
 JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *forced,
                      jobject recv, size_t argc, const JSValueRef argv[], JSValueRef *exc);
 /* Constructs an instance of cls with JS arguments. */
-JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls,
+JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, JSObjectRef self,
                         size_t argc, const JSValueRef argv[], JSValueRef *exc);
 /* Reads / writes a field (recv NULL for static). */
 JSValueRef jb_field_get(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv,

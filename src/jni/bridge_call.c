@@ -9,6 +9,7 @@
  * released only while Java runs.
  */
 #include "bridge.h"
+#include "handles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,7 +289,10 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
     jobject o = (*env)->NewObjectA(env, g->cls->ref, m->mid, jv);
     strait__gate_resume(b->rt, depth);
     if (!o) { jb_throw_pending(env, b, ctx, exc); goto done; }
+    /* recv carries the `this` of the JS `new`: it becomes the wrapper */
+    b->adopt = (JSObjectRef)recv;
     result = jb_wrap(env, b, ctx, o, exc);
+    b->adopt = NULL;
     (*env)->DeleteLocalRef(env, o);
     goto done;
   }
@@ -308,9 +312,11 @@ done:
 }
 
 /* new k(...args); see bridge.h. */
-JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, size_t argc,
-                        const JSValueRef argv[], JSValueRef *exc) {
+JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef self,
+                        size_t argc, const JSValueRef argv[], JSValueRef *exc) {
   if (k->flags & (JB_IFACE | JB_ABSTRACT)) {
+    if ((k->flags & JB_IFACE) && argc == 1 && JSValueIsObject(ctx, argv[0]))
+      return strait__js_implement_value(env, b->rt, k->ref, (JSObjectRef)argv[0], exc);
     *exc = jb_error(ctx, "TypeError", "cannot instantiate %s %s: it has no implementation here",
                     (k->flags & JB_IFACE) ? "interface" : "abstract class", k->name);
     return NULL;
@@ -320,7 +326,7 @@ JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, si
                     (k->flags & JB_ARRAY) ? " (use Java.array)" : "");
     return NULL;
   }
-  JSValueRef r = jb_invoke(env, b, ctx, &k->ctors, NULL, NULL, argc, argv, exc);
+  JSValueRef r = jb_invoke(env, b, ctx, &k->ctors, NULL, (jobject)self, argc, argv, exc);
   if (r && !JSValueIsObject(ctx, r)) r = JSValueToObject(ctx, r, exc);
   return r;
 }
@@ -445,6 +451,10 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) 
   (*env)->ExceptionClear(env);
   if (!t) {
     *exc = jb_error(ctx, "Error", "Java call failed");
+    return;
+  }
+  if ((*exc = strait__js_exception_value(env, b->rt, t))) {
+    (*env)->DeleteLocalRef(env, t);
     return;
   }
   jobjectArray info = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_throwableInfo, t);

@@ -83,6 +83,7 @@ int strait__bridge_init(JNIEnv *env) {
   METHOD(ObjectTable_init, jb.ObjectTable, "<init>", "()V");
   METHOD(ObjectTable_register, jb.ObjectTable, "register", "(Ljava/lang/Object;)J");
   METHOD(ObjectTable_release, jb.ObjectTable, "release", "([JI)V");
+  METHOD(ObjectTable_size, jb.ObjectTable, "size", "()I");
   METHOD(Object_toString, strait__jc.Object, "toString", "()Ljava/lang/String;");
   METHOD(Object_getClass, strait__jc.Object, "getClass", "()Ljava/lang/Class;");
   STATIC_M(Character_valueOf, jb.Character, "valueOf", "(C)Ljava/lang/Character;");
@@ -94,7 +95,7 @@ int strait__bridge_init(JNIEnv *env) {
   METHOD(Number_floatValue, strait__jc.Number, "floatValue", "()F");
   METHOD(BigInteger_toString, jb.BigInteger, "toString", "()Ljava/lang/String;");
   jobject done = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_done);
-  if (!done) return STRAIT_EINVAL;
+  if (!done || (*env)->ExceptionCheck(env)) return STRAIT_EINVAL;
   jb.done = (*env)->NewGlobalRef(env, done);
   (*env)->DeleteLocalRef(env, done);
   return 0;

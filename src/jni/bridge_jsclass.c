@@ -57,9 +57,15 @@ static const char helper_src[] =
   "(function (construct, isInstance, fieldGet, fieldSet, iterStart, iterNext, DONE) {\n"
   "  'use strict';\n"
   "  function makeCtor(ci, name, abstractKind) {\n"
-  "    const C = function () {\n"
+  "    const C = function (a, b, c) {\n"
   "      if (new.target === undefined) throw new TypeError('Java class ' + name + ' must be called with new');\n"
-  "      return construct(ci, ...arguments);\n"
+  "      switch (arguments.length) {\n"
+  "      case 0: return construct(ci, this);\n"
+  "      case 1: return construct(ci, this, a);\n"
+  "      case 2: return construct(ci, this, a, b);\n"
+  "      case 3: return construct(ci, this, a, b, c);\n"
+  "      default: return construct(ci, this, ...arguments);\n"
+  "      }\n"
   "    };\n"
   "    Object.defineProperty(C, 'name', { value: name });\n"
   "    Object.defineProperty(C, Symbol.hasInstance, { value: (v) => isInstance(ci, v) });\n"
@@ -108,7 +114,9 @@ static JSValueRef native_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef
   int ci = (int)JSValueToNumber(ctx, argv[0], NULL);
   jb_class *k = jb_class_get(env, ctx, ci, true, exc);
   if (!k) return NULL;
-  return jb_construct(env, b, ctx, k, argc - 1, argv + 1, exc);
+  JSObjectRef made = argc > 1 && JSValueIsObject(ctx, argv[1]) ? (JSObjectRef)argv[1] : NULL;
+  if (made && jb_entry_of(b, made)) made = NULL;   /* never adopt an existing wrapper */
+  return jb_construct(env, b, ctx, k, made, argc < 2 ? 0 : argc - 2, argv + 2, exc);
 }
 
 /* isInstance(ci, v): v wraps an instance of class ci. */
@@ -423,6 +431,9 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
   s = slot_of(b, index);
   s->proto = proto;
   ((jb_bound *)JSObjectGetPrivate(catchall))->owner = proto;
+  /* A writable slot for the wrappers' token key here ends the prototype
+   * walk JSC makes when each wrapper gets its token, before the catch-all. */
+  JSObjectSetPropertyForKey(ctx, proto, b->token_key, JSValueMakeUndefined(ctx), kJSPropertyAttributeDontEnum, NULL);
   add_methods(b, ctx, k, proto, false);
   if (!add_fields(b, ctx, k, proto, false, exc)) return NULL;
   if (b->iterate && b->iter_sym) {

@@ -266,6 +266,33 @@ static JSValueRef java_to(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, si
   return r;
 }
 
+/* Java.__stats(): {live, pending, javaHeld} for lifecycle tests. */
+static JSValueRef java_stats(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                             const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of(fn);
+  JNIEnv *env = strait__env();
+  jb_flush(env, b);
+  jint held = (*env)->CallIntMethod(env, b->table, jb.ObjectTable_size);
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
+  strait__set_value(ctx, o, "live", JSValueMakeNumber(ctx, (double)b->live), 0);
+  strait__set_value(ctx, o, "javaHeld", JSValueMakeNumber(ctx, held), 0);
+  return o;
+}
+
+/* Exported by JavaScriptCore, declared only in its private headers; used
+ * here alone, by the test hook below. */
+void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
+
+/* Java.__gc(): a full JSC collection (finalizers queue dead wrappers). */
+static JSValueRef java_gc(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                          const JSValueRef argv[], JSValueRef *exc) {
+  JSSynchronousGarbageCollectForDebugging(ctx);
+  return JSValueMakeUndefined(ctx);
+}
+
+void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
+
 /* Native function with b as private data, stored as obj[name]. */
 static void put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name, JSObjectCallAsFunctionCallback cb) {
   JSClassDefinition d = kJSClassDefinitionEmpty;
@@ -299,6 +326,9 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   put_fn(b, ctx, java, "array", java_array);
   put_fn(b, ctx, java, "from", java_from);
   put_fn(b, ctx, java, "to", java_to);
+  put_fn(b, ctx, java, "__stats", java_stats);
+  put_fn(b, ctx, java, "__gc", java_gc);
+  jb_bench_install(b, ctx, java);
   strait__set_value(ctx, global, "Java", java, kJSPropertyAttributeDontEnum);
   b->java = java;
   JSValueProtect(ctx, java);

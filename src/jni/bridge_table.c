@@ -294,8 +294,13 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
     w = jb_array_wrapper(ctx, b, slot, gen);
     JSObjectSetPrototype(ctx, w, proto);
   } else {
-    w = JSObjectMake(ctx, NULL, NULL);
-    JSObjectSetPrototype(ctx, w, proto);
+    if (b->adopt) {
+      w = b->adopt;       /* already made by `new`, with its prototype */
+      b->adopt = NULL;
+    } else {
+      w = JSObjectMake(ctx, NULL, NULL);
+      JSObjectSetPrototype(ctx, w, proto);
+    }
     JSObjectRef tok = JSObjectMake(ctx, b->token_class, (void *)token_code(b->slot, slot, gen));
     JSObjectSetPropertyForKey(ctx, w, b->token_key, tok,
                               kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly |
