@@ -185,7 +185,7 @@ int strait_jvm_start(const strait_jvm_options *opts, char *err, size_t errlen) {
   free(vmopts); free(cp); free(libprop);
   if (rc != JNI_OK) {
     the_vm = NULL;
-    set_err(err, errlen, "cannot create the JVM (error %d): check the -J options", (int)rc);
+    set_err(err, errlen, "cannot create the JVM (error %d): check the JVM options (-J, JAVA_TOOL_OPTIONS)", (int)rc);
     return rc == JNI_ENOMEM ? STRAIT_ENOMEM : STRAIT_EINVAL;
   }
   return init_jni_layer(env, err, errlen);

@@ -23,6 +23,7 @@ static const char kUsage[] =
     "\n"
     "Runs JavaScript on JavaScriptCore with a JVM in the same process: Java\n"
     "classes are reachable from scripts as java.*, javax.* and Packages.*.\n"
+    "The JVM starts when a script first uses them (at once with -cp or -J).\n"
     "\n"
     "Options:\n"
     "  -e, --eval CODE          run CODE\n"
@@ -147,6 +148,7 @@ int launch_parse(int argc, char **argv, launch_args *a) {
     if ((r = take_value(argc, argv, &i, "-cp", "--classpath", "-classpath", &val)) != 0) {
       if (r < 0) return usage_error("missing class path after", arg);
       a->classpath = val;
+      a->classpath_given = 1;
       continue;
     }
     return usage_error("unknown option", arg);

@@ -7,6 +7,9 @@
 
 #include <stddef.h>
 
+#include "strait.h"
+#include "strait_jni.h"
+
 /* Exit codes of the strait command. */
 enum {
   LAUNCH_OK = 0,
@@ -30,6 +33,7 @@ typedef struct launch_args {
   const char *script;       /* MODE_FILE: the path as given */
   const char *code;         /* MODE_EVAL / MODE_PRINT */
   const char *classpath;    /* -cp, else $CLASSPATH, else NULL */
+  int classpath_given;      /* -cp was on the command line */
   const char **jvm_opts;    /* -J options without the -J */
   int njvm_opts;
   char *const *rest;        /* script arguments (after the script or -e code) */
@@ -69,6 +73,34 @@ int launch_find_paths(launch_paths *p);
  * big stack (main.c makes one).
  */
 int launch_run(const launch_args *a);
+
+/*
+ * Starting Java for one run: the JVM options, and whether the JVM runs.
+ * Owned by launch_run (on its stack); lives as long as the runtime.
+ */
+typedef struct launch_java {
+  const strait_jvm_options *jvm_opts;
+  int started;              /* the JVM runs (in this process) */
+  int failed;               /* starting it failed: err says why */
+  char err[1024];
+} launch_java;
+
+/*
+ * Starts the JVM once (eagerly, before the runtime exists). Returns 0, or a
+ * negative status with j->err set; a failure is final. Big-stack worker
+ * thread.
+ */
+int launch_java_start(launch_java *j);
+
+/*
+ * Makes Java lazy in rt: installs accessors for the bridge's globals (java,
+ * javax, jdk, org, com, net, Packages, Java) whose first read starts the JVM,
+ * attaches the bridge (which installs the real globals) and returns the real
+ * value; assigning one of those names before that just makes it a plain
+ * global. A failure to start throws an Error naming the reason at the point
+ * of use. j must outlive rt. Inside the gate.
+ */
+int launch_java_lazy(strait_runtime *rt, launch_java *j, JSValueRef *exc);
 
 /* Writes all of buf to fd, retrying on EINTR and short writes. Any thread. */
 void launch_write(int fd, const char *buf, size_t len);

@@ -16,9 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The bridge may be absent from a library built without it. */
-#pragma weak strait_java_attach
-
 /* Writes all of buf to fd (see launcher.h). Any thread. */
 void launch_write(int fd, const char *buf, size_t len) {
   while (len > 0) {
@@ -215,10 +212,12 @@ int launch_run(const launch_args *a) {
       .nopts = a->njvm_opts,
       .opts = a->jvm_opts,
   };
-  char err[1024] = "";
-  int rc = strait_jvm_start(&jo, err, sizeof err);
-  if (rc != 0) {
-    say("strait: %s%s\n", err[0] ? err : strait_strerror(rc), "");
+  launch_java java = {.jvm_opts = &jo};
+  /* -cp or -J: the user wants Java; start it now, so a bad option fails
+   * the run at once. Otherwise the first touch of java.* starts it. */
+  int eager = a->njvm_opts > 0 || a->classpath_given;
+  if (eager && launch_java_start(&java) != 0) {
+    say("strait: %s%s\n", java.err, "");
     return LAUNCH_USAGE;
   }
 
@@ -226,7 +225,7 @@ int launch_run(const launch_args *a) {
   const char **argv = make_argv(a, paths.exe, abs, &argc);
   strait_options ro = {.argc = argc, .argv = argv};
   strait_runtime *rt = NULL;
-  rc = argv ? strait_runtime_new(&ro, &rt) : STRAIT_ENOMEM;
+  int rc = argv ? strait_runtime_new(&ro, &rt) : STRAIT_ENOMEM;
   free(argv);
   if (rc != 0) {
     say("strait: cannot create the JavaScript runtime: %s%s\n", strait_strerror(rc), "");
@@ -237,7 +236,8 @@ int launch_run(const launch_args *a) {
   int code = LAUNCH_OK;
   JSValueRef exc = NULL;
   strait_enter(rt);
-  rc = strait_java_attach ? strait_java_attach(rt, &exc) : 0;
+  if (java.started) rc = strait_java_attach(rt, &exc);
+  else rc = launch_java_lazy(rt, &java, &exc);
   if (rc == 0) rc = run_code(rt, a, abs, &exc);
   strait_leave(rt);
   if (rc == 0) rc = strait_loop_run(rt, &exc);

@@ -344,6 +344,38 @@ out_has "Hello, strait!"
 if [[ $HAVE_JAVA -eq 1 ]]; then out_has "ArrayList with 3 items: [hello, from, Java]"; fi
 end
 
+# ---- the JVM starts on first use of Java ----------------------------------------------
+
+begin "a script that never touches Java does not start the JVM"
+JAVA_TOOL_OPTIONS=-XX:+NoSuchStraitOption st -e 'console.log("no java needed")'
+rc_is 0
+out_is "no java needed"
+end
+
+begin "the first use of java.* starts the JVM; a failure is a catchable Error"
+JAVA_TOOL_OPTIONS=-XX:+NoSuchStraitOption st -e 'try { java.lang.System } catch (e) { console.log(e instanceof Error, /cannot start the JVM/.test(e.message)) }'
+rc_is 0
+out_is "true true"
+end
+
+begin "names of the Java globals assigned by the script keep the script's values"
+if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
+else
+  st -e 'com = 5; var org = "mine"; console.log(com, org, typeof java.util.ArrayList, com, org)'
+  rc_is 0
+  out_is "5 mine function 5 mine"
+  end
+fi
+
+begin "Java used only from a timer or a promise starts fine"
+if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
+else
+  st -e 'setTimeout(() => Promise.resolve().then(() => console.log(String(java.lang.Integer.toHexString(255)))), 5)'
+  rc_is 0
+  out_is "ff"
+  end
+fi
+
 # ---- start-up time ----------------------------------------------------------------
 
 begin "strait -e 1 starts and exits in well under a second"

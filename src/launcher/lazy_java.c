@@ -1,0 +1,157 @@
+/*
+ * lazy_java.c - starting the JVM only when a script first touches Java.
+ *
+ * Creating the JVM costs more than everything else `strait -e 1` does, so
+ * the launcher defers it: the bridge's globals (java, javax, jdk, org, com,
+ * net, Packages, Java) start out as accessors on the global object, and the
+ * first read of any of them starts the JVM on the running thread, attaches
+ * the bridge (strait_java_attach installs the real globals) and returns the
+ * real value. JavaScriptCore is then initialized before HotSpot; that order
+ * is safe (docs/signals.md): JSC's only handler is SIGUSR1, and HotSpot
+ * installs its own handlers, chaining to any that were there before.
+ */
+#include "launcher.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The names strait_java_attach defines on the global object. */
+static const char *const kJavaGlobals[] = {"java", "javax", "jdk", "org", "com",
+                                           "net", "Packages", "Java"};
+
+/*
+ * The installer, evaluated once per runtime. It defines one accessor per
+ * name. start() deletes the accessors (so the bridge defines plain
+ * properties), calls the native starter, and puts back any value the script
+ * assigned to one of the names meanwhile; when starting fails it puts the
+ * accessors back so the next use throws again.
+ */
+static const char kInstaller[] =
+    "(function (nativeStart, names) {\n"
+    "  'use strict';\n"
+    "  const overrides = new Map();\n"
+    "  let started = false;\n"
+    "  const plain = (n, v) => Object.defineProperty(globalThis, n,\n"
+    "      { value: v, writable: true, enumerable: true, configurable: true });\n"
+    "  function define(n) {\n"
+    "    Object.defineProperty(globalThis, n, {\n"
+    "      configurable: true, enumerable: false,\n"
+    "      get() { start(); return globalThis[n]; },\n"
+    "      set(v) { overrides.set(n, v); plain(n, v); },\n"
+    "    });\n"
+    "  }\n"
+    "  function start() {\n"
+    "    if (started) return;\n"
+    "    for (const n of names) if (!overrides.has(n)) delete globalThis[n];\n"
+    "    try {\n"
+    "      nativeStart();\n"
+    "    } catch (e) {\n"
+    "      for (const n of names) if (!overrides.has(n)) define(n);\n"
+    "      throw e;\n"
+    "    }\n"
+    "    started = true;\n"
+    "    for (const [n, v] of overrides) plain(n, v);\n"
+    "  }\n"
+    "  for (const n of names) define(n);\n"
+    "})";
+
+/* Starts the JVM once (see launcher.h). Worker thread. */
+int launch_java_start(launch_java *j) {
+  if (j->started) return 0;
+  if (j->failed) return STRAIT_EINVAL;
+  int rc = strait_jvm_start(j->jvm_opts, j->err, sizeof j->err);
+  if (rc == 0) {
+    j->started = 1;
+  } else {
+    j->failed = 1;
+    if (!j->err[0]) snprintf(j->err, sizeof j->err, "%s", strait_strerror(rc));
+  }
+  return rc;
+}
+
+/* A new Error(message) in ctx. Inside the gate. */
+static JSValueRef make_error(JSContextRef ctx, const char *message) {
+  JSStringRef s = JSStringCreateWithUTF8CString(message);
+  JSValueRef arg = JSValueMakeString(ctx, s);
+  JSStringRelease(s);
+  return JSObjectMakeError(ctx, 1, &arg, NULL);
+}
+
+/* The native starter called by the installer's start(): starts the JVM and
+ * attaches the bridge to this runtime; throws an Error on failure. Its
+ * object's private data is the run's launch_java. Inside the gate, on the
+ * thread running the script. */
+static JSValueRef start_java(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                             const JSValueRef argv[], JSValueRef *exception) {
+  launch_java *j = JSObjectGetPrivate(fn);
+  strait_runtime *rt = strait_runtime_from_context(ctx);
+  if (!j || !rt) {
+    *exception = make_error(ctx, "strait: Java is not available in this runtime");
+    return NULL;
+  }
+  if (launch_java_start(j) != 0) {
+    char msg[1200];
+    snprintf(msg, sizeof msg, "strait: cannot start the JVM: %s", j->err);
+    *exception = make_error(ctx, msg);
+    return NULL;
+  }
+  JSValueRef exc = NULL;
+  int rc = strait_java_attach(rt, &exc);
+  if (rc != 0) {
+    if (exc) {
+      *exception = exc;
+    } else {
+      char msg[256];
+      snprintf(msg, sizeof msg, "strait: cannot attach the Java bridge: %s", strait_strerror(rc));
+      *exception = make_error(ctx, msg);
+    }
+    return NULL;
+  }
+  return JSValueMakeUndefined(ctx);
+}
+
+static JSClassRef the_starter_class;
+static pthread_once_t starter_once = PTHREAD_ONCE_INIT;
+
+/* Makes the starter's class (pthread_once). */
+static void make_starter_class(void) {
+  JSClassDefinition def = kJSClassDefinitionEmpty;
+  def.className = "StraitJavaStarter";
+  def.callAsFunction = start_java;
+  the_starter_class = JSClassCreate(&def);
+}
+
+/* The class of the native starter: a callable object with private data.
+ * Process-wide, made once, never freed. Any thread. */
+static JSClassRef starter_class(void) {
+  pthread_once(&starter_once, make_starter_class);
+  return the_starter_class;
+}
+
+/* Installs the lazy Java globals (see launcher.h). Inside the gate. */
+int launch_java_lazy(strait_runtime *rt, launch_java *j, JSValueRef *exc) {
+  JSContextRef ctx = strait_runtime_context(rt);
+  JSStringRef src = JSStringCreateWithUTF8CString(kInstaller);
+  JSStringRef url = JSStringCreateWithUTF8CString("[strait:lazy-java]");
+  JSValueRef installer = JSEvaluateScript(ctx, src, NULL, url, 1, exc);
+  JSStringRelease(src);
+  JSStringRelease(url);
+  if (!installer) return STRAIT_EJS;
+  size_t n = sizeof kJavaGlobals / sizeof kJavaGlobals[0];
+  JSValueRef names[sizeof kJavaGlobals / sizeof kJavaGlobals[0]];
+  for (size_t i = 0; i < n; i++) {
+    JSStringRef s = JSStringCreateWithUTF8CString(kJavaGlobals[i]);
+    names[i] = JSValueMakeString(ctx, s);
+    JSStringRelease(s);
+  }
+  JSValueRef args[2];
+  args[0] = JSObjectMake(ctx, starter_class(), j);
+  args[1] = JSObjectMakeArray(ctx, n, names, exc);
+  if (!args[1]) return STRAIT_EJS;
+  JSObjectRef fn = JSValueToObject(ctx, installer, exc);
+  if (!fn) return STRAIT_EJS;
+  if (!JSObjectCallAsFunction(ctx, fn, NULL, 2, args, exc)) return STRAIT_EJS;
+  return 0;
+}
