@@ -191,11 +191,13 @@ static bool convert_args(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, 
   char what[400];
   int fixed = as_varargs ? m->nparams - 1 : m->nparams;
   for (int i = 0; i < fixed; i++) {
-    snprintf(what, sizeof what, "%s%s argument %d", m->kind == 'c' ? "new " : "", m->sig, i + 1);
+    if (m->kind == 'c') snprintf(what, sizeof what, "new %s argument %d", m->sig, i + 1);
+    else snprintf(what, sizeof what, "%s.%s argument %d", m->owner->name, m->sig, i + 1);
     if (!jb_to_java(env, b, ctx, &args[i], m->params[i], m->pcls[i], &jv[i], l, what, exc)) return false;
   }
   if (as_varargs) {
-    snprintf(what, sizeof what, "%s", m->sig);
+    if (m->kind == 'c') snprintf(what, sizeof what, "new %s", m->sig);
+    else snprintf(what, sizeof what, "%s.%s", m->owner->name, m->sig);
     return pack_varargs(env, b, ctx, m, args, argc, &jv[fixed], l, what, exc);
   }
   return true;
@@ -258,8 +260,9 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
   l.n = 0; l.more = NULL; l.nmore = l.capmore = 0;
   if (m) {
     if ((size_t)m->nparams != argc && !(m->varargs && argc + 1 >= (size_t)m->nparams)) {
-      *exc = jb_error(ctx, "TypeError", "%s%s takes %d argument%s, got %zu", m->kind == 'c' ? "new " : "",
-                      m->sig, m->nparams, m->nparams == 1 ? "" : "s", argc);
+      *exc = jb_error(ctx, "TypeError", "%s%s%s%s takes %d argument%s, got %zu", m->kind == 'c' ? "new " : "",
+                      m->kind == 'c' ? "" : m->owner->name, m->kind == 'c' ? "" : ".", m->sig, m->nparams,
+                      m->nparams == 1 ? "" : "s", argc);
       goto done;
     }
     as_varargs = (size_t)m->nparams != argc;

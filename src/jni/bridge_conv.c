@@ -165,6 +165,9 @@ int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
     case 'J': return 0; case 'D': return 2; case 'F': return 3; case 'j': return 10;
     case 'd': return 12; case 'f': return 13; case 'N': return 16; case 'G': return 17;
     case 'O': return 20;
+    /* applicable only so that the conversion reports the RangeError */
+    case 'I': case 'S': case 'B': return 60;
+    case 'i': case 's': case 'b': return 61;
     default: break;
     }
     break;
@@ -172,6 +175,9 @@ int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
     switch (code) {
     case 'D': return 0; case 'F': return 1; case 'd': return 10; case 'f': return 11;
     case 'N': return 16; case 'O': return 20;
+    /* applicable only so that the conversion reports the TypeError */
+    case 'I': case 'J': case 'S': case 'B': return 60;
+    case 'i': case 'j': case 's': case 'b': return 61;
     default: break;
     }
     break;
@@ -336,17 +342,24 @@ static bool to_primitive(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char co
 
 /* Boxes a primitive value of code prim. Returns a local ref or NULL. */
 static jobject box(JNIEnv *env, char prim, jvalue v) {
+  jobject r = NULL;
   switch (prim) {
   case 'Z': return (*env)->NewLocalRef(env, v.z ? strait__jc.Boolean_TRUE : strait__jc.Boolean_FALSE);
-  case 'B': return (*env)->CallStaticObjectMethod(env, jb.Byte, jb.Byte_valueOf, v.b);
-  case 'C': return (*env)->CallStaticObjectMethod(env, jb.Character, jb.Character_valueOf, v.c);
-  case 'S': return (*env)->CallStaticObjectMethod(env, jb.Short, jb.Short_valueOf, v.s);
-  case 'I': return (*env)->CallStaticObjectMethod(env, strait__jc.Integer, strait__jc.Integer_valueOf, v.i);
-  case 'J': return (*env)->CallStaticObjectMethod(env, strait__jc.Long, strait__jc.Long_valueOf, v.j);
-  case 'F': return (*env)->CallStaticObjectMethod(env, jb.Float, jb.Float_valueOf, (double)v.f);
-  case 'D': return (*env)->CallStaticObjectMethod(env, strait__jc.Double, strait__jc.Double_valueOf, v.d);
+  case 'B': r = (*env)->CallStaticObjectMethod(env, jb.Byte, jb.Byte_valueOf, v.b); break;
+  case 'C': r = (*env)->CallStaticObjectMethod(env, jb.Character, jb.Character_valueOf, v.c); break;
+  case 'S': r = (*env)->CallStaticObjectMethod(env, jb.Short, jb.Short_valueOf, v.s); break;
+  case 'I': r = (*env)->CallStaticObjectMethod(env, strait__jc.Integer, strait__jc.Integer_valueOf, v.i); break;
+  case 'J': r = (*env)->CallStaticObjectMethod(env, strait__jc.Long, strait__jc.Long_valueOf, v.j); break;
+  case 'F': r = (*env)->CallStaticObjectMethod(env, jb.Float, jb.Float_valueOf, (double)v.f); break;
+  case 'D': r = (*env)->CallStaticObjectMethod(env, strait__jc.Double, strait__jc.Double_valueOf, v.d); break;
+  default: return NULL;
   }
-  return NULL;
+  /* valueOf throws only OutOfMemoryError: NULL then */
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    return NULL;
+  }
+  return r;
 }
 
 /* BigInt or integral number -> java.math.BigInteger (local ref). */
@@ -633,12 +646,18 @@ JSValueRef jb_to_js(JNIEnv *env, jb_rt *b, JSContextRef ctx, char code, jvalue v
   case 'z': case 'b': case 's': case 'i': case 'j': case 'f': case 'd': case 'c': {
     if (!v.l) return JSValueMakeNull(ctx);
     jvalue p;
+    char pc;
     switch (code) {
-    case 'z': p.z = (*env)->CallBooleanMethod(env, v.l, strait__jc.Boolean_booleanValue); return jb_to_js(env, b, ctx, 'Z', p, exc);
-    case 'c': p.c = (*env)->CallCharMethod(env, v.l, jb.Character_charValue); return jb_to_js(env, b, ctx, 'C', p, exc);
-    case 'j': p.j = (*env)->CallLongMethod(env, v.l, jb.Number_longValue); return jb_to_js(env, b, ctx, 'J', p, exc);
-    default: p.d = (*env)->CallDoubleMethod(env, v.l, strait__jc.Number_doubleValue); return jb_to_js(env, b, ctx, 'D', p, exc);
+    case 'z': p.z = (*env)->CallBooleanMethod(env, v.l, strait__jc.Boolean_booleanValue); pc = 'Z'; break;
+    case 'c': p.c = (*env)->CallCharMethod(env, v.l, jb.Character_charValue); pc = 'C'; break;
+    case 'j': p.j = (*env)->CallLongMethod(env, v.l, jb.Number_longValue); pc = 'J'; break;
+    default: p.d = (*env)->CallDoubleMethod(env, v.l, strait__jc.Number_doubleValue); pc = 'D'; break;
     }
+    if ((*env)->ExceptionCheck(env)) {   /* a box's xxxValue() cannot throw but OOM */
+      jb_throw_pending(env, b, ctx, exc);
+      return NULL;
+    }
+    return jb_to_js(env, b, ctx, pc, p, exc);
   }
   default:
     return jb_wrap(env, b, ctx, v.l, exc);

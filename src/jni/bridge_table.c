@@ -332,17 +332,21 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
   }
   if (r < 0) {
     jvalue v;
+    v.j = 0;
+    char code = 'D';
     switch (r) {
     case -1: return jb_string_to_js(env, ctx, (jstring)obj);
-    case -2: case -4: v.d = (*env)->CallDoubleMethod(env, obj, strait__jc.Number_doubleValue);
-      return JSValueMakeNumber(ctx, v.d);
-    case -3: v.j = (*env)->CallLongMethod(env, obj, jb.Number_longValue);
-      return jb_to_js(env, b, ctx, 'J', v, exc);
-    case -5: return JSValueMakeBoolean(ctx, (*env)->CallBooleanMethod(env, obj, strait__jc.Boolean_booleanValue));
-    case -6: v.c = (*env)->CallCharMethod(env, obj, jb.Character_charValue);
-      return jb_to_js(env, b, ctx, 'C', v, exc);
+    case -2: case -4: v.d = (*env)->CallDoubleMethod(env, obj, strait__jc.Number_doubleValue); break;
+    case -3: v.j = (*env)->CallLongMethod(env, obj, jb.Number_longValue); code = 'J'; break;
+    case -5: v.z = (*env)->CallBooleanMethod(env, obj, strait__jc.Boolean_booleanValue); code = 'Z'; break;
+    case -6: v.c = (*env)->CallCharMethod(env, obj, jb.Character_charValue); code = 'C'; break;
+    default: return JSValueMakeNull(ctx);
     }
-    return JSValueMakeNull(ctx);
+    if ((*env)->ExceptionCheck(env)) {   /* OOM only */
+      jb_throw_pending(env, b, ctx, exc);
+      return NULL;
+    }
+    return jb_to_js(env, b, ctx, code, v, exc);
   }
   int64_t id = r & ((1LL << 40) - 1);
   int ci = (int)(r >> 40);

@@ -1,0 +1,52 @@
+'use strict';
+// Point 9: wrappers let their Java objects go, and hold them while reachable.
+// Java.__gc() forces a full JSC collection; Java.__stats() flushes the queue
+// of collected wrappers and reports {live wrappers, objects the Java table holds}.
+const { describe, it, expect } = require('../runner');
+
+describe('lifecycle', () => {
+  it('releases Java objects whose wrappers were collected', () => {
+    const O = java.lang.Object;
+    const before = Java.__stats();
+    (function churn() {
+      for (let i = 0; i < 50000; i++) new O();
+    })();
+    Java.__gc();
+    const after = Java.__stats();
+    expect(after.live).toBe(after.javaHeld);
+    expect(after.live - before.live).toBeLessThan(2000);
+  });
+
+  it('keeps a Java object alive while JS reaches its wrapper', () => {
+    const list = new java.util.ArrayList();
+    list.add(new java.lang.StringBuilder('kept'));
+    const sb = list.get(0);
+    list.clear();
+    Java.__gc();
+    Java.__stats();
+    for (let i = 0; i < 20000; i++) new java.lang.Object();
+    Java.__gc();
+    expect(sb.toString()).toBe('kept');
+    list.add(sb);
+    expect(list.get(0)).toBe(sb);
+  });
+
+  it('gives a collected object a fresh wrapper when Java returns it again', () => {
+    const list = new java.util.ArrayList();
+    (function () {
+      list.add(new java.lang.StringBuilder('again'));
+    })();
+    Java.__gc();
+    Java.__stats();
+    const w = list.get(0);
+    expect(w.toString()).toBe('again');
+    expect(list.get(0)).toBe(w);
+  });
+
+  it('does not grow the table with repeated returns of the same objects', () => {
+    const list = java.util.List.of(new java.lang.Object(), new java.lang.Object());
+    const before = Java.__stats().javaHeld;
+    for (let i = 0; i < 10000; i++) list.get(i & 1);
+    expect(Java.__stats().javaHeld - before).toBeLessThan(3);
+  });
+});
