@@ -182,6 +182,7 @@ char *strait__bigint_to_decimal(const uint8_t *mag, size_t n, bool neg);
 
 #ifndef STRAIT_CODEC_NO_JSC
 #include <JavaScriptCore/JavaScript.h>
+#include "strait.h"
 
 /*
  * Hooks the layer above supplies (the JNI layer's object table). Every
@@ -226,6 +227,19 @@ int strait__codec_write(JSContextRef ctx, JSValueRef v, strait__vbuf *out, unsig
 int strait__codec_read(JSContextRef ctx, const uint8_t *buf, size_t size,
                        const strait__codec_hooks *hooks, JSValueRef *result,
                        strait__codec_error *err, JSValueRef *exception);
+
+/*
+ * The fast path (codec_js.c): the same writer and reader in JavaScript, run
+ * by JSC's JIT in rt (compiled once per runtime). Same bytes, statuses and
+ * hooks as strait__codec_write / strait__codec_read; the reader validates
+ * the buffer in C first. Inside the gate.
+ */
+int strait__codec_js_write(strait_runtime *rt, JSValueRef v, strait__vbuf *out, unsigned flags,
+                           const strait__codec_hooks *hooks, strait__codec_error *err,
+                           JSValueRef *exception);
+int strait__codec_js_read(strait_runtime *rt, const uint8_t *buf, size_t size,
+                          const strait__codec_hooks *hooks, JSValueRef *result,
+                          strait__codec_error *err, JSValueRef *exception);
 #endif
 
 #endif /* STRAIT_CODEC_H */

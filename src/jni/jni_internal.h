@@ -260,4 +260,10 @@ static inline JSValueRef strait__handle_value(jlong h) {
  * Declarations of the JS->Java bridge go below this line.
  * ====================================================================== */
 
+/* ---- codec (h5): whole values in one crossing (codec_jni.c) ---------- */
+
+/* Caches the codec's classes and registers its natives on Natives. Once,
+ * from strait__jni_init(). */
+int strait__codec_jni_init(JNIEnv *env);
+
 #endif /* STRAIT_JNI_INTERNAL_H */

@@ -68,6 +68,7 @@ int strait__jni_init(JavaVM *vm, JNIEnv *env) {
     int rc = strait__jni_core_init(env);
     if (rc == 0) rc = strait__bridge_init(env);
     if (rc == 0) rc = strait__handles_init(env);
+    if (rc == 0) rc = strait__codec_jni_init(env);
     init_state = rc == 0 ? 1 : (rc < 0 ? rc : STRAIT_EINVAL);
   }
   int result = init_state == 1 ? 0 : init_state;

@@ -11,6 +11,21 @@
 
 static strait_runtime *rt;
 static JSContextRef ctx;
+static bool use_js;          /* run through the JS fast path (codec_js.c) */
+
+/* strait__codec_write or its JS twin, per use_js. */
+static int write_any(JSValueRef v, strait__vbuf *out, unsigned flags, const strait__codec_hooks *h,
+                     strait__codec_error *err, JSValueRef *exc) {
+  return use_js ? strait__codec_js_write(rt, v, out, flags, h, err, exc)
+                : strait__codec_write(ctx, v, out, flags, h, err, exc);
+}
+
+/* strait__codec_read or its JS twin, per use_js. */
+static int read_any(const uint8_t *buf, size_t n, const strait__codec_hooks *h, JSValueRef *v,
+                    strait__codec_error *err, JSValueRef *exc) {
+  return use_js ? strait__codec_js_read(rt, buf, n, h, v, err, exc)
+                : strait__codec_read(ctx, buf, n, h, v, err, exc);
+}
 
 /* Evaluates src inside the gate (the caller is inside). */
 static JSValueRef ev(const char *src) {
@@ -50,14 +65,14 @@ static uint8_t *slurp(const char *path, size_t *n) {
 static int enc(JSValueRef v, strait__vbuf *out, strait__codec_error *err) {
   strait__vbuf_init(out, NULL, 0);
   JSValueRef exc = NULL;
-  return strait__codec_write(ctx, v, out, 0, NULL, err, &exc);
+  return write_any(v, out, 0, NULL, err, &exc);
 }
 
 /* Reads buf into a JS value (NULL on error). */
 static JSValueRef dec(const uint8_t *buf, size_t n, int *rc_out) {
   JSValueRef v = NULL, exc = NULL;
   strait__codec_error err;
-  int rc = strait__codec_read(ctx, buf, n, NULL, &v, &err, &exc);
+  int rc = read_any(buf, n, NULL, &v, &err, &exc);
   if (rc_out) *rc_out = rc;
   return rc ? NULL : v;
 }
@@ -95,6 +110,22 @@ static void vectors_match_c_writer_and_reader(void) {
     if (!bin || bn != out.len || memcmp(bin, out.data, bn) != 0)
       t_fail(__FILE__, __LINE__, "%s: C writer bytes differ from %s", e->d_name, bpath);
     if (bin) {
+      /* the JS fast path writes and reads the same bytes */
+      strait__vbuf jsout;
+      strait__vbuf_init(&jsout, NULL, 0);
+      JSValueRef exc = NULL, jsback = NULL;
+      rc = strait__codec_js_write(rt, ev(js), &jsout, 0, NULL, &err, &exc);
+      if (rc || jsout.len != bn || memcmp(jsout.data, bin, bn) != 0)
+        t_fail(__FILE__, __LINE__, "%s: JS writer bytes differ (%s)", e->d_name, err.msg);
+      strait__vbuf_free(&jsout);
+      rc = strait__codec_js_read(rt, bin, bn, NULL, &jsback, &err, &exc);
+      if (rc) t_fail(__FILE__, __LINE__, "%s: JS reader failed (%s)", e->d_name, err.msg);
+      strait__vbuf again2;
+      if (!rc && enc(jsback, &again2, &err) == 0) {
+        if (again2.len != bn || memcmp(again2.data, bin, bn) != 0)
+          t_fail(__FILE__, __LINE__, "%s: %s", e->d_name, "JS-read then written differs");
+        strait__vbuf_free(&again2);
+      }
       T_EQ_INT(strait__codec_validate(bin, bn, NULL), 0);
       JSValueRef back = dec(bin, bn, &rc);
       if (rc) t_fail(__FILE__, __LINE__, "%s: read failed %s", e->d_name, strait_err_name(rc));
@@ -211,22 +242,22 @@ static void hooks_carry_java_refs_and_handles(void) {
   strait__vbuf_init(&out, NULL, 0);
   strait__codec_error err;
   JSValueRef exc = NULL;
-  int rc = strait__codec_write(ctx, v, &out, STRAIT_CODEC_HANDLES, &h, &err, &exc);
+  int rc = write_any(v, &out, STRAIT_CODEC_HANDLES, &h, &err, &exc);
   T_EQ_INT(rc, 0);
   static const uint8_t want[] = {0x0A, 2, 0, 0, 0, 0x13, 9, 0, 0, 0, 0x16, 77, 0, 0, 0};
   T_EQ_INT(out.len, 8 + sizeof want);
   T_CHECK(out.len == 8 + sizeof want && memcmp(out.data + 8, want, sizeof want) == 0);
   JSValueRef back = NULL;
-  rc = strait__codec_read(ctx, out.data, out.len, &h, &back, &err, &exc);
+  rc = read_any(out.data, out.len, &h, &back, &err, &exc);
   T_EQ_INT(rc, 0);
   set_global("r", back);
   T_CHECK(js_true("r[0].wrapped === 9 && r[1] === 77"));
   /* without hooks the JAVAREF is a TypeError the JSREF is a TypeError */
-  rc = strait__codec_read(ctx, out.data, out.len, NULL, &back, &err, &exc);
+  rc = read_any(out.data, out.len, NULL, &back, &err, &exc);
   T_EQ_INT(rc, STRAIT_EJS);
   set_global("r", back);
   strait__vbuf_free(&out);
-  rc = strait__codec_read(ctx, (const uint8_t *)"STV\1\5\0\0\0\x13\1\0\0\0", 13, &h, &back, &err, &exc);
+  rc = read_any((const uint8_t *)"STV\1\5\0\0\0\x13\1\0\0\0", 13, &h, &back, &err, &exc);
   T_EQ_INT(rc, 0);
   set_global("r", back);
   T_CHECK(js_true("r.wrapped === 1"));
@@ -238,9 +269,9 @@ static void big_values_spill_out_of_the_lent_buffer(void) {
   strait__vbuf_init(&out, small, sizeof small);
   strait__codec_error err;
   JSValueRef exc = NULL;
-  T_EQ_INT(strait__codec_write(ctx, ev("'y'.repeat(10)"), &out, 0, NULL, &err, &exc), 0);
+  T_EQ_INT(write_any(ev("'y'.repeat(10)"), &out, 0, NULL, &err, &exc), 0);
   T_CHECK(!out.spilled && out.data == small && out.len == 8 + 5 + 10);
-  T_EQ_INT(strait__codec_write(ctx, ev("({s: 'x'.repeat(100000), a: new Array(5000).fill(1.5)})"), &out, 0, NULL, &err, &exc), 0);
+  T_EQ_INT(write_any(ev("({s: 'x'.repeat(100000), a: new Array(5000).fill(1.5)})"), &out, 0, NULL, &err, &exc), 0);
   T_CHECK(out.spilled && out.data != small);
   JSValueRef v = dec(out.data, out.len, NULL);
   set_global("r", v ? v : JSValueMakeNull(ctx));
@@ -325,6 +356,15 @@ int main(void) {
   T_RUN(big_values_spill_out_of_the_lent_buffer);
   T_RUN(corrupt_buffers_are_rejected);
   T_RUN(bigint_decimal_conversions);
+  T_RUN(int64_beyond_safe_reads_as_bigint);
+  use_js = true;
+  T_RUN(types_survive_a_round_trip);
+  T_RUN(sharing_and_cycles_are_preserved);
+  T_RUN(depth_is_bounded_by_memory_not_the_stack);
+  T_RUN(functions_and_symbols_name_their_path);
+  T_RUN(hooks_carry_java_refs_and_handles);
+  T_RUN(big_values_spill_out_of_the_lent_buffer);
+  T_RUN(corrupt_buffers_are_rejected);
   T_RUN(int64_beyond_safe_reads_as_bigint);
   strait_leave(rt);
   strait_runtime_free(rt);

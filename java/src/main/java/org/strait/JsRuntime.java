@@ -128,6 +128,17 @@ public final class JsRuntime implements AutoCloseable {
         }
     }
 
+    /**
+     * value as a JS value, in one crossing (docs/value-format.md): Maps with
+     * String keys become plain objects, Lists/arrays arrays, primitive arrays
+     * typed arrays, Instant a Date, other objects Java wrappers; sharing and
+     * cycles are kept. A direct ByteBuffer becomes an ArrayBuffer over the
+     * same memory (no copy). Returned as {@link #eval} returns values.
+     */
+    public Object toJs(Object value) {
+        return ValueCodec.toJs(this, value);
+    }
+
     // ---- JavaScript from Java (RuntimeInterop.java; docs/threading.md) ----
 
     /** globalThis[name], converted as {@link JsObject#get} does. */

@@ -60,6 +60,40 @@ public class JsValue implements AutoCloseable {
         }
     }
 
+    /**
+     * The value as plain Java data, in one crossing (docs/value-format.md):
+     * objects become {@code LinkedHashMap<String,Object>}, arrays
+     * {@code ArrayList<Object>}, numbers Integer/Long/Double by the number
+     * rule, BigInt BigInteger, Date Instant, Map/Set LinkedHashMap/
+     * LinkedHashSet, ArrayBuffer byte[], typed arrays primitive arrays, Java
+     * objects themselves; sharing and cycles are kept.
+     *
+     * @throws ValueConversionException a function or symbol inside, naming its path
+     * @throws JsException a getter threw
+     */
+    public Object toJava() {
+        checkLive();
+        return ValueCodec.toJava(this, false);
+    }
+
+    /** Like {@link #toJava()}, but functions and symbols inside become JsValue handles. */
+    public Object toJava(boolean handles) {
+        checkLive();
+        return ValueCodec.toJava(this, handles);
+    }
+
+    /**
+     * A direct ByteBuffer over the bytes of this ArrayBuffer or typed array
+     * (no copy: writes on either side are seen by the other). The JS memory
+     * stays alive while the ByteBuffer is reachable.
+     *
+     * @throws IllegalArgumentException the value is not an ArrayBuffer or typed array
+     */
+    public java.nio.ByteBuffer asByteBuffer() {
+        checkLive();
+        return ValueCodec.bufferOf(this);
+    }
+
     /** True once released (by close() or because the runtime closed). */
     public synchronized boolean isReleased() {
         return releaser.done || runtime.isClosed();

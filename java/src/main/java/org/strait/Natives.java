@@ -65,4 +65,32 @@ final class Natives {
     // strait__bridge_init in src/jni/bridge_init.c).
 
     // ---- end bridge (h6) -------------------------------------------------
+
+    // codec (h5): whole values in one crossing (src/jni/codec_jni.c)
+
+    /** A direct ByteBuffer over the calling thread's native value buffer. */
+    static native java.nio.ByteBuffer codecThreadBuffer();
+
+    /** Writes the value of handle; null when the bytes are in the thread buffer, else {spill, refs, {address}}. */
+    static native Object codecToJava(long peer, JsRuntime owner, long handle, int flags);
+
+    /** Frees a spill block returned by codecToJava. */
+    static native void codecFree(long address);
+
+    /** Reads len value bytes of buf (null: the thread buffer) into JS, converted as eval results are. */
+    static native Object codecToJs(long peer, JsRuntime owner, java.nio.ByteBuffer buf, int len, Object[] refs);
+
+    /** An ArrayBuffer over a direct ByteBuffer's memory. */
+    static native Object codecShareBuffer(long peer, JsRuntime owner, java.nio.ByteBuffer buf);
+
+    /** A direct ByteBuffer over an ArrayBuffer's (or typed array's) bytes; protectedOut[0] gets a handle to release. */
+    static native java.nio.ByteBuffer codecBufferOf(long peer, long handle, long[] protectedOut);
+
+    /** Benchmark baseline: JS -> Java with one JNI call per value (src/jni/codec_naive.c). */
+    static native Object codecNaiveToJava(long peer, long handle);
+
+    /** Benchmark baseline: Java -> JS walking Maps/Lists with JNI calls. */
+    static native Object codecNaiveToJs(long peer, JsRuntime owner, Object value);
+
+    // end codec (h5)
 }

@@ -68,13 +68,13 @@ public final class ValueWriter {
     }
 
     /**
-     * Writes value into buf from offset 0 (buf's position, limit and order
-     * are not used). Returns the buffer that holds the bytes: buf itself, or
+     * Writes value into buf from offset 0 (buf's position and limit are not
+     * used; its order is set to little-endian). Returns the buffer that holds the bytes: buf itself, or
      * a larger direct buffer when the value did not fit (buf untouched past
      * its capacity); the length is {@link #lengthOf(ByteBuffer)}.
      */
     static ByteBuffer writeInto(ByteBuffer buf, Object value, Refs refs) {
-        ValueWriter w = new ValueWriter(buf.duplicate(), refs);
+        ValueWriter w = new ValueWriter(buf, refs);
         w.run(value);
         return w.out;
     }

@@ -1,0 +1,126 @@
+package org.strait;
+
+import java.lang.ref.Cleaner;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Objects;
+
+/**
+ * Whole-value conversions between a runtime and Java in one crossing each
+ * (docs/value-format.md): {@link JsValue#toJava()}, {@link JsRuntime#toJs},
+ * and zero-copy sharing of byte buffers. Package-private; the public entry
+ * points are on JsValue and JsRuntime.
+ */
+final class ValueCodec {
+    private ValueCodec() {}
+
+    static final int HANDLES = 1;
+    /** The thread's buffer is in use by an outer conversion: write elsewhere. */
+    static final int NO_THREAD_BUFFER = 4;
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    /** The value of v as plain Java data; functions and symbols become JsValue handles when handles is set. */
+    static Object toJava(JsValue v, boolean handles) {
+        JsRuntime rt = v.runtime();
+        ValueBuffers.State st = ValueBuffers.forThread();
+        int flags = (handles ? HANDLES : 0) | (st.busy > 0 ? NO_THREAD_BUFFER : 0);
+        st.busy++;
+        try {
+            Object res;
+            rt.enter();
+            try {
+                res = Natives.codecToJava(rt.peer, rt, v.handle, flags);
+            } finally {
+                rt.leave();
+            }
+            if (res == null) return ValueReader.readRange(st.buf, 0, st.buf.getInt(4) + ValueTags.HEADER, null);
+            Object[] r = (Object[]) res;
+            ByteBuffer spill = (ByteBuffer) r[0];
+            Object[] refs = (Object[]) r[1];
+            long addr = ((long[]) r[2])[0];
+            ValueReader.Refs resolver = refs == null ? null : new ValueReader.Refs() {
+                @Override
+                public Object javaObject(int id) {
+                    return refs[id];
+                }
+
+                @Override
+                public Object jsValue(int id) {
+                    return refs[id];
+                }
+            };
+            try {
+                ByteBuffer b = spill != null ? spill.order(ByteOrder.LITTLE_ENDIAN) : st.buf;
+                return ValueReader.readRange(b, 0, b.getInt(4) + ValueTags.HEADER, resolver);
+            } finally {
+                if (addr != 0) Natives.codecFree(addr);
+            }
+        } finally {
+            st.busy--;
+        }
+    }
+
+    /** value as a JS value of rt (returned as eval returns values: a JsValue for objects). */
+    static Object toJs(JsRuntime rt, Object value) {
+        if (value instanceof ByteBuffer && ((ByteBuffer) value).isDirect()) return share(rt, (ByteBuffer) value);
+        ValueBuffers.State st = ValueBuffers.forThread();
+        ArrayList<Object> refs = new ArrayList<>(0);
+        ValueWriter.Refs ids = new ValueWriter.Refs() {
+            @Override
+            public int javaId(Object o) {
+                refs.add(o);
+                return refs.size() - 1;
+            }
+
+            @Override
+            public int jsRef(JsValue v) {
+                if (v.runtime() != rt) throw new IllegalArgumentException("a JsValue of another runtime cannot cross");
+                refs.add(v);
+                return refs.size() - 1;
+            }
+        };
+        boolean shared = st.busy == 0;
+        st.busy++;
+        try {
+            ByteBuffer out = ValueWriter.writeInto(shared ? st.buf : ByteBuffer.allocateDirect(4096), value, ids);
+            int len = out.getInt(4) + ValueTags.HEADER;
+            Object[] refArray = refs.isEmpty() ? null : refs.toArray();
+            rt.enter();
+            try {
+                return Natives.codecToJs(rt.peer, rt, out == st.buf ? null : out, len, refArray);
+            } finally {
+                rt.leave();
+            }
+        } finally {
+            st.busy--;
+        }
+    }
+
+    /** An ArrayBuffer over buf's memory (no copy); buf stays alive while JS holds it. */
+    static Object share(JsRuntime rt, ByteBuffer buf) {
+        Objects.requireNonNull(buf, "buf");
+        rt.enter();
+        try {
+            return Natives.codecShareBuffer(rt.peer, rt, buf);
+        } finally {
+            rt.leave();
+        }
+    }
+
+    /** A direct ByteBuffer over the bytes of an ArrayBuffer or typed array (no copy). */
+    static ByteBuffer bufferOf(JsValue v) {
+        JsRuntime rt = v.runtime();
+        long[] prot = new long[1];
+        ByteBuffer b;
+        rt.enter();
+        try {
+            b = Natives.codecBufferOf(rt.peer, v.handle, prot);
+        } finally {
+            rt.leave();
+        }
+        long h = prot[0];
+        CLEANER.register(b, () -> rt.queueRelease(h));
+        return b.order(ByteOrder.nativeOrder());
+    }
+}

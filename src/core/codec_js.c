@@ -1,0 +1,561 @@
+/*
+ * codec_js.c - the fast path of the value codec: the writer and reader
+ * written in JavaScript, run by JSC's JIT inside the runtime, so walking a
+ * value costs no C API call per property (each C API call takes the VM lock
+ * and costs tens of ns; a JIT'd property read costs a few). The C side
+ * makes one call per conversion and moves the bytes.
+ *
+ * The JS code writes exactly the bytes of the C writer (codec_write.c),
+ * which stays the reference; tests/c/test_codec.c checks both against the
+ * shared vectors. It is compiled once per runtime and kept on the
+ * runtime's private `internal` object. Hooks (Java wrappers, handles,
+ * extensions, long strings) call back into C through native functions; the
+ * hooks of the conversion in progress are kept per thread (conversions run
+ * synchronously on the calling thread and may nest).
+ */
+#include "codec.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Strings longer than this are copied by C, not by a JS loop. */
+#define CODEC_JS_LONG_STRING 2048
+
+static const char codec_js_source[] =
+    "(function (native) {\n"
+    "'use strict';\n"
+    "var OP = Object.prototype, getProto = Object.getPrototypeOf, isArray = Array.isArray;\n"
+    "var isView = ArrayBuffer.isView, TAG = Symbol.toStringTag, fromCharCode = String.fromCharCode;\n"
+    "var KINDS = {Int8Array: 1, Uint8Array: 2, Uint8ClampedArray: 3, Int16Array: 4, Uint16Array: 5,\n"
+    "  Int32Array: 6, Uint32Array: 7, Float32Array: 8, Float64Array: 9, BigInt64Array: 10,\n"
+    "  BigUint64Array: 11, DataView: 12};\n"
+    "var CTORS = [ArrayBuffer, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array,\n"
+    "  Int32Array, Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array, DataView];\n"
+    "var LONG = 2048, CH = [];\n"
+    "for (var c0 = 0; c0 < 256; c0++) CH.push(fromCharCode(c0));\n"
+    "var spare = new ArrayBuffer(65536), depth = 0;\n"
+    "/* writer state (saved and restored around a nested encode) */\n"
+    "var ab, u8, dv, cap, pos, ids, nc, keys, nk, sObj, sKeys, sI, sN, sKind, sp, err, flags, hooks;\n"
+    "function grow(n) {\n"
+    "  var c = cap * 2; while (c < pos + n) c *= 2;\n"
+    "  var nb = new ArrayBuffer(c), nu = new Uint8Array(nb);\n"
+    "  nu.set(u8.subarray(0, pos)); ab = nb; u8 = nu; dv = new DataView(nb); cap = c;\n"
+    "}\n"
+    "function num(d) {\n"
+    "  if (pos + 9 > cap) grow(9);\n"
+    "  var i = d | 0;\n"
+    "  if (i === d && (i !== 0 || 1 / d > 0)) { u8[pos] = 4; dv.setInt32(pos + 1, i, true); pos += 5; return; }\n"
+    "  if (d >= -9007199254740991 && d <= 9007199254740991 && Math.floor(d) === d && d !== 0) {\n"
+    "    var hi = Math.floor(d / 4294967296), lo = d - hi * 4294967296;\n"
+    "    u8[pos] = 5; dv.setUint32(pos + 1, lo, true); dv.setInt32(pos + 5, hi, true); pos += 9; return;\n"
+    "  }\n"
+    "  u8[pos] = 6; dv.setFloat64(pos + 1, d, true); pos += 9;\n"
+    "}\n"
+    "function str(s) {\n"
+    "  var n = s.length;\n"
+    "  if (pos + 5 + 2 * n > cap) grow(5 + 2 * n);\n"
+    "  if (n > LONG) { pos = native.putString(s, ab, pos); return; }\n"
+    "  var p = pos + 5, i = 0, c;\n"
+    "  for (; i < n; i++) { c = s.charCodeAt(i); if (c > 255) break; u8[p + i] = c; }\n"
+    "  dv.setUint32(pos + 1, n, true);\n"
+    "  if (i === n) { u8[pos] = 8; pos = p + n; return; }\n"
+    "  u8[pos] = 9;\n"
+    "  for (i = 0; i < n; i++) dv.setUint16(p + 2 * i, s.charCodeAt(i), true);\n"
+    "  pos = p + 2 * n;\n"
+    "}\n"
+    "function tagU32(t, v) { if (pos + 5 > cap) grow(5); u8[pos] = t; dv.setUint32(pos + 1, v, true); pos += 5; }\n"
+    "function key(k) {\n"
+    "  var j = keys.get(k);\n"
+    "  if (j !== undefined) { tagU32(14, j); return; }\n"
+    "  keys.set(k, nk++); str(k);\n"
+    "}\n"
+    "function path() {\n"
+    "  var s = '$';\n"
+    "  for (var t = 0; t < sp; t++) {\n"
+    "    var i = sI[t] - 1, kd = sKind[t];\n"
+    "    if (kd === 13) {\n"
+    "      var k = sKeys[t][i];\n"
+    "      s += /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? '.' + k : '[\"' + k.replace(/[\"\\\\]/g, '\\\\$&') + '\"]';\n"
+    "    } else if (kd === 10) s += '[' + i + ']';\n"
+    "    else if (kd === 15) s += '<Map ' + (i % 2 ? 'value ' : 'key ') + ((i / 2) | 0) + '>';\n"
+    "    else s += '<Set ' + i + '>';\n"
+    "  }\n"
+    "  return s;\n"
+    "}\n"
+    "function cannot(what) { if (err === null) err = 'cannot convert ' + what + ' at ' + path(); }\n"
+    "function handle(v, what) {\n"
+    "  var id = (flags & 1) && hooks ? native.ref(v, 1) : -1;\n"
+    "  if (id >= 0) tagU32(22, id); else cannot(what);\n"
+    "}\n"
+    "function push(kind, o, ks, n) { sObj[sp] = o; sKeys[sp] = ks; sI[sp] = 0; sN[sp] = n; sKind[sp] = kind; sp++; }\n"
+    "function bytes(kind, view) {\n"
+    "  var n = view.byteLength;\n"
+    "  if (pos + 6 + n > cap) grow(6 + n);\n"
+    "  u8[pos] = 18; u8[pos + 1] = kind; dv.setUint32(pos + 2, n, true);\n"
+    "  u8.set(view, pos + 6); pos += 6 + n;\n"
+    "}\n"
+    "function array(o) {\n"
+    "  var n = o.length >>> 0, k = 0, allInt = true, e;\n"
+    "  for (; k < n; k++) {\n"
+    "    e = o[k];\n"
+    "    if (typeof e !== 'number') break;\n"
+    "    if (allInt && !((e | 0) === e && (e !== 0 || 1 / e > 0))) allInt = false;\n"
+    "  }\n"
+    "  if (n > 0 && k === n) {\n"
+    "    if (pos + 5 + 8 * n > cap) grow(5 + 8 * n);\n"
+    "    u8[pos] = allInt ? 12 : 11; dv.setUint32(pos + 1, n, true); pos += 5;\n"
+    "    if (allInt) { for (k = 0; k < n; k++) { dv.setInt32(pos, o[k], true); pos += 4; } }\n"
+    "    else { for (k = 0; k < n; k++) { dv.setFloat64(pos, o[k], true); pos += 8; } }\n"
+    "    return;\n"
+    "  }\n"
+    "  tagU32(10, n);\n"
+    "  push(10, o, null, n);\n"
+    "}\n"
+    "function big(v) {\n"
+    "  var neg = v < 0, h = (neg ? -v : v).toString(16), n = h === '0' ? 0 : (h.length + 1) >> 1;\n"
+    "  if (pos + 6 + n > cap) grow(6 + n);\n"
+    "  u8[pos] = 7; u8[pos + 1] = neg ? 1 : 0; dv.setUint32(pos + 2, n, true); pos += 6;\n"
+    "  for (var i = 0, e = h.length; i < n; i++, e -= 2) u8[pos + i] = parseInt(h.substring(e - 2 < 0 ? 0 : e - 2, e), 16);\n"
+    "  pos += n;\n"
+    "}\n"
+    "function mapItems(v, k) { this.push(k, v); }\n"
+    "function setItems(v) { this.push(v); }\n"
+    "function obj(o) {\n"
+    "  var j = ids.get(o);\n"
+    "  if (j !== undefined) { tagU32(20, j); return; }\n"
+    "  if (isArray(o)) { ids.set(o, nc++); array(o); return; }\n"
+    "  var p = getProto(o);\n"
+    "  if (p === OP || p === null) { ids.set(o, nc++); plain(o); return; }\n"
+    "  if (o instanceof ArrayBuffer) { ids.set(o, nc++); bytes(0, new Uint8Array(o)); return; }\n"
+    "  if (isView(o)) {\n"
+    "    var kd = KINDS[o[TAG]];\n"
+    "    if (kd !== undefined && kd !== 12) {\n"
+    "      ids.set(o, nc++); bytes(kd, new Uint8Array(o.buffer, o.byteOffset, o.byteLength)); return;\n"
+    "    }\n"
+    "  }\n"
+    "  if (o instanceof Date) {\n"
+    "    var t = +o;\n"
+    "    if (t - t !== 0) { cannot('an invalid Date'); return; }\n"
+    "    ids.set(o, nc++);\n"
+    "    if (pos + 9 > cap) grow(9);\n"
+    "    u8[pos] = 17; dv.setFloat64(pos + 1, t, true); pos += 9; return;\n"
+    "  }\n"
+    "  if (hooks) { var id = native.ref(o, 0); if (id >= 0) { tagU32(19, id); return; } }\n"
+    "  if (o instanceof Map) {\n"
+    "    ids.set(o, nc++);\n"
+    "    var l = []; o.forEach(mapItems, l);\n"
+    "    tagU32(15, l.length >>> 1); push(15, l, null, l.length); return;\n"
+    "  }\n"
+    "  if (o instanceof Set) {\n"
+    "    ids.set(o, nc++);\n"
+    "    var s = []; o.forEach(setItems, s);\n"
+    "    tagU32(16, s.length); push(16, s, null, s.length); return;\n"
+    "  }\n"
+    "  if (o instanceof DataView) {\n"
+    "    ids.set(o, nc++); bytes(12, new Uint8Array(o.buffer, o.byteOffset, o.byteLength)); return;\n"
+    "  }\n"
+    "  ids.set(o, nc++); plain(o);\n"
+    "}\n"
+    "function plain(o) {\n"
+    "  var ks = [];\n"
+    "  for (var k in o) ks.push(k);\n"
+    "  tagU32(13, ks.length); push(13, o, ks, ks.length);\n"
+    "}\n"
+    "function value(v) {\n"
+    "  switch (typeof v) {\n"
+    "    case 'number': num(v); return;\n"
+    "    case 'string': str(v); return;\n"
+    "    case 'boolean': if (pos + 1 > cap) grow(1); u8[pos++] = v ? 3 : 2; return;\n"
+    "    case 'undefined': if (pos + 1 > cap) grow(1); u8[pos++] = 0; return;\n"
+    "    case 'bigint': big(v); return;\n"
+    "    case 'symbol': handle(v, 'a symbol'); return;\n"
+    "    case 'function': handle(v, 'a function'); return;\n"
+    "  }\n"
+    "  if (v === null) { if (pos + 1 > cap) grow(1); u8[pos++] = 1; return; }\n"
+    "  obj(v);\n"
+    "}\n"
+    "function run(root) {\n"
+    "  value(root);\n"
+    "  while (sp > 0 && err === null) {\n"
+    "    var t = sp - 1;\n"
+    "    if (sI[t] === sN[t]) { sp--; sObj[t] = null; sKeys[t] = null; continue; }\n"
+    "    var i = sI[t]++;\n"
+    "    if (sKind[t] === 13) { var k = sKeys[t][i]; key(k); value(sObj[t][k]); }\n"
+    "    else value(sObj[t][i]);\n"
+    "  }\n"
+    "}\n"
+    "var idsPool = new Map(), keysPool = new Map();\n"
+    "function encode(root, fl, hk) {\n"
+    "  var saved = null;\n"
+    "  if (depth > 0) saved = [ab, u8, dv, cap, pos, ids, nc, keys, nk, sObj, sKeys, sI, sN, sKind, sp, err, flags, hooks];\n"
+    "  depth++;\n"
+    "  try {\n"
+    "    ab = spare; spare = null;\n"
+    "    if (!ab) ab = new ArrayBuffer(4096);\n"
+    "    u8 = new Uint8Array(ab); dv = new DataView(ab); cap = ab.byteLength; pos = 8;\n"
+    "    if (depth === 1) { ids = idsPool; keys = keysPool; } else { ids = new Map(); keys = new Map(); }\n"
+    "    nc = 0; nk = 0; sObj = []; sKeys = []; sI = []; sN = []; sKind = []; sp = 0; err = null;\n"
+    "    flags = fl; hooks = hk;\n"
+    "    run(root);\n"
+    "    if (cap <= 1 << 23) spare = ab;\n"
+    "    if (err !== null) return err;\n"
+    "    u8[0] = 0x53; u8[1] = 0x54; u8[2] = 0x56; u8[3] = 1; dv.setUint32(4, pos - 8, true);\n"
+    "    return ab;\n"
+    "  } finally {\n"
+    "    ids.clear(); keys.clear();\n"
+    "    depth--;\n"
+    "    if (saved !== null) {\n"
+    "      ab = saved[0]; u8 = saved[1]; dv = saved[2]; cap = saved[3]; pos = saved[4]; ids = saved[5];\n"
+    "      nc = saved[6]; keys = saved[7]; nk = saved[8]; sObj = saved[9]; sKeys = saved[10]; sI = saved[11];\n"
+    "      sN = saved[12]; sKind = saved[13]; sp = saved[14]; err = saved[15]; flags = saved[16]; hooks = saved[17];\n"
+    "    } else { sObj = sKeys = null; }\n"
+    "  }\n"
+    "}\n"
+    "/* reader: state lives in a frame object per call (decode does not nest\n"
+    " * often, but it may: a hook can run JS that converts again) */\n"
+    "function text(r, wide) {\n"
+    "  var u8 = r.u8, p = r.p, n = r.dv.getUint32(p, true), s, i;\n"
+    "  p += 4;\n"
+    "  if (n > LONG) { s = native.makeString(r.ab, p, n, wide); r.p = p + (wide ? 2 * n : n); return s; }\n"
+    "  if (!wide) {\n"
+    "    s = '';\n"
+    "    for (i = 0; i < n; i++) s += CH[u8[p + i]];\n"
+    "    r.p = p + n;\n"
+    "    return s;\n"
+    "  }\n"
+    "  s = '';\n"
+    "  for (i = 0; i < n; i++) s += fromCharCode(r.dv.getUint16(p + 2 * i, true));\n"
+    "  r.p = p + 2 * n;\n"
+    "  return s;\n"
+    "}\n"
+    "function Reader(ab, len) {\n"
+    "  this.ab = ab; this.u8 = new Uint8Array(ab, 0, len); this.dv = new DataView(ab, 0, len); this.p = 8;\n"
+    "  this.keys = []; this.objs = [];\n"
+    "  this.sObj = []; this.sKind = []; this.sLeft = []; this.sKey = []; this.sHave = []; this.sp = 0;\n"
+    "}\n"
+    "function rpush(r, kind, o, left) {\n"
+    "  var sp = r.sp;\n"
+    "  r.sObj[sp] = o; r.sKind[sp] = kind; r.sLeft[sp] = left; r.sHave[sp] = false; r.sKey[sp] = undefined;\n"
+    "  r.sp = sp + 1;\n"
+    "}\n"
+    "function val(r) {\n"
+    "  var u8 = r.u8, dv = r.dv, p = r.p, t = u8[p++], n, o, i;\n"
+    "  r.p = p;\n"
+    "  switch (t) {\n"
+    "    case 0: return undefined;\n"
+    "    case 1: return null;\n"
+    "    case 2: return false;\n"
+    "    case 3: return true;\n"
+    "    case 4: r.p = p + 4; return dv.getInt32(p, true);\n"
+    "    case 6: r.p = p + 8; return dv.getFloat64(p, true);\n"
+    "    case 8: return text(r, false);\n"
+    "    case 9: return text(r, true);\n"
+    "    case 13: n = dv.getUint32(p, true); r.p = p + 4; o = {}; r.objs.push(o); rpush(r, 13, o, n); return o;\n"
+    "    case 10: n = dv.getUint32(p, true); r.p = p + 4; o = []; r.objs.push(o); rpush(r, 10, o, n); return o;\n"
+    "    case 11: case 12:\n"
+    "      n = dv.getUint32(p, true); p += 4; o = [];\n"
+    "      if (t === 11) for (i = 0; i < n; i++, p += 8) o.push(dv.getFloat64(p, true));\n"
+    "      else for (i = 0; i < n; i++, p += 4) o.push(dv.getInt32(p, true));\n"
+    "      r.p = p; r.objs.push(o); return o;\n"
+    "    case 20: r.p = p + 4; return r.objs[dv.getUint32(p, true)];\n"
+    "    case 5: {\n"
+    "      var lo = dv.getUint32(p, true), hi = dv.getInt32(p + 4, true); r.p = p + 8;\n"
+    "      if (hi >= -2097152 && hi < 2097152 && !(hi === -2097152 && lo === 0)) return hi * 4294967296 + lo;\n"
+    "      return dv.getBigInt64(p, true);\n"
+    "    }\n"
+    "    case 7: {\n"
+    "      var neg = u8[p] === 1; n = dv.getUint32(p + 1, true); p += 5;\n"
+    "      var h = '';\n"
+    "      for (i = n - 1; i >= 0; i--) h += (u8[p + i] < 16 ? '0' : '') + u8[p + i].toString(16);\n"
+    "      r.p = p + n;\n"
+    "      var b = BigInt('0x' + (h || '0'));\n"
+    "      return neg ? -b : b;\n"
+    "    }\n"
+    "    case 15: n = dv.getUint32(p, true); r.p = p + 4; o = new Map(); r.objs.push(o); rpush(r, 15, o, 2 * n); return o;\n"
+    "    case 16: n = dv.getUint32(p, true); r.p = p + 4; o = new Set(); r.objs.push(o); rpush(r, 16, o, n); return o;\n"
+    "    case 17: r.p = p + 8; o = new Date(dv.getFloat64(p, true)); r.objs.push(o); return o;\n"
+    "    case 18: {\n"
+    "      var kind = u8[p]; n = dv.getUint32(p + 1, true); p += 5;\n"
+    "      var copy = r.ab.slice(p, p + n); r.p = p + n;\n"
+    "      o = kind === 0 ? copy : new CTORS[kind](copy);\n"
+    "      r.objs.push(o); return o;\n"
+    "    }\n"
+    "    case 19: r.p = p + 4; return native.refValue(0, dv.getUint32(p, true));\n"
+    "    case 22: r.p = p + 4; return native.refValue(1, dv.getUint32(p, true));\n"
+    "    case 21: {\n"
+    "      var et = dv.getUint32(p, true); n = dv.getUint32(p + 4, true); r.p = p + 8 + n;\n"
+    "      return native.ext(et, r.ab, p + 8, n);\n"
+    "    }\n"
+    "  }\n"
+    "  throw new TypeError('corrupt value: tag ' + t + ' at byte ' + (p - 1));\n"
+    "}\n"
+    "function decode(ab, len) {\n"
+    "  var r = new Reader(ab, len);\n"
+    "  var root = val(r), u8 = r.u8, dv = r.dv, sLeft = r.sLeft, sKind = r.sKind, sObj = r.sObj, keys = r.keys;\n"
+    "  while (r.sp > 0) {\n"
+    "    var t = r.sp - 1;\n"
+    "    if (sLeft[t] === 0) { r.sp = t; sObj[t] = null; continue; }\n"
+    "    sLeft[t]--;\n"
+    "    var kd = sKind[t], o = sObj[t];\n"
+    "    if (kd === 13) {\n"
+    "      var k, p = r.p;\n"
+    "      if (u8[p] === 14) { k = keys[dv.getUint32(p + 1, true)]; r.p = p + 5; }\n"
+    "      else { r.p = p + 1; k = text(r, u8[p] === 9); keys.push(k); }\n"
+    "      var v = val(r);\n"
+    "      if (k === '__proto__') Object.defineProperty(o, k, {value: v, writable: true, enumerable: true, configurable: true});\n"
+    "      else o[k] = v;\n"
+    "    } else if (kd === 10) o.push(val(r));\n"
+    "    else if (kd === 15) {\n"
+    "      if (!r.sHave[t]) { r.sKey[t] = val(r); r.sHave[t] = true; }\n"
+    "      else { var mv = val(r); o.set(r.sKey[t], mv); r.sKey[t] = undefined; r.sHave[t] = false; }\n"
+    "    } else o.add(val(r));\n"
+    "  }\n"
+    "  return root;\n"
+    "}\n"
+    "return {encode: encode, decode: decode};\n"
+    "})\n";
+
+/* The conversion in progress on this thread (hooks and flags), for the
+ * native callbacks; saved and restored around nested conversions. */
+typedef struct js_conv {
+  const strait__codec_hooks *hooks;
+  unsigned flags;
+} js_conv;
+
+static _Thread_local js_conv *cur;
+
+/* native.ref(obj, kind): kind 0 asks java_id, kind 1 js_handle; the id or -1.
+ * Inside the gate (a JS callback). */
+static JSValueRef nf_ref(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                         const JSValueRef argv[], JSValueRef *exc) {
+  double r = -1;
+  if (cur && cur->hooks && argc >= 2) {
+    int kind = (int)JSValueToNumber(ctx, argv[1], NULL);
+    if (kind == 0 && cur->hooks->java_id && JSValueIsObject(ctx, argv[0])) {
+      uint32_t id;
+      if (cur->hooks->java_id(cur->hooks->ud, ctx, (JSObjectRef)argv[0], &id)) r = id;
+    } else if (kind == 1 && cur->hooks->js_handle && (cur->flags & STRAIT_CODEC_HANDLES)) {
+      bool ok = true;
+      uint32_t id = cur->hooks->js_handle(cur->hooks->ud, ctx, argv[0], &ok);
+      if (!ok) {
+        *exc = strait__make_error(ctx, "RangeError", "out of memory while converting a value");
+        return NULL;
+      }
+      r = id;
+    }
+  }
+  return JSValueMakeNumber(ctx, r);
+}
+
+/* native.refValue(kind, id): the JS value of a JAVAREF (0) or JSREF (1).
+ * Inside the gate. */
+static JSValueRef nf_ref_value(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                               const JSValueRef argv[], JSValueRef *exc) {
+  int kind = argc > 0 ? (int)JSValueToNumber(ctx, argv[0], NULL) : 0;
+  uint32_t id = argc > 1 ? (uint32_t)JSValueToNumber(ctx, argv[1], NULL) : 0;
+  const strait__codec_hooks *h = cur ? cur->hooks : NULL;
+  JSValueRef (*fn)(void *, JSContextRef, uint32_t, JSValueRef *) =
+      h ? (kind ? h->js_value : h->java_value) : NULL;
+  if (!fn) {
+    *exc = strait__make_error(ctx, "TypeError", "value refers to %s (id %u) but no table is attached",
+                              kind ? "a JS handle" : "a Java object", id);
+    return NULL;
+  }
+  return fn(h->ud, ctx, id, exc);
+}
+
+/* native.ext(type, ab, pos, n): an EXT value through the hook. */
+static JSValueRef nf_ext(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                         const JSValueRef argv[], JSValueRef *exc) {
+  const strait__codec_hooks *h = cur ? cur->hooks : NULL;
+  if (argc < 4 || !h || !h->ext_value) {
+    *exc = strait__make_error(ctx, "TypeError", "value has an extension value but no extension hook");
+    return NULL;
+  }
+  uint8_t *base = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)argv[1], NULL);
+  size_t at = (size_t)JSValueToNumber(ctx, argv[2], NULL);
+  uint32_t n = (uint32_t)JSValueToNumber(ctx, argv[3], NULL);
+  return h->ext_value(h->ud, ctx, (uint32_t)JSValueToNumber(ctx, argv[0], NULL), base + at, n, exc);
+}
+
+/* native.putString(s, ab, pos): writes the long string s as STRING8 or
+ * STRING16 at pos of ab (room for 5 + 2n bytes ensured by the caller);
+ * returns the position after it. */
+static JSValueRef nf_put_string(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                const JSValueRef argv[], JSValueRef *exc) {
+  JSStringRef s = JSValueToStringCopy(ctx, argv[0], exc);
+  if (!s) return NULL;
+  uint8_t *base = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)argv[1], NULL);
+  size_t pos = (size_t)JSValueToNumber(ctx, argv[2], NULL);
+  size_t n = JSStringGetLength(s);
+  const JSChar *c = JSStringGetCharactersPtr(s);
+  uint8_t *p = base + pos;
+  JSChar acc = 0;
+  size_t i = 0;
+  for (; i < n; i++) {
+    acc |= c[i];
+    if (acc > 0xFF) break;
+    p[5 + i] = (uint8_t)c[i];
+  }
+  bool wide = i < n;
+  uint32_t len = (uint32_t)n;
+  p[0] = wide ? STRAIT_V_STRING16 : STRAIT_V_STRING8;
+  memcpy(p + 1, &len, 4);
+  if (wide) memcpy(p + 5, c, n * 2);
+  JSStringRelease(s);
+  return JSValueMakeNumber(ctx, (double)(pos + 5 + (wide ? n * 2 : n)));
+}
+
+/* native.makeString(ab, pos, n, wide): a JS string of n Latin-1 bytes or
+ * UTF-16 units at pos of ab. */
+static JSValueRef nf_make_string(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exc) {
+  const uint8_t *base = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)argv[0], NULL);
+  size_t at = (size_t)JSValueToNumber(ctx, argv[1], NULL);
+  size_t n = (size_t)JSValueToNumber(ctx, argv[2], NULL);
+  bool wide = JSValueToBoolean(ctx, argv[3]);
+  JSChar *c = malloc(n ? n * sizeof(JSChar) : 1);
+  if (!c) {
+    *exc = strait__make_error(ctx, "RangeError", "out of memory for a string of %zu characters", n);
+    return NULL;
+  }
+  if (wide) memcpy(c, base + at, n * 2);
+  else for (size_t i = 0; i < n; i++) c[i] = base[at + i];
+  JSStringRef s = JSStringCreateWithCharacters(c, n);
+  free(c);
+  JSValueRef r = JSValueMakeString(ctx, s);
+  JSStringRelease(s);
+  return r;
+}
+
+/* The runtime's codec object {encode, decode}, compiled on first
+ * use. NULL with *exc set when that failed. Inside the gate. */
+static JSObjectRef codec_object(strait_runtime *rt, JSValueRef *exc) {
+  JSContextRef ctx = rt->ctx;
+  if (!rt->internal) return NULL;
+  JSStringRef key = JSStringCreateWithUTF8CString("codec");
+  JSValueRef c = JSObjectGetProperty(ctx, rt->internal, key, NULL);
+  if (JSValueIsObject(ctx, c)) {
+    JSStringRelease(key);
+    return (JSObjectRef)c;
+  }
+  JSStringRef src = JSStringCreateWithUTF8CString(codec_js_source);
+  JSStringRef url = JSStringCreateWithUTF8CString("strait:codec.js");
+  JSValueRef fn = JSEvaluateScript(ctx, src, NULL, url, 1, exc);
+  JSStringRelease(src);
+  JSStringRelease(url);
+  JSObjectRef result = NULL;
+  if (fn && JSValueIsObject(ctx, fn)) {
+    JSObjectRef native = JSObjectMake(ctx, NULL, NULL);
+    strait__set_function(ctx, native, "ref", nf_ref);
+    strait__set_function(ctx, native, "refValue", nf_ref_value);
+    strait__set_function(ctx, native, "ext", nf_ext);
+    strait__set_function(ctx, native, "putString", nf_put_string);
+    strait__set_function(ctx, native, "makeString", nf_make_string);
+    JSValueRef arg = native;
+    JSValueRef obj = JSObjectCallAsFunction(ctx, (JSObjectRef)fn, NULL, 1, &arg, exc);
+    if (obj && JSValueIsObject(ctx, obj)) {
+      JSObjectSetProperty(ctx, rt->internal, key, obj, kJSPropertyAttributeDontEnum, NULL);
+      result = (JSObjectRef)obj;
+    }
+  }
+  JSStringRelease(key);
+  return result;
+}
+
+/* Calls codec[name](args) with the thread's current conversion set. */
+static JSValueRef call_codec(strait_runtime *rt, const char *name, size_t argc, const JSValueRef *argv,
+                             js_conv *conv, JSValueRef *exc) {
+  JSObjectRef codec = codec_object(rt, exc);
+  if (!codec) return NULL;
+  JSValueRef fn = strait__get(rt->ctx, codec, name);
+  if (!JSValueIsObject(rt->ctx, fn)) return NULL;
+  js_conv *saved = cur;
+  cur = conv;
+  JSValueRef r = JSObjectCallAsFunction(rt->ctx, (JSObjectRef)fn, codec, argc, argv, exc);
+  cur = saved;
+  return r;
+}
+
+/* Writes v into out (emptied first) with the JS writer; same contract as
+ * strait__codec_write. Inside the gate. */
+int strait__codec_js_write(strait_runtime *rt, JSValueRef v, strait__vbuf *out, unsigned flags,
+                           const strait__codec_hooks *hooks, strait__codec_error *err,
+                           JSValueRef *exception) {
+  JSContextRef ctx = rt->ctx;
+  js_conv conv = {hooks, flags};
+  JSValueRef exc = NULL;
+  JSValueRef args[3] = {v, JSValueMakeNumber(ctx, flags), JSValueMakeBoolean(ctx, hooks != NULL)};
+  err->status = 0;
+  err->offset = 0;
+  err->msg[0] = 0;
+  out->len = 0;
+  JSValueRef r = call_codec(rt, "encode", 3, args, &conv, &exc);
+  if (!r) {
+    err->status = STRAIT_EJS;
+    snprintf(err->msg, sizeof err->msg, "JavaScript exception while converting a value");
+    if (exception) *exception = exc;
+    return STRAIT_EJS;
+  }
+  if (JSValueIsString(ctx, r)) {
+    char *m = strait__utf8_from_value(ctx, r, NULL);
+    err->status = STRAIT_ETYPE;
+    snprintf(err->msg, sizeof err->msg, "%s", m ? m : "cannot convert a value");
+    free(m);
+    return STRAIT_ETYPE;
+  }
+  const uint8_t *p = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)r, NULL);
+  if (!p) {
+    err->status = STRAIT_ENOMEM;
+    snprintf(err->msg, sizeof err->msg, "no bytes from the JS writer");
+    return STRAIT_ENOMEM;
+  }
+  uint32_t vlen;
+  memcpy(&vlen, p + 4, 4);
+  size_t n = (size_t)vlen + STRAIT_V_HEADER;
+  if (!strait__vbuf_need(out, n)) {
+    err->status = STRAIT_ENOMEM;
+    snprintf(err->msg, sizeof err->msg, "out of memory for a value of %zu bytes", n);
+    return STRAIT_ENOMEM;
+  }
+  memcpy(out->data, p, n);
+  out->len = n;
+  return 0;
+}
+
+/* Deallocator of ArrayBuffers lent over the caller's memory: nothing to free. */
+static void lent_dealloc(void *bytes, void *ctx) {
+  (void)bytes;
+  (void)ctx;
+}
+
+/* Reads buf with the JS reader after validating it in C; same contract as
+ * strait__codec_read. The bytes are lent to JS for the call only (the
+ * reader copies what it keeps). Inside the gate. */
+int strait__codec_js_read(strait_runtime *rt, const uint8_t *buf, size_t size,
+                          const strait__codec_hooks *hooks, JSValueRef *result,
+                          strait__codec_error *err, JSValueRef *exception) {
+  JSContextRef ctx = rt->ctx;
+  int rc = strait__codec_validate(buf, size, err);
+  if (rc) return rc;
+  err->status = 0;
+  err->msg[0] = 0;
+  JSValueRef exc = NULL;
+  JSObjectRef ab = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, (void *)buf, size, lent_dealloc, NULL, &exc);
+  JSValueRef r = NULL;
+  if (ab) {
+    js_conv conv = {hooks, 0};
+    JSValueRef args[3] = {ab, JSValueMakeNumber(ctx, (double)size), JSValueMakeBoolean(ctx, hooks != NULL)};
+    r = call_codec(rt, "decode", 3, args, &conv, &exc);
+  }
+  if (!r) {
+    err->status = STRAIT_EJS;
+    snprintf(err->msg, sizeof err->msg, "JavaScript exception while creating a value");
+    if (exception) *exception = exc;
+    return STRAIT_EJS;
+  }
+  *result = r;
+  return 0;
+}

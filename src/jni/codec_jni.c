@@ -1,0 +1,448 @@
+/*
+ * codec_jni.c - whole values in one crossing (issue 5): the JNI glue of the
+ * value format (src/core/codec*.c, docs/value-format.md).
+ *
+ *   - The value is walked by the JIT-compiled JS writer/reader of
+ *     codec_js.c (one call per conversion), which agree byte for byte with
+ *     the C ones of codec_write.c / codec_read.c.
+ *   - Each thread has one native buffer, given to Java once as a direct
+ *     ByteBuffer (codecThreadBuffer). JS -> Java writes the value there (or,
+ *     when it does not fit or the buffer is busy with an outer conversion on
+ *     the same thread, into a spill block that Java frees after reading);
+ *     Java -> JS reads what the Java writer put there.
+ *   - JAVAREF and JSREF ids index a per-conversion reference array passed
+ *     alongside the bytes (Object[]): Java objects behind bridge wrappers,
+ *     and JS handles (JsValue) when the caller asked for handles.
+ *   - Zero copy: a direct ByteBuffer becomes an ArrayBuffer over its memory
+ *     (the ByteBuffer is kept by a global ref that the ArrayBuffer's
+ *     deallocator queues for deletion: it runs inside JSC's GC, where no JNI
+ *     call may be made); an ArrayBuffer becomes a direct ByteBuffer over its
+ *     memory, kept alive by a protected handle that Java releases when the
+ *     ByteBuffer is collected.
+ */
+#include "jni_internal.h"
+#include "bridge.h"
+#include "codec.h"
+#include "handles.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CJ_THREAD_BUF (256 * 1024)
+/* codecToJava flag: Java is using the thread's buffer (an outer conversion). */
+#define CJ_NO_THREAD_BUFFER 4
+
+/* The calling thread's buffer; mem is freed by the key's destructor. */
+typedef struct cj_tls {
+  uint8_t *mem;
+  size_t cap;
+  int busy;                  /* a conversion on this thread is using mem */
+} cj_tls;
+
+static _Thread_local cj_tls tls;
+static pthread_key_t tls_key;
+
+/* Process-wide JNI cache of this file (filled once by the init). */
+static struct {
+  jclass ValueConversionException;
+  jmethodID ValueConversionException_init;  /* (String message, String path) */
+  jclass Object;
+} cj;
+
+/* Global refs whose ArrayBuffer died: deleted later, outside the GC. */
+static pthread_mutex_t dead_mu = PTHREAD_MUTEX_INITIALIZER;
+static jobject *dead_refs;
+static size_t ndead, capdead;
+static _Atomic size_t dead_pending;
+
+/* Frees a thread's buffer when the thread exits. */
+static void tls_free(void *mem) { free(mem); }
+
+/* The thread's buffer, allocated on first use; NULL when out of memory.
+ * Any thread (its own buffer). */
+static uint8_t *thread_buffer(void) {
+  if (!tls.mem) {
+    tls.mem = malloc(CJ_THREAD_BUF);
+    if (!tls.mem) return NULL;
+    tls.cap = CJ_THREAD_BUF;
+    pthread_setspecific(tls_key, tls.mem);
+  }
+  return tls.mem;
+}
+
+/* Deletes the global refs queued by ArrayBuffer deallocators. Any
+ * attached thread outside GC. */
+static void flush_dead(JNIEnv *env) {
+  if (!atomic_load_explicit(&dead_pending, memory_order_relaxed)) return;
+  pthread_mutex_lock(&dead_mu);
+  for (size_t i = 0; i < ndead; i++) (*env)->DeleteGlobalRef(env, dead_refs[i]);
+  ndead = 0;
+  atomic_store(&dead_pending, 0);
+  pthread_mutex_unlock(&dead_mu);
+}
+
+/* ArrayBuffer deallocator of a shared ByteBuffer: queues its global ref.
+ * Runs inside JSC's GC (or when creation failed): no JNI here. */
+static void bytebuffer_dealloc(void *bytes, void *ref) {
+  pthread_mutex_lock(&dead_mu);
+  if (ndead == capdead) {
+    size_t nc = capdead ? capdead * 2 : 64;
+    jobject *nd = realloc(dead_refs, nc * sizeof *nd);
+    if (!nd) { pthread_mutex_unlock(&dead_mu); return; }  /* the ByteBuffer then stays held */
+    dead_refs = nd;
+    capdead = nc;
+  }
+  dead_refs[ndead++] = ref;
+  atomic_store(&dead_pending, ndead);
+  pthread_mutex_unlock(&dead_mu);
+}
+
+/* ---- the per-conversion reference array ---- */
+
+/* Local refs collected while writing (JAVAREF / JSREF targets). */
+typedef struct cj_conv {
+  JNIEnv *env;
+  strait__jrt *jrt;
+  jobject owner;
+  jobjectArray refs_in;      /* reader: the array Java passed */
+  jobject *refs;
+  uint32_t n, cap;
+  bool failed;
+} cj_conv;
+
+/* Appends a local ref; its index is the id. */
+static bool conv_add(cj_conv *c, jobject r, uint32_t *id) {
+  if (c->n == c->cap) {
+    uint32_t nc = c->cap ? c->cap * 2 : 16;
+    jobject *nr = realloc(c->refs, nc * sizeof *nr);
+    if (!nr) {
+      (*c->env)->DeleteLocalRef(c->env, r);
+      c->failed = true;
+      return false;
+    }
+    c->refs = nr;
+    c->cap = nc;
+    if ((*c->env)->EnsureLocalCapacity(c->env, (jint)nc + 16) != 0) {
+      (*c->env)->ExceptionClear(c->env);
+      (*c->env)->DeleteLocalRef(c->env, r);
+      c->failed = true;
+      return false;
+    }
+  }
+  c->refs[c->n] = r;
+  *id = c->n++;
+  return true;
+}
+
+/* Writer hook: a bridge wrapper's Java object goes into the array. */
+static bool hook_java_id(void *ud, JSContextRef ctx, JSObjectRef obj, uint32_t *id) {
+  cj_conv *c = ud;
+  jb_rt *b = jb_rt_of(ctx);
+  jb_entry *e = b ? jb_entry_of(b, obj) : NULL;
+  if (!e) return false;
+  jobject r = (*c->env)->NewLocalRef(c->env, e->ref);
+  return r && conv_add(c, r, id);
+}
+
+/* Writer hook (handles asked for): a JsValue handle of v goes into the array. */
+static uint32_t hook_js_handle(void *ud, JSContextRef ctx, JSValueRef v, bool *ok) {
+  cj_conv *c = ud;
+  uint32_t id = 0;
+  jobject r = strait__to_java(c->env, c->jrt, c->owner, v);
+  *ok = r && conv_add(c, r, &id);
+  return id;
+}
+
+/* Reader hook: element id of the array Java passed, as a JS value. */
+static JSValueRef hook_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exc) {
+  cj_conv *c = ud;
+  JNIEnv *env = c->env;
+  if (!c->refs_in || id >= (uint32_t)(*env)->GetArrayLength(env, c->refs_in)) {
+    *exc = strait__make_error(ctx, "RangeError", "value refers to object %u, which was not passed along", id);
+    return NULL;
+  }
+  jobject o = (*env)->GetObjectArrayElement(env, c->refs_in, (jsize)id);
+  JSValueRef r;
+  if (o && (*env)->IsInstanceOf(env, o, strait__jc.JsValue)) {
+    r = strait__handle_value((*env)->GetLongField(env, o, strait__jc.JsValue_handle));
+  } else {
+    jb_rt *b = jb_rt_of(ctx);
+    if (!b) {
+      *exc = strait__make_error(ctx, "TypeError", "value holds a Java object but the Java bridge is not attached");
+      r = NULL;
+    } else {
+      r = jb_wrap(env, b, ctx, o, exc);
+    }
+  }
+  if (o) (*env)->DeleteLocalRef(env, o);
+  return r;
+}
+
+/* A new Object[] of the collected refs (deleting the locals); NULL if none. */
+static jobjectArray conv_array(cj_conv *c) {
+  JNIEnv *env = c->env;
+  if (!c->n) return NULL;
+  jobjectArray a = (*env)->NewObjectArray(env, (jsize)c->n, cj.Object, NULL);
+  for (uint32_t i = 0; i < c->n; i++) {
+    if (a) (*env)->SetObjectArrayElement(env, a, (jsize)i, c->refs[i]);
+    (*env)->DeleteLocalRef(env, c->refs[i]);
+  }
+  c->n = 0;
+  return a;
+}
+
+/* Deletes collected locals (error paths). */
+static void conv_free(cj_conv *c) {
+  for (uint32_t i = 0; i < c->n; i++) (*c->env)->DeleteLocalRef(c->env, c->refs[i]);
+  free(c->refs);
+}
+
+/* Throws ValueConversionException(message, path) for a writer ETYPE. */
+static void throw_conversion(JNIEnv *env, const char *msg) {
+  const char *at = strstr(msg, " at $");
+  jstring m = strait__jstring_from_utf8(env, msg, strlen(msg));
+  jstring p = at ? strait__jstring_from_utf8(env, at + 4, strlen(at + 4)) : NULL;
+  if (!m) return;
+  jobject ex = (*env)->NewObject(env, cj.ValueConversionException, cj.ValueConversionException_init, m, p);
+  if (ex) (*env)->Throw(env, (jthrowable)ex);
+}
+
+/* ---- natives ---- */
+
+/* Natives.codecThreadBuffer(): a direct ByteBuffer over the calling
+ * thread's buffer (Java keeps it per thread). Any Java thread. */
+static jobject JNICALL n_thread_buffer(JNIEnv *env, jclass cls) {
+  uint8_t *m = thread_buffer();
+  if (!m) {
+    strait__throw_status(env, STRAIT_ENOMEM, "value buffer");
+    return NULL;
+  }
+  return (*env)->NewDirectByteBuffer(env, m, (jlong)tls.cap);
+}
+
+/* Enters the runtime for a codec native; 0 or non-zero with an exception
+ * pending. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+static int cj_enter(JNIEnv *env, strait__jrt *jrt, strait__entry *entry) {
+  if (strait__java_enter(env, jrt)) return -1;
+  entry->prev = strait__entries;
+  entry->jrt = jrt;
+  strait__entries = entry;
+  return 0;
+}
+#pragma GCC diagnostic pop
+
+static void cj_leave(strait__jrt *jrt, strait__entry *entry) {
+  strait__entries = entry->prev;
+  strait_leave(jrt->rt);
+}
+
+/*
+ * Natives.codecToJava(peer, owner, handle, flags): writes the JS value of
+ * handle. Returns null when the bytes are in the thread's buffer and no
+ * references were collected; else Object[]{ByteBuffer spill or null,
+ * Object[] refs or null, long[]{spill address}}; Java frees a spill with
+ * codecFree. Throws ValueConversionException naming the path, or
+ * JsException when a getter threw. Any Java thread.
+ */
+static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject owner, jlong handle,
+                                 jint flags) {
+  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  flush_dead(env);
+  strait__entry entry;
+  if (cj_enter(env, jrt, &entry)) return NULL;
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  cj_conv c = {.env = env, .jrt = jrt, .owner = owner};
+  strait__codec_hooks hooks = {.ud = &c, .java_id = hook_java_id, .js_handle = hook_js_handle};
+  strait__vbuf out;
+  bool lent = !tls.busy && !(flags & CJ_NO_THREAD_BUFFER) && thread_buffer();
+  strait__vbuf_init(&out, lent ? tls.mem : NULL, lent ? tls.cap : 0);
+  if (lent) tls.busy++;
+  strait__codec_error err;
+  JSValueRef exc = NULL;
+  int rc = strait__codec_js_write(jrt->rt, strait__handle_value(handle), &out,
+                                  (unsigned)flags & STRAIT_CODEC_HANDLES, &hooks, &err, &exc);
+  if (lent) tls.busy--;
+  if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);
+  cj_leave(jrt, &entry);
+  if (rc == 0 && c.failed) rc = STRAIT_ENOMEM;
+  if (rc) {
+    if (rc == STRAIT_ETYPE) throw_conversion(env, err.msg);
+    else if (rc != STRAIT_EJS && !(*env)->ExceptionCheck(env)) strait__throw_status(env, rc, err.msg);
+    conv_free(&c);
+    strait__vbuf_free(&out);
+    return NULL;
+  }
+  if (!out.spilled && !c.n) {
+    free(c.refs);
+    return NULL;
+  }
+  jobject spill = out.spilled ? (*env)->NewDirectByteBuffer(env, out.data, (jlong)out.len) : NULL;
+  uint32_t nrefs = c.n;
+  jobjectArray refs = conv_array(&c);
+  free(c.refs);
+  jlongArray meta = (*env)->NewLongArray(env, 1);
+  jobjectArray res = (*env)->NewObjectArray(env, 3, cj.Object, NULL);
+  if ((out.spilled && !spill) || (nrefs && !refs) || !meta || !res) {
+    strait__vbuf_free(&out);
+    if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "toJava");
+    return NULL;
+  }
+  jlong addr = out.spilled ? (jlong)(intptr_t)out.data : 0;
+  (*env)->SetLongArrayRegion(env, meta, 0, 1, &addr);
+  (*env)->SetObjectArrayElement(env, res, 0, spill);
+  (*env)->SetObjectArrayElement(env, res, 1, refs);
+  (*env)->SetObjectArrayElement(env, res, 2, meta);
+  return res;
+}
+
+/* Natives.codecFree(address): frees a spill block after Java read it. */
+static void JNICALL n_free(JNIEnv *env, jclass cls, jlong addr) {
+  free((void *)(intptr_t)addr);
+}
+
+/*
+ * Natives.codecToJs(peer, owner, buf, len, refs): reads len bytes of buf
+ * (null: the thread's buffer) into a JS value and returns it converted as
+ * eval's result is (a JsValue handle for objects). Corrupt bytes throw
+ * IllegalArgumentException naming the offset. Any Java thread.
+ */
+static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owner, jobject buf,
+                               jint len, jobjectArray refs) {
+  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  const uint8_t *bytes;
+  jlong cap;
+  if (buf) {
+    bytes = (*env)->GetDirectBufferAddress(env, buf);
+    cap = (*env)->GetDirectBufferCapacity(env, buf);
+  } else {
+    bytes = tls.mem;
+    cap = (jlong)tls.cap;
+  }
+  if (!bytes || len < 0 || len > cap) {
+    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "toJs: no value bytes in the buffer");
+    return NULL;
+  }
+  flush_dead(env);
+  strait__entry entry;
+  if (cj_enter(env, jrt, &entry)) return NULL;
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  cj_conv c = {.env = env, .jrt = jrt, .owner = owner, .refs_in = refs};
+  strait__codec_hooks hooks = {.ud = &c, .java_value = hook_ref_value, .js_value = hook_ref_value};
+  strait__codec_error err;
+  JSValueRef v = NULL, exc = NULL;
+  int rc = strait__codec_js_read(jrt->rt, bytes, (size_t)len, &hooks, &v, &err, &exc);
+  jobject r = NULL;
+  if (rc == 0) r = strait__to_java(env, jrt, owner, v);
+  else if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);
+  else if (rc == STRAIT_ECORRUPT) (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, err.msg);
+  else strait__throw_status(env, rc, err.msg);
+  cj_leave(jrt, &entry);
+  return r;
+}
+
+/*
+ * Natives.codecShareBuffer(peer, owner, directBuffer): an ArrayBuffer over
+ * the ByteBuffer's memory (no copy), as a JsValue. The ByteBuffer stays
+ * alive (global ref) until the ArrayBuffer is collected. Any Java thread.
+ */
+static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobject owner, jobject buf) {
+  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  void *p = (*env)->GetDirectBufferAddress(env, buf);
+  jlong n = (*env)->GetDirectBufferCapacity(env, buf);
+  if (!p || n < 0) {
+    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "toJs: the ByteBuffer is not direct");
+    return NULL;
+  }
+  jobject ref = (*env)->NewGlobalRef(env, buf);
+  if (!ref) return NULL;
+  flush_dead(env);
+  strait__entry entry;
+  if (cj_enter(env, jrt, &entry)) {
+    (*env)->DeleteGlobalRef(env, ref);
+    return NULL;
+  }
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  JSValueRef exc = NULL;
+  /* the deallocator owns ref from here on, even if creation throws */
+  JSObjectRef ab = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, p, (size_t)n, bytebuffer_dealloc, ref, &exc);
+  jobject r = NULL;
+  if (ab) r = strait__to_java(env, jrt, owner, ab);
+  else strait__throw_js(env, jrt->rt, exc);
+  cj_leave(jrt, &entry);
+  return r;
+}
+
+/*
+ * Natives.codecBufferOf(peer, handle, protectedOut): a direct ByteBuffer
+ * over the bytes of the ArrayBuffer or typed array of handle (the view's
+ * range), no copy. The ArrayBuffer gets a new protected handle, stored in
+ * protectedOut[0], which Java releases when the ByteBuffer is collected.
+ * Throws IllegalArgumentException for other values. Any Java thread.
+ */
+static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong handle, jlongArray out) {
+  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__entry entry;
+  if (cj_enter(env, jrt, &entry)) return NULL;
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  JSValueRef v = strait__handle_value(handle);
+  JSTypedArrayType t = JSValueGetTypedArrayType(ctx, v, NULL);
+  uint8_t *p = NULL;
+  size_t n = 0;
+  JSObjectRef ab = NULL;
+  if (t == kJSTypedArrayTypeArrayBuffer) {
+    ab = (JSObjectRef)v;
+    p = JSObjectGetArrayBufferBytesPtr(ctx, ab, NULL);
+    n = JSObjectGetArrayBufferByteLength(ctx, ab, NULL);
+  } else if (t != kJSTypedArrayTypeNone) {
+    ab = JSObjectGetTypedArrayBuffer(ctx, (JSObjectRef)v, NULL);
+    p = JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)v, NULL);
+    if (p) p += JSObjectGetTypedArrayByteOffset(ctx, (JSObjectRef)v, NULL);
+    n = JSObjectGetTypedArrayByteLength(ctx, (JSObjectRef)v, NULL);
+  }
+  jobject r = NULL;
+  if (!ab) {
+    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "asByteBuffer: not an ArrayBuffer or typed array");
+  } else {
+    static uint8_t empty[1];
+    r = (*env)->NewDirectByteBuffer(env, p ? p : empty, (jlong)(p ? n : 0));
+    if (r) {
+      jlong h = strait__handle_make(ctx, ab);
+      (*env)->SetLongArrayRegion(env, out, 0, 1, &h);
+    }
+  }
+  cj_leave(jrt, &entry);
+  return r;
+}
+
+static const JNINativeMethod natives[] = {
+    {"codecThreadBuffer", "()Ljava/nio/ByteBuffer;", (void *)n_thread_buffer},
+    {"codecToJava", "(JLorg/strait/JsRuntime;JI)Ljava/lang/Object;", (void *)n_to_java},
+    {"codecFree", "(J)V", (void *)n_free},
+    {"codecToJs", "(JLorg/strait/JsRuntime;Ljava/nio/ByteBuffer;I[Ljava/lang/Object;)Ljava/lang/Object;",
+     (void *)n_to_js},
+    {"codecShareBuffer", "(JLorg/strait/JsRuntime;Ljava/nio/ByteBuffer;)Ljava/lang/Object;",
+     (void *)n_share_buffer},
+    {"codecBufferOf", "(JJ[J)Ljava/nio/ByteBuffer;", (void *)n_buffer_of},
+};
+
+/* The benchmark's naive converter (codec_naive.c). */
+int strait__codec_naive_init(JNIEnv *env);
+
+/* Caches this file's classes and registers the codec natives on
+ * org.strait.Natives (and those of the naive baseline). Once, from
+ * strait__jni_init(). */
+int strait__codec_jni_init(JNIEnv *env) {
+  if (pthread_key_create(&tls_key, tls_free) != 0) return STRAIT_ENOMEM;
+  cj.Object = strait__global_class(env, "java/lang/Object");
+  cj.ValueConversionException = strait__global_class(env, "org/strait/ValueConversionException");
+  if (!cj.Object || !cj.ValueConversionException) return STRAIT_EINVAL;
+  cj.ValueConversionException_init = (*env)->GetMethodID(env, cj.ValueConversionException, "<init>",
+                                                          "(Ljava/lang/String;Ljava/lang/String;)V");
+  if (!cj.ValueConversionException_init) return STRAIT_EINVAL;
+  int rc = strait__register(env, strait__jc.Natives, natives, (int)(sizeof natives / sizeof natives[0]));
+  return rc ? rc : strait__codec_naive_init(env);
+}
