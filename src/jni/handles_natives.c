@@ -272,14 +272,11 @@ static jobject JNICALL n_call(JNIEnv *env, jclass c, jlong peer, jobject owner, 
   return out;
 }
 
-/* InteropNatives.invokeMember: obj[name](...args) with this = obj, or
- * obj(...args) when name is null; JsProxyHandler.ABSENT when the member is
- * undefined or null, NOT_FUNCTION when it is not callable. Any Java thread. */
-static jobject JNICALL n_invoke_member(JNIEnv *env, jclass c, jlong peer, jobject owner,
-                                       jlong obj, jstring name, jlongArray vals,
-                                       jobjectArray refs, jint argc) {
-  JSStringRef k = NULL;
-  if (name && !(k = key_of(env, name))) return NULL;
+/* obj[k](...args) with this = obj, or obj(...args) when k is NULL;
+ * JsProxyHandler.ABSENT when the member is undefined or null, NOT_FUNCTION
+ * when it is not callable. Enters and leaves the runtime. */
+static jobject invoke_member(JNIEnv *env, jlong peer, jobject owner, jlong obj, JSStringRef k,
+                             jlongArray vals, jobjectArray refs, jint argc) {
   stay s;
   jobject out = NULL;
   if (stay_begin(env, &s, peer) == 0) {
@@ -297,8 +294,35 @@ static jobject JNICALL n_invoke_member(JNIEnv *env, jclass c, jlong peer, jobjec
     }
     stay_end(&s);
   }
+  return out;
+}
+
+/* InteropNatives.invokeMember: invoke_member with a Java string name (null:
+ * call obj itself). Any Java thread. */
+static jobject JNICALL n_invoke_member(JNIEnv *env, jclass c, jlong peer, jobject owner,
+                                       jlong obj, jstring name, jlongArray vals,
+                                       jobjectArray refs, jint argc) {
+  JSStringRef k = NULL;
+  if (name && !(k = key_of(env, name))) return NULL;
+  jobject out = invoke_member(env, peer, owner, obj, k, vals, refs, argc);
   if (k) JSStringRelease(k);
   return out;
+}
+
+/* InteropNatives.invokeNamed: invoke_member with an interned name (0: call
+ * obj itself). Any Java thread. */
+static jobject JNICALL n_invoke_named(JNIEnv *env, jclass c, jlong peer, jobject owner,
+                                      jlong obj, jlong name, jlongArray vals,
+                                      jobjectArray refs, jint argc) {
+  return invoke_member(env, peer, owner, obj, (JSStringRef)(intptr_t)name, vals, refs, argc);
+}
+
+/* InteropNatives.internName: a JSStringRef of name that is never released
+ * (JsProxyHandler keeps one per distinct method name for the process). Any
+ * thread; no runtime needed. */
+static jlong JNICALL n_intern_name(JNIEnv *env, jclass c, jstring name) {
+  JSStringRef k = key_of(env, name);
+  return (jlong)(intptr_t)k;
 }
 
 /* Kind of obj[name]: 0 undefined/null, 1 function, 2 other. Inside. */
@@ -359,6 +383,10 @@ const JNINativeMethod strait__interop_natives[] = {
     {"invokeMember",
      "(JLorg/strait/JsRuntime;JLjava/lang/String;[J[Ljava/lang/Object;I)Ljava/lang/Object;",
      (void *)n_invoke_member},
+    {"invokeNamed",
+     "(JLorg/strait/JsRuntime;JJ[J[Ljava/lang/Object;I)Ljava/lang/Object;",
+     (void *)n_invoke_named},
+    {"internName", "(Ljava/lang/String;)J", (void *)n_intern_name},
     {"memberKinds", "(JJ[Ljava/lang/String;)[I", (void *)n_member_kinds},
     {"rawCallLoop", "(JJI)V", (void *)n_raw_call_loop},
     {"rawNoop", "(J)I", (void *)n_raw_noop},

@@ -67,6 +67,13 @@ final class InteropNatives {
     static native Object invokeMember(long peer, JsRuntime owner, long obj, String name,
                                       long[] vals, Object[] refs, int argc);
 
+    /** Same, with the member name as an interned JSStringRef ({@link #internName}; 0: call obj). */
+    static native Object invokeNamed(long peer, JsRuntime owner, long obj, long name,
+                                     long[] vals, Object[] refs, int argc);
+
+    /** A JSStringRef of name kept for the life of the process (method names of proxies). */
+    static native long internName(String name);
+
     /** For each name: 0 absent (undefined), 1 function, 2 anything else. */
     static native int[] memberKinds(long peer, long obj, String[] names);
 

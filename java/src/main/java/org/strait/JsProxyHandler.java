@@ -28,6 +28,16 @@ public final class JsProxyHandler implements InvocationHandler {
     /** invokeMember's answer when the member is not a function. */
     static final Object NOT_FUNCTION = new Object();
 
+    /** Interned JSStringRefs of method names, process-wide (a few hundred at most). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Long> NAMES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static long nameRef(String name) {
+        Long r = NAMES.get(name);
+        if (r == null) r = NAMES.computeIfAbsent(name, InteropNatives::internName);
+        return r;
+    }
+
     private final JsObject impl;
     private final boolean isFunction;
     private final Class<?>[] ifaces;
@@ -128,9 +138,8 @@ public final class JsProxyHandler implements InvocationHandler {
         JsRuntime rt = impl.begin();
         try {
             Args a = Args.pack(rt, false, null, args);
-            r = InteropNatives.invokeMember(rt.peer, rt, impl.handle,
-                    isFunction ? (isDefault ? method.getName() : null) : method.getName(),
-                    a.vals, a.refs, a.argc);
+            long name = isFunction && !isDefault ? 0 : nameRef(method.getName());
+            r = InteropNatives.invokeNamed(rt.peer, rt, impl.handle, name, a.vals, a.refs, a.argc);
         } finally {
             rt.leave();
         }
