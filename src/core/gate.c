@@ -38,12 +38,19 @@ void strait__gate_init(strait__gate *g) {
   g->spin_ns = us < 0 ? -1 : us * 1000;
   pthread_mutex_init(&g->mu, NULL);
   pthread_cond_init(&g->cv, NULL);
+  g->susp = NULL;
+  g->nsusp = g->capsusp = 0;
+  atomic_init(&g->susp_pops, 0);
+  atomic_init(&g->turn_waiters, 0);
+  pthread_cond_init(&g->turn_cv, NULL);
 }
 
 /* Destroys a gate nobody owns or waits on. */
 void strait__gate_destroy(strait__gate *g) {
   pthread_mutex_destroy(&g->mu);
   pthread_cond_destroy(&g->cv);
+  pthread_cond_destroy(&g->turn_cv);
+  free(g->susp);
 }
 
 static inline int try_take(strait__gate *g) {
@@ -196,8 +203,32 @@ int strait_inside(strait_runtime *rt) {
          strait__thread_token();
 }
 
-/* Lets other threads in while this thread is outside JS (see internal.h). */
+/* Bit of a suspend's return value: the suspension is ordered (pushed on
+ * g->susp). Depths stay far below it. */
+#define SUSP_ORDERED (1 << 30)
+
+/* Lets other threads in while this thread is in a Java call made from a
+ * JSC callback (see internal.h). Owner only. */
 int strait__gate_suspend(strait_runtime *rt) {
+  strait__gate *g = &rt->gate;
+  int depth = g->depth;
+  if (g->nsusp == g->capsusp) {
+    size_t cap = g->capsusp ? g->capsusp * 2 : 8;
+    uintptr_t *n = realloc(g->susp, cap * sizeof *n);
+    /* Out of memory: resume unordered, as before the ordering existed. */
+    if (!n) return strait__gate_suspend_unlocked(rt);
+    g->susp = n;
+    g->capsusp = cap;
+  }
+  g->susp[g->nsusp++] = strait__thread_token();
+  g->depth = 0;
+  release(g);
+  return depth | SUSP_ORDERED;
+}
+
+/* Lets other threads in; the caller released the JSC lock itself. Owner
+ * only. */
+int strait__gate_suspend_unlocked(strait_runtime *rt) {
   strait__gate *g = &rt->gate;
   int depth = g->depth;
   g->depth = 0;
@@ -205,11 +236,37 @@ int strait__gate_suspend(strait_runtime *rt) {
   return depth;
 }
 
-/* Takes the gate back after strait__gate_suspend(), even while closing:
- * the thread must get back to unwind its JS frames. */
+/* Takes the gate back after a suspend, even while closing: the thread must
+ * get back to unwind its JS frames. An ordered suspension waits until this
+ * thread is the newest suspended one (JSC's LIFO rule, see internal.h):
+ * taking the gate earlier would leave it spinning in JSC for the JSC lock
+ * while the thread JSC waits for parks on the gate. */
 void strait__gate_resume(strait_runtime *rt, int depth) {
   strait__gate *g = &rt->gate;
-  acquire(g);
-  atomic_store_explicit(&g->owner, strait__thread_token(), memory_order_relaxed);
+  uintptr_t me = strait__thread_token();
+  if (!(depth & SUSP_ORDERED)) {
+    acquire(g);
+  } else {
+    depth &= ~SUSP_ORDERED;
+    for (;;) {
+      unsigned long seen = atomic_load(&g->susp_pops);
+      acquire(g);
+      if (g->nsusp == 0 || g->susp[g->nsusp - 1] == me) break;
+      release(g);
+      pthread_mutex_lock(&g->mu);
+      atomic_fetch_add(&g->turn_waiters, 1);
+      while (atomic_load(&g->susp_pops) == seen) pthread_cond_wait(&g->turn_cv, &g->mu);
+      atomic_fetch_sub(&g->turn_waiters, 1);
+      pthread_mutex_unlock(&g->mu);
+    }
+    if (g->nsusp) g->nsusp--;
+    atomic_fetch_add(&g->susp_pops, 1);
+    if (atomic_load(&g->turn_waiters) > 0) {
+      pthread_mutex_lock(&g->mu);
+      pthread_cond_broadcast(&g->turn_cv);
+      pthread_mutex_unlock(&g->mu);
+    }
+  }
+  atomic_store_explicit(&g->owner, me, memory_order_relaxed);
   g->depth = depth;
 }

@@ -31,6 +31,14 @@ typedef struct strait__gate {
   long spin_ns;              /* <0: no spinning (park at once) */
   pthread_mutex_t mu;
   pthread_cond_t cv;
+  /* Threads suspended inside a JSC callback, oldest first (owner only).
+   * JSC re-takes locks dropped around callbacks in LIFO order only, so a
+   * suspended thread may resume only when it is the newest (gate.c). */
+  uintptr_t *susp;
+  size_t nsusp, capsusp;
+  _Atomic unsigned long susp_pops;   /* bumped by every ordered resume */
+  _Atomic int turn_waiters;          /* resumers parked on turn_cv */
+  pthread_cond_t turn_cv;            /* with mu */
 } strait__gate;
 
 void strait__gate_init(strait__gate *g);
@@ -38,9 +46,15 @@ void strait__gate_destroy(strait__gate *g);
 /* Token of the calling thread (address of a thread-local). */
 uintptr_t strait__thread_token(void);
 /* Releases the gate entirely, returning the depth to give to resume.
- * Must be owner. Does not touch the JSC lock (JSC drops it in callbacks). */
+ * Must be owner, inside a JSC callback (JSC dropped its lock). Does not
+ * touch the JSC lock. Suspensions resume in LIFO order: JSC re-takes
+ * dropped locks newest first, so a thread whose Java call returned waits
+ * until the threads that suspended after it have resumed and left JS. */
 int strait__gate_suspend(strait_runtime *rt);
-/* Re-acquires the gate after strait__gate_suspend(). */
+/* Same, for a thread that released the JSC lock itself with JSUnlock (not
+ * inside a JSC callback; it JSLocks again after resuming): not ordered. */
+int strait__gate_suspend_unlocked(strait_runtime *rt);
+/* Re-acquires the gate after either suspend (pass its return value). */
 void strait__gate_resume(strait_runtime *rt, int depth);
 /* strait_enter() whose parked wait wakes every 10 ms to ask give_up(ud)
  * (called with no lock held, e.g. "was this Java thread interrupted?") and

@@ -76,7 +76,7 @@ static void close_adopted(JNIEnv *env, strait__jrt *jrt, jobject adopted) {
   jlong n = (*env)->CallLongMethod(env, adopted, strait__hc.JsRuntime_closeAdopted);
   for (int i = 0; n > 0 && i < 30000; i++) {
     JSUnlock(ctx);
-    int depth = strait__gate_suspend(rt);
+    int depth = strait__gate_suspend_unlocked(rt);
     struct timespec ts = {0, 1000000L};
     nanosleep(&ts, NULL);
     strait__gate_resume(rt, depth);

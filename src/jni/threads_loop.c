@@ -19,7 +19,7 @@ static void run_task(strait_runtime *rt, void *data) {
   if (!env) return;
   JSContextRef ctx = strait_runtime_context(rt);
   JSUnlock(ctx);
-  int depth = strait__gate_suspend(rt);
+  int depth = strait__gate_suspend_unlocked(rt);
   (*env)->CallVoidMethod(env, task, strait__hc.Runnable_run);
   strait__gate_resume(rt, depth);
   JSLock(ctx);
