@@ -116,11 +116,13 @@ typedef struct strait__jcache {
 extern strait__jcache strait__jc;
 
 /* java.lang.Integer for i, as a new local ref: small values come from a
- * cache, others from Integer.valueOf (may throw OutOfMemoryError). */
+ * cache, others from Integer.valueOf. NULL with OutOfMemoryError pending
+ * (checked here, so callers may go on making JNI calls). */
 static inline jobject strait__box_int(JNIEnv *env, jint i) {
   if (i >= STRAIT__SMALL_INT_MIN && i <= STRAIT__SMALL_INT_MAX)
     return (*env)->NewLocalRef(env, strait__jc.small_int[i - STRAIT__SMALL_INT_MIN]);
-  return (*env)->CallStaticObjectMethod(env, strait__jc.Integer, strait__jc.Integer_valueOf, i);
+  jobject r = (*env)->CallStaticObjectMethod(env, strait__jc.Integer, strait__jc.Integer_valueOf, i);
+  return (*env)->ExceptionCheck(env) ? NULL : r;
 }
 
 /* Fills strait__jc and registers the core natives. Once, from

@@ -30,7 +30,8 @@ jobject strait__to_java(JNIEnv *env, strait__jrt *jrt, jobject owner, JSValueRef
         jint i = (jint)d;
         if ((double)i == d && !(i == 0 && signbit(d))) return strait__box_int(env, i);
       }
-      return (*env)->CallStaticObjectMethod(env, strait__jc.Double, strait__jc.Double_valueOf, d);
+      jobject r = (*env)->CallStaticObjectMethod(env, strait__jc.Double, strait__jc.Double_valueOf, d);
+      return (*env)->ExceptionCheck(env) ? NULL : r;
     }
     case kJSTypeString: {
       JSStringRef s = JSValueToStringCopy(ctx, v, NULL);

@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * each HotSpot collector; not a JUnit class).
  *
  * <p>Both collectors and their signals run at once: JS threads allocate
- * millions of objects with native (JSC) finalizers and ordinary JS garbage
- * in shared runtimes, so JavaScriptCore's GC runs often and suspends the
+ * millions of objects with native (JSC) finalizers, JS wrappers of Java
+ * objects (when the Java bridge is present) and ordinary JS garbage in
+ * shared runtimes, so JavaScriptCore's GC runs often and suspends the
  * other threads registered with its VM (SIGUSR1) while they execute Java
  * code; meanwhile Java threads allocate and call System.gc(), so HotSpot
  * brings every thread to safepoints (SIGSEGV-based polling, SIGUSR2 for
@@ -36,11 +37,16 @@ public final class SignalStress {
         JsRuntime second = JsRuntime.create();
         for (JsRuntime rt : new JsRuntime[] {shared, second}) {
             Natives.probeInstall(rt.peer);
-            rt.eval("function burst(n) {\n"
+            // With the Java bridge present, bursts also wrap Java objects in
+            // JS (wrappers whose JSC finalizers release JNI references).
+            rt.eval("var SB = (typeof java === 'object' && java && java.lang"
+                    + " && typeof java.lang.StringBuilder === 'function') ? java.lang.StringBuilder : null;\n"
+                    + "function burst(n) {\n"
                     + "  let keep = [], sum = 0;\n"
                     + "  for (let i = 0; i < n; i++) {\n"
                     + "    const p = __straitProbe();\n"
                     + "    if (i % 64 === 0) keep.push(p);\n"
+                    + "    if (SB && i % 32 === 0) { const b = new SB('ab'); if (b.length() !== 2) throw new Error('bridge'); if (i % 256 === 0) keep.push(b); }\n"
                     + "    const o = { i, s: 'x' + i, a: [i, i + 1] };\n"
                     + "    sum += o.a[1] - o.i;\n"
                     + "  }\n"
@@ -48,6 +54,7 @@ public final class SignalStress {
                     + "}\n");
         }
 
+        boolean bridge = Boolean.TRUE.equals(shared.eval("SB !== null"));
         List<Thread> threads = new ArrayList<>();
         // JS threads: four on the shared runtime (JSC registers each, and
         // suspends the others during its conservative scan), one on another.
@@ -109,8 +116,9 @@ public final class SignalStress {
             System.out.println("stress FAILED");
             System.exit(1);
         }
-        System.out.printf("stress ok: %d probe objects, %d finalized, %d JsValue handles, %d System.gc()%n",
-                probes.get(), finalized, handles.get(), javaGcs.get());
+        System.out.printf("stress ok: %d probe objects, %d finalized, %d JsValue handles, %d System.gc()%s%n",
+                probes.get(), finalized, handles.get(), javaGcs.get(),
+                bridge ? ", " + probes.get() / 32 + " Java objects wrapped" : "");
         if (probes.get() < 100000 || finalized < probes.get() / 4) {
             System.out.println("stress FAILED: too few objects made or finalized");
             System.exit(1);
