@@ -522,7 +522,7 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   }
   jobject list = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toList, items);
   (*env)->DeleteLocalRef(env, items);
-  if (!list) {
+  if (!list || (*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
     *exc = jb_error(ctx, "Error", "%s: cannot build a list", what);
     return false;
