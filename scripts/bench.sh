@@ -170,8 +170,12 @@ if want startup; then
     pass=$((pass + 1))
     log "start-up (bench-spawn, pass $pass)"
     if [ -n "$STRAIT" ]; then
-      collect startup strait_e1 "$SP" startup strait_e1 "startup.jvm_jsc,startup.rhino_e1" \
-        "strait -e '1' (launcher, JVM, runtime, exit)" -- "$BIN" -e 1
+      collect startup strait_e1 "$SP" startup strait_e1 \
+        "startup.jsc_context,startup.jvm_jsc,startup.rhino_e1" \
+        "strait -e '1' (launcher, runtime, exit; the JVM starts on first use of Java)" -- "$BIN" -e 1
+      collect startup strait_java "$SP" startup strait_java "startup.jvm_jsc,startup.rhino_e1" \
+        "strait -e 'java.lang.System.nanoTime()' (with the JVM)" -- \
+        "$BIN" -e 'java.lang.System.nanoTime()'
     else
       skip startup strait_e1 "no working $BIN (strait -e 1 failed or hung)"
     fi
