@@ -9,6 +9,7 @@
  * Every function here runs on the thread inside the runtime's gate.
  */
 #include "bridge.h"
+#include "handles.h"
 
 #include <float.h>
 #include <math.h>
@@ -216,6 +217,11 @@ int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
     if (code == 'U') return 4;
     if (code == 'O') return 30;
     return JB_NO;
+  case JK_FUNCTION: {
+    /* a JS function implements a Java interface (strait__js_implement_class) */
+    jb_class *p = code == 'L' && pcls >= 0 ? jb_class_get(env, NULL, pcls, true, NULL) : NULL;
+    return p && (p->flags & JB_IFACE) ? 30 : JB_NO;
+  }
   default:
     return JB_NO;
   }
@@ -585,6 +591,15 @@ bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char c
     if (code == 'A') return to_array(env, b, ctx, a, pcls, out, l, what, exc);
     if (code == 'U') return to_list(env, b, ctx, a, out, l, what, exc);
     break;
+  case JK_FUNCTION: {
+    jb_class *p = code == 'L' && pcls >= 0 ? jb_class_get(env, ctx, pcls, true, exc) : NULL;
+    if (!p || !(p->flags & JB_IFACE)) break;
+    jobject r = strait__js_implement_class(env, b->rt, p->ref, (JSObjectRef)a->v, exc);
+    if (!r) return false;
+    jb_locals_add(l, r);
+    out->l = r;
+    return true;
+  }
   default: {
     jclass bc = box_class_of(a);
     jb_class *p = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, exc) : NULL;

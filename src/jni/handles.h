@@ -178,6 +178,14 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
                              JSObjectRef impl, JSValueRef *exc);
 
 /*
+ * A JS function (or object) passed where the interface iface is expected:
+ * the proxy of strait__js_implement() as a new local ref. NULL with *exc
+ * set. Inside the gate.
+ */
+jobject strait__js_implement_class(JNIEnv *env, strait_runtime *rt, jclass iface,
+                                   JSObjectRef impl, JSValueRef *exc);
+
+/*
  * `new I(impl)` for one interface class: the proxy of strait__js_implement()
  * as the bridge's JS wrapper. NULL with *exc set. Inside the gate.
  */

@@ -125,12 +125,12 @@ out:
 }
 
 /*
- * `new I(impl)` for an interface class iface: strait__js_implement() with
- * the one interface, returned as the bridge's JS wrapper of the proxy.
- * NULL with *exc set on failure. Inside the gate (a bridge constructor).
+ * A JS function passed where the interface iface is expected: the proxy of
+ * strait__js_implement() for that one interface, as a new local ref. NULL
+ * with *exc set. Inside the gate (a bridge argument conversion).
  */
-JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass iface,
-                                      JSObjectRef impl, JSValueRef *exc) {
+jobject strait__js_implement_class(JNIEnv *env, strait_runtime *rt, jclass iface,
+                                   JSObjectRef impl, JSValueRef *exc) {
   JSContextRef ctx = strait_runtime_context(rt);
   jclass class_cls = (*env)->GetObjectClass(env, iface);
   jobjectArray ifaces = class_cls ? (*env)->NewObjectArray(env, 1, class_cls, iface) : NULL;
@@ -141,10 +141,20 @@ JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass if
   }
   jobject proxy = strait__js_implement(env, rt, ifaces, impl, exc);
   (*env)->DeleteLocalRef(env, ifaces);
-  if (!proxy) {
-    if (!*exc) java_to_type_error(env, ctx, "cannot implement", exc);
-    return NULL;
-  }
+  if (!proxy && !*exc) java_to_type_error(env, ctx, "cannot implement", exc);
+  return proxy;
+}
+
+/*
+ * `new I(impl)` for an interface class iface: strait__js_implement() with
+ * the one interface, returned as the bridge's JS wrapper of the proxy.
+ * NULL with *exc set on failure. Inside the gate (a bridge constructor).
+ */
+JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass iface,
+                                      JSObjectRef impl, JSValueRef *exc) {
+  JSContextRef ctx = strait_runtime_context(rt);
+  jobject proxy = strait__js_implement_class(env, rt, iface, impl, exc);
+  if (!proxy) return NULL;
   jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
   JSValueRef r = b && jb_wrap ? jb_wrap(env, b, ctx, proxy, exc) : NULL;
   if (!r && !*exc)
