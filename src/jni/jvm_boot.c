@@ -191,6 +191,73 @@ int strait_jvm_start(const strait_jvm_options *opts, char *err, size_t errlen) {
   return init_jni_layer(env, err, errlen);
 }
 
+/* Thread methods for strait_jvm_join_threads: process-wide, set once on the
+ * launcher's thread. */
+static jclass thread_cls;
+static jmethodID thread_all, thread_current, thread_is_daemon, thread_is_alive, thread_join;
+static jmethodID map_key_set, set_to_array;
+
+/* Caches the IDs above once. Returns 0, or -1 with a Java exception
+ * pending. The thread that started the JVM. */
+static int thread_ids(JNIEnv *env) {
+  if (thread_cls) return 0;
+  jclass t = strait__global_class(env, "java/lang/Thread");
+  jclass map = t ? (*env)->FindClass(env, "java/util/Map") : NULL;
+  jclass set = map ? (*env)->FindClass(env, "java/util/Set") : NULL;
+  if (!set) return -1;
+  thread_all = (*env)->GetStaticMethodID(env, t, "getAllStackTraces", "()Ljava/util/Map;");
+  thread_current = (*env)->GetStaticMethodID(env, t, "currentThread", "()Ljava/lang/Thread;");
+  thread_is_daemon = (*env)->GetMethodID(env, t, "isDaemon", "()Z");
+  thread_is_alive = (*env)->GetMethodID(env, t, "isAlive", "()Z");
+  thread_join = (*env)->GetMethodID(env, t, "join", "()V");
+  map_key_set = (*env)->GetMethodID(env, map, "keySet", "()Ljava/util/Set;");
+  set_to_array = (*env)->GetMethodID(env, set, "toArray", "()[Ljava/lang/Object;");
+  (*env)->DeleteLocalRef(env, map);
+  (*env)->DeleteLocalRef(env, set);
+  thread_cls = t;
+  return 0;
+}
+
+/* Joins the live non-daemon threads other than the caller once; returns how
+ * many it joined, or -1 on a Java exception (cleared). The thread that
+ * started the JVM, outside any gate. */
+static int join_round(JNIEnv *env) {
+  if ((*env)->PushLocalFrame(env, 16) != 0) return -1;
+  int joined = 0;
+  jobject self = (*env)->CallStaticObjectMethod(env, thread_cls, thread_current);
+  jobject all = (*env)->CallStaticObjectMethod(env, thread_cls, thread_all);
+  jobject keys = all ? (*env)->CallObjectMethod(env, all, map_key_set) : NULL;
+  jobjectArray arr = keys ? (*env)->CallObjectMethod(env, keys, set_to_array) : NULL;
+  jsize n = arr ? (*env)->GetArrayLength(env, arr) : 0;
+  for (jsize i = 0; i < n && !(*env)->ExceptionCheck(env); i++) {
+    jobject th = (*env)->GetObjectArrayElement(env, arr, i);
+    if (!(*env)->IsSameObject(env, th, self) &&
+        !(*env)->CallBooleanMethod(env, th, thread_is_daemon) &&
+        (*env)->CallBooleanMethod(env, th, thread_is_alive)) {
+      (*env)->CallVoidMethod(env, th, thread_join);
+      joined++;
+    }
+    (*env)->DeleteLocalRef(env, th);
+  }
+  int failed = (*env)->ExceptionCheck(env);
+  if (failed) (*env)->ExceptionClear(env);
+  (*env)->PopLocalFrame(env, NULL);
+  return failed ? -1 : joined;
+}
+
+/* Waits for the script's non-daemon Java threads (see strait_jni.h). */
+int strait_jvm_join_threads(void) {
+  if (!the_vm) return 0;
+  JNIEnv *env = strait__env();
+  if (!env || thread_ids(env) != 0) {
+    if (env) (*env)->ExceptionClear(env);
+    return 0;
+  }
+  int waited = 0;
+  for (int r; (r = join_round(env)) > 0;) waited = 1;
+  return waited;
+}
+
 /* Destroys the JVM (see strait_jni.h): waits for the non-daemon Java threads
  * as `java` does. Thread: the one that started it, after every runtime is
  * freed. */

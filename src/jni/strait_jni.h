@@ -40,6 +40,12 @@ int strait_java_attach(strait_runtime *rt, JSValueRef *exception);
  * Java threads, as `java` does). Call after every runtime is freed. */
 void strait_jvm_stop(void);
 
+/* Blocks until no non-daemon Java thread other than the caller is alive
+ * (the threads a script started, which may still call into its runtime).
+ * Returns 1 if it waited for any, 0 if there were none or no JVM runs.
+ * Outside any runtime's gate; the thread that started the JVM. */
+int strait_jvm_join_threads(void);
+
 #ifdef __cplusplus
 }
 #endif

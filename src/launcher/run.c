@@ -241,6 +241,10 @@ int launch_run(const launch_args *a) {
   if (rc == 0) rc = run_code(rt, a, abs, &exc);
   strait_leave(rt);
   if (rc == 0) rc = strait_loop_run(rt, &exc);
+  /* Java threads the script started may still call into it, or post to
+   * its loop: the run ends when they and the loop are all done. */
+  while (rc == 0 && java.started && strait_jvm_join_threads() > 0)
+    rc = strait_loop_run(rt, &exc);
 
   if (rc == 0) {
     strait_enter(rt);
@@ -257,6 +261,9 @@ int launch_run(const launch_args *a) {
     code = LAUNCH_UNCAUGHT;
   }
   strait_runtime_free(rt);
-  strait_jvm_stop();
+  /* A clean end waits for non-daemon Java threads, as `java` does; after an
+   * uncaught error the process exits at once, as Node does (main() returns
+   * and exit() ends the JVM's threads with the process). */
+  if (code == LAUNCH_OK) strait_jvm_stop();
   return code;
 }

@@ -376,6 +376,27 @@ else
   end
 fi
 
+begin "the run lasts while Java threads the script started still call into it"
+if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
+else
+  st -e 'new java.lang.Thread(new java.lang.Runnable({ run() { java.lang.Thread.sleep(300); console.log("from thread"); setTimeout(() => console.log("timer"), 5) } })).start(); console.log("main")'
+  rc_is 0
+  out_is $'main\nfrom thread\ntimer'
+  end
+fi
+
+begin "an uncaught error exits 1 without waiting for Java threads"
+if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
+else
+  t0=$(date +%s%N)
+  st -e 'const timer = new java.util.Timer(); throw new Error("stop now")'
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  rc_is 1
+  err_has "stop now"
+  [[ $ms -lt 10000 ]] || bad "took $ms ms"
+  end
+fi
+
 # ---- start-up time ----------------------------------------------------------------
 
 begin "strait -e 1 starts and exits in well under a second"
