@@ -11,6 +11,7 @@
  * Everything here runs inside the runtime's gate.
  */
 #include "bridge.h"
+#include "handles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,7 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   put_fn(b, ctx, java, "isJavaObject", java_is_object);
   put_fn(b, ctx, java, "array", java_array);
   put_fn(b, ctx, java, "from", java_from);
+  put_fn(b, ctx, java, "implement", strait__java_implement_fn);
   put_fn(b, ctx, java, "to", java_to);
   put_fn(b, ctx, java, "__stats", java_stats);
   put_fn(b, ctx, java, "__gc", java_gc);

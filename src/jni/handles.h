@@ -192,4 +192,9 @@ jobject strait__js_implement_class(JNIEnv *env, strait_runtime *rt, jclass iface
 JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass iface,
                                       JSObjectRef impl, JSValueRef *exc);
 
+/* Java.implement(I or [I1, I2], impl): a JS function callback the bridge
+ * installs on its Java global. Inside the gate. */
+JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
+                                     size_t argc, const JSValueRef argv[], JSValueRef *exc);
+
 #endif /* STRAIT_HANDLES_H */

@@ -12,6 +12,8 @@
 /* The bridge may be absent while it is written (see handles_conv.c). */
 #pragma weak jb_rt_of
 #pragma weak jb_wrap
+#pragma weak jb_ctor_class
+#pragma weak jb_class_get
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +161,82 @@ JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass if
   JSValueRef r = b && jb_wrap ? jb_wrap(env, b, ctx, proxy, exc) : NULL;
   if (!r && !*exc)
     *exc = strait__make_error(ctx, "TypeError", "the Java bridge is not attached");
+  (*env)->DeleteLocalRef(env, proxy);
+  return r;
+}
+
+/* The class behind a JS interface constructor (java.lang.Runnable), as a
+ * new local ref; NULL with *exc set. Inside the gate. */
+static jclass iface_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef v, JSValueRef *exc) {
+  int index = JSValueIsObject(ctx, v) ? jb_ctor_class(b, ctx, (JSObjectRef)v) : -1;
+  jb_class *k = index >= 0 ? jb_class_get(env, ctx, index, true, exc) : NULL;
+  if (!k) {
+    if (!*exc)
+      *exc = strait__make_error(ctx, "TypeError",
+                                "Java.implement: expected a Java interface (like java.lang.Runnable)");
+    return NULL;
+  }
+  if (!(k->flags & JB_IFACE)) {
+    *exc = strait__make_error(ctx, "TypeError", "Java.implement: %s is not an interface", k->name);
+    return NULL;
+  }
+  return (*env)->NewLocalRef(env, k->ref);
+}
+
+/*
+ * Java.implement(I or [I1, I2, ...], impl): one Java object implementing
+ * every interface with the JS object (or function) impl. Installed on the
+ * Java global by the bridge (bridge_package.c). Inside the gate.
+ */
+JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
+                                     size_t argc, const JSValueRef argv[], JSValueRef *exc) {
+  JNIEnv *env = strait__env();
+  jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
+  if (!env || !b) {
+    *exc = strait__make_error(ctx, "Error", "Java.implement: the Java bridge is not attached");
+    return NULL;
+  }
+  if (argc < 2 || !JSValueIsObject(ctx, argv[1])) {
+    *exc = strait__make_error(ctx, "TypeError",
+                              "Java.implement(interfaces, impl): impl must be an object or function");
+    return NULL;
+  }
+  JSValueRef list = argv[0];
+  unsigned n = 1;
+  int is_array = JSValueIsArray(ctx, list);
+  if (is_array) {
+    JSValueRef len = strait__get(ctx, (JSObjectRef)list, "length");
+    n = len ? (unsigned)JSValueToNumber(ctx, len, NULL) : 0;
+    if (n == 0 || n > 64) {
+      *exc = strait__make_error(ctx, "TypeError", "Java.implement: give 1 to 64 interfaces");
+      return NULL;
+    }
+  }
+  jclass class_cls = (*env)->FindClass(env, "java/lang/Class");
+  jobjectArray ifaces = class_cls ? (*env)->NewObjectArray(env, (jsize)n, class_cls, NULL) : NULL;
+  if (class_cls) (*env)->DeleteLocalRef(env, class_cls);
+  if (!ifaces) {
+    (*env)->ExceptionClear(env);
+    *exc = strait__make_error(ctx, "Error", "Java.implement: out of memory");
+    return NULL;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    JSValueRef v = is_array ? JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)list, i, exc) : list;
+    jclass c = v && !*exc ? iface_of(env, b, ctx, v, exc) : NULL;
+    if (!c) {
+      (*env)->DeleteLocalRef(env, ifaces);
+      return NULL;
+    }
+    (*env)->SetObjectArrayElement(env, ifaces, (jsize)i, c);
+    (*env)->DeleteLocalRef(env, c);
+  }
+  jobject proxy = strait__js_implement(env, b->rt, ifaces, (JSObjectRef)argv[1], exc);
+  (*env)->DeleteLocalRef(env, ifaces);
+  if (!proxy) {
+    if (!*exc) java_to_type_error(env, ctx, "Java.implement", exc);
+    return NULL;
+  }
+  JSValueRef r = jb_wrap(env, b, ctx, proxy, exc);
   (*env)->DeleteLocalRef(env, proxy);
   return r;
 }

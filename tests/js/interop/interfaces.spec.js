@@ -72,4 +72,17 @@ describe('interfaces implemented in JS', () => {
     t.join();
     expect(where).toBe('js-worker');
   });
+
+  it('Java.implement([I1, I2], obj) implements several interfaces at once', () => {
+    const both = Java.implement([java.lang.Runnable, java.util.function.Supplier], {
+      run() { this.ran = true; },
+      get() { return 'got'; },
+    });
+    expect(both instanceof java.lang.Runnable).toBe(true);
+    expect(both instanceof java.util.function.Supplier).toBe(true);
+    expect(both.get()).toBe('got');
+    const one = Java.implement(java.lang.Runnable, () => {});
+    one.run();
+    expect(() => Java.implement(java.lang.String, {})).toThrow(TypeError);
+  });
 });
