@@ -241,6 +241,22 @@ n=$(printf '%s\n' "$OUT" | wc -l)
 [[ "$(printf '%s\n' "$OUT" | tail -n 1)" == "line 19999" ]] || bad "last line wrong"
 end
 
+printf '#!/usr/bin/env strait\nconsole.log("shebang ok")\n' >"$TMP/shebang.js"
+begin "a #! line at the top of a script is skipped"
+st "$TMP/shebang.js"
+rc_is 0
+out_is "shebang ok"
+end
+
+begin "process.exit(n) ends the run even with the JVM and a Java thread running"
+if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
+else
+  st -e 'const keepsJvmAlive = new java.util.Timer(); setTimeout(() => { console.log("bye"); process.exit(4) }, 10)'
+  rc_is 4
+  out_is "bye"
+  end
+fi
+
 # ---- console -----------------------------------------------------------------
 
 begin "console.log formats several values like Node"
