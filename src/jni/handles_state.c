@@ -56,7 +56,7 @@ jobject strait__owner_of(JNIEnv *env, strait__jrt *jrt) {
     jobject o = (*env)->CallStaticObjectMethod(env, strait__jc.JsRuntime,
                                                strait__hc.JsRuntime_adopt,
                                                (jlong)(intptr_t)jrt);
-    if (!o) return NULL;
+    if ((*env)->ExceptionCheck(env) || !o) return NULL;
     st->adopted = (*env)->NewGlobalRef(env, o);
     if (!jrt->owner) jrt->owner = (*env)->NewWeakGlobalRef(env, o);
     (*env)->DeleteLocalRef(env, o);
@@ -74,6 +74,7 @@ static void close_adopted(JNIEnv *env, strait__jrt *jrt, jobject adopted) {
   strait_runtime *rt = jrt->rt;
   JSContextRef ctx = strait_runtime_context(rt);
   jlong n = (*env)->CallLongMethod(env, adopted, strait__hc.JsRuntime_closeAdopted);
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   for (int i = 0; n > 0 && i < 30000; i++) {
     JSUnlock(ctx);
     int depth = strait__gate_suspend_unlocked(rt);
@@ -82,5 +83,6 @@ static void close_adopted(JNIEnv *env, strait__jrt *jrt, jobject adopted) {
     strait__gate_resume(rt, depth);
     JSLock(ctx);
     n = (*env)->CallLongMethod(env, adopted, strait__hc.JsRuntime_inFlight);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   }
 }

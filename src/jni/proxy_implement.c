@@ -77,7 +77,7 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
   jobject proxy = NULL;
   jobjectArray names = (*env)->CallStaticObjectMethod(
       env, strait__hc.JsProxyHandler, strait__hc.JsProxyHandler_abstractMethods, ifaces);
-  if (!names) {
+  if ((*env)->ExceptionCheck(env) || !names) {
     java_to_type_error(env, ctx, "cannot implement", exc);
     goto out;
   }
@@ -94,6 +94,10 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
         char *name = strait__utf8_from_jsstring(k, NULL);
         jobject c0 = (*env)->GetObjectArrayElement(env, ifaces, 0);
         jstring cn = c0 ? (*env)->CallObjectMethod(env, c0, strait__hc.Class_getName) : NULL;
+        if ((*env)->ExceptionCheck(env)) {
+          (*env)->ExceptionClear(env);
+          cn = NULL;
+        }
         JSStringRef cs = cn ? strait__jsstring_from_java(env, cn) : NULL;
         char *cname = cs ? strait__utf8_from_jsstring(cs, NULL) : NULL;
         *exc = strait__make_error(ctx, "TypeError",
@@ -119,6 +123,7 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
   }
   proxy = (*env)->CallStaticObjectMethod(env, strait__hc.JsProxyHandler,
                                          strait__hc.JsProxyHandler_create, handle, ifaces);
+  if ((*env)->ExceptionCheck(env)) proxy = NULL;
   (*env)->DeleteLocalRef(env, handle);
   if (!proxy) java_to_type_error(env, ctx, "cannot implement", exc);
 out:
