@@ -441,6 +441,12 @@ else
   RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
   rc_is 0
   out_is "installed $TMP/prefix/bin/strait"
+  mkdir -p "$TMP/elsewhere"
+  ln -s "$TMP/prefix/bin/strait" "$TMP/elsewhere/strait"
+  env -i "$TMP/elsewhere/strait" -e 'console.log(typeof java.util.ArrayList)' >"$TMP/out" 2>"$TMP/err"
+  RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+  rc_is 0
+  out_is "function"
   end
 fi
 
