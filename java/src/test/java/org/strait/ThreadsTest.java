@@ -61,15 +61,24 @@ class ThreadsTest {
 
     @Test
     @Timeout(60)
-    void nestedCallFromInsideSkipsTheGate() {
-        // JS calls a Java Runnable (implemented in Java), which calls back into JS on the
-        // same thread: it must not wait for itself.
-        JsFunction inner = (JsFunction) rt.eval("(function (x) { return x * 2; })");
-        JsFunction outer = (JsFunction) rt.eval("(function (cb) { return cb.invoke('run') ; })");
-        assertNotNull(outer);
-        rt.post(() -> assertEquals(42, inner.call(21)));
-        rt.runLoop();
-        assertEquals(42, inner.call(21));
+    void nestedCallsOnOneThreadDoNotWaitForThemselves() throws Exception {
+        // JS -> Java -> JS -> Java ... ten levels deep on one thread, while another thread
+        // keeps calling into the same runtime.
+        JsFunction outer = (JsFunction) rt.eval("(function (cb, n) { return cb.apply(n); })");
+        JsFunction other = (JsFunction) rt.eval("(function () { return 1; })");
+        java.util.function.Function<Object, Object>[] cb = new java.util.function.Function[1];
+        cb[0] = n -> (Integer) n <= 0 ? 0 : 1 + (Integer) outer.call(cb[0], (Integer) n - 1);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread hammer = new Thread(() -> {
+            while (!stop.get()) other.call();
+        });
+        hammer.start();
+        try {
+            for (int i = 0; i < 200; i++) assertEquals(10, outer.call(cb[0], 10));
+        } finally {
+            stop.set(true);
+            hammer.join();
+        }
     }
 
     @Test
