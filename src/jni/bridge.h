@@ -169,6 +169,12 @@ typedef struct jb_rt {
 
   JSObjectRef adopt;        /* `this` of a JS `new`, used as the next wrapper */
 
+  /* method functions (JSObjectMakeFunctionWithCallback, no private data):
+   * open addressing, function address -> bound group */
+  uintptr_t *fn_keys;
+  jb_bound **fn_vals;
+  uint32_t fn_cap, fn_n;
+
   /* bound groups and package objects, freed at teardown */
   void **owned;
   size_t nowned, capowned;
@@ -228,6 +234,8 @@ bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup);
 
 /* The bridge of ctx's runtime, or NULL when the bridge is not attached. */
 jb_rt *jb_rt_of(JSContextRef ctx);
+/* Same, through a per-thread cache validated against the registry. */
+jb_rt *jb_rt_fast(JSContextRef ctx);
 /* The bridge in registry slot i (for finalizers). Any thread. */
 jb_rt *jb_rt_at(int slot);
 /* Remembers p (malloc'd) to be freed at teardown. */

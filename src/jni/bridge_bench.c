@@ -25,6 +25,13 @@ static JSValueRef bench_empty(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   return JSValueMakeUndefined(ctx);
 }
 
+/* Java.__bench.emptyClass(): an empty callback of a JSClass with private
+ * data (the kind of function the bridge's methods are). */
+static JSValueRef bench_empty_private(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                      const JSValueRef argv[], JSValueRef *exc) {
+  return JSObjectGetPrivate(fn) ? JSValueMakeUndefined(ctx) : NULL;
+}
+
 /* Java.__bench.jni(kind, n, obj): ns per raw JNI call of kind. */
 static JSValueRef bench_jni(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                             const JSValueRef argv[], JSValueRef *exc) {
@@ -118,5 +125,11 @@ void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
   JSObjectRef f = JSObjectMake(ctx, cls, b);
   JSClassRelease(cls);
   strait__set_value(ctx, o, "jni", f, kJSPropertyAttributeDontEnum);
+  JSClassDefinition e = kJSClassDefinitionEmpty;
+  e.className = "emptyClass";
+  e.callAsFunction = bench_empty_private;
+  JSClassRef ecls = JSClassCreate(&e);
+  strait__set_value(ctx, o, "emptyClass", JSObjectMake(ctx, ecls, b), kJSPropertyAttributeDontEnum);
+  JSClassRelease(ecls);
   strait__set_value(ctx, java, "__bench", o, kJSPropertyAttributeDontEnum);
 }

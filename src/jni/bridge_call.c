@@ -191,9 +191,13 @@ static bool convert_args(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, 
   char what[400];
   int fixed = as_varargs ? m->nparams - 1 : m->nparams;
   for (int i = 0; i < fixed; i++) {
+    /* the description is built only when a conversion fails */
+    if (jb_to_java(env, b, ctx, &args[i], m->params[i], m->pcls[i], &jv[i], l, NULL, exc)) continue;
+    if (*exc) return false;
     if (m->kind == 'c') snprintf(what, sizeof what, "new %s argument %d", m->sig, i + 1);
     else snprintf(what, sizeof what, "%s.%s argument %d", m->owner->name, m->sig, i + 1);
-    if (!jb_to_java(env, b, ctx, &args[i], m->params[i], m->pcls[i], &jv[i], l, what, exc)) return false;
+    jb_to_java(env, b, ctx, &args[i], m->params[i], m->pcls[i], &jv[i], l, what, exc);
+    return false;
   }
   if (as_varargs) {
     if (m->kind == 'c') snprintf(what, sizeof what, "new %s", m->sig);
@@ -251,6 +255,11 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
   jvalue stack_jv[MAX_STACK_ARGS];
   jb_arg *args = argc <= MAX_STACK_ARGS ? stack_args : malloc(sizeof(jb_arg) * argc);
   if (!args) { *exc = jb_error(ctx, "Error", "out of memory"); return NULL; }
+  /* JSC dropped its VM lock for this callback and every C API call takes
+   * it again; holding it across the argument phase makes those recursive
+   * (cheap). It is released before Java runs (the gate rule). */
+  bool locked = argc > 0;
+  if (locked) JSLock(ctx);
   for (size_t i = 0; i < argc; i++) jb_arg_kind(b, ctx, argv[i], &args[i]);
   JSValueRef result = NULL;
   bool as_varargs = false;
@@ -287,6 +296,10 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
     goto done;
   }
   if (!convert_args(env, b, ctx, m, as_varargs, args, argc, jv, &l, exc)) goto done;
+  if (locked) {
+    JSUnlock(ctx);
+    locked = false;
+  }
   if (m->kind == 'c') {
     int depth = strait__gate_suspend(b->rt);
     jobject o = (*env)->NewObjectA(env, g->cls->ref, m->mid, jv);
@@ -307,6 +320,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
   result = jb_to_js(env, b, ctx, m->ret, r, exc);
   if (is_object_code(m->ret) && r.l) (*env)->DeleteLocalRef(env, r.l);
 done:
+  if (locked) JSUnlock(ctx);
   jb_locals_free(env, &l);
   jb_args_release(args, argc);
   if (args != stack_args) free(args);

@@ -275,6 +275,7 @@ static const char *show_arg(const jb_arg *a, char *buf, size_t n) {
 
 static bool type_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, int pcls,
                        const char *what, JSValueRef *exc) {
+  if (!what) return false;     /* the caller retries with a description */
   char buf[256];
   *exc = jb_error(ctx, "TypeError", "%s: cannot convert %s to %s", what, show_arg(a, buf, sizeof buf),
                   jb_code_name(env, ctx, code, pcls));
@@ -283,6 +284,7 @@ static bool type_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code
 
 static bool range_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, const char *what,
                         JSValueRef *exc) {
+  if (!what) return false;     /* the caller retries with a description */
   char buf[256];
   *exc = jb_error(ctx, "RangeError", "%s: %s does not fit %s", what, show_arg(a, buf, sizeof buf),
                   jb_code_name(env, ctx, code, -1));
@@ -418,7 +420,7 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
   }
   if (!r) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "Error", "%s: out of memory", what);
+    *exc = jb_error(ctx, "Error", "%s: out of memory", what ? what : "argument");
     return false;
   }
   jb_locals_add(l, r);
@@ -436,7 +438,7 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   if (!lenv) return false;
   double dl = JSValueToNumber(ctx, lenv, NULL);
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
-    *exc = jb_error(ctx, "RangeError", "%s: array length %g", what, dl);
+    *exc = jb_error(ctx, "RangeError", "%s: array length %g", what ? what : "argument", dl);
     return false;
   }
   jsize n = (jsize)dl;
@@ -460,7 +462,7 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   }
   if (!r) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate %s of length %d", what, ac->name, (int)n);
+    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate %s of length %d", what ? what : "argument", ac->name, (int)n);
     return false;
   }
   jb_locals_add(l, r);
@@ -470,10 +472,10 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
     if (!ev) return false;
     jb_arg ea;
     jb_arg_kind(b, ctx, ev, &ea);
-    snprintf(ewhat, sizeof ewhat, "%s element %d", what, (int)i);
+    if (what) snprintf(ewhat, sizeof ewhat, "%s element %d", what, (int)i);
     jvalue v;
     jb_locals el = {0};
-    bool ok = jb_to_java(env, b, ctx, &ea, ec, ac->elem_cls, &v, &el, ewhat, exc);
+    bool ok = jb_to_java(env, b, ctx, &ea, ec, ac->elem_cls, &v, &el, what ? ewhat : NULL, exc);
     jb_args_release(&ea, 1);
     if (!ok) { jb_locals_free(env, &el); return false; }
     switch (ec) {
@@ -501,14 +503,14 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   if (!lenv) return false;
   double dl = JSValueToNumber(ctx, lenv, NULL);
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
-    *exc = jb_error(ctx, "RangeError", "%s: array length %g", what, dl);
+    *exc = jb_error(ctx, "RangeError", "%s: array length %g", what ? what : "argument", dl);
     return false;
   }
   jsize n = (jsize)dl;
   jobjectArray items = (*env)->NewObjectArray(env, n, strait__jc.Object, NULL);
   if (!items) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what, (int)n);
+    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what ? what : "argument", (int)n);
     return false;
   }
   char ewhat[512];
@@ -517,10 +519,10 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
     if (!ev) { (*env)->DeleteLocalRef(env, items); return false; }
     jb_arg ea;
     jb_arg_kind(b, ctx, ev, &ea);
-    snprintf(ewhat, sizeof ewhat, "%s element %d", what, (int)i);
+    if (what) snprintf(ewhat, sizeof ewhat, "%s element %d", what, (int)i);
     jvalue v;
     jb_locals el = {0};
-    bool ok = to_object(env, b, ctx, &ea, 'O', -1, &v, &el, ewhat, exc);
+    bool ok = to_object(env, b, ctx, &ea, 'O', -1, &v, &el, what ? ewhat : NULL, exc);
     jb_args_release(&ea, 1);
     if (ok) (*env)->SetObjectArrayElement(env, items, i, v.l);
     jb_locals_free(env, &el);
@@ -530,7 +532,7 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   (*env)->DeleteLocalRef(env, items);
   if (!list || (*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "Error", "%s: cannot build a list", what);
+    *exc = jb_error(ctx, "Error", "%s: cannot build a list", what ? what : "argument");
     return false;
   }
   jb_locals_add(l, list);
@@ -550,7 +552,7 @@ bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char c
     jvalue p;
     if (!to_primitive(env, ctx, a, prim, &p, what, exc)) return false;
     jobject r = box(env, prim, p);
-    if (!r) { (*env)->ExceptionClear(env); *exc = jb_error(ctx, "Error", "%s: out of memory", what); return false; }
+    if (!r) { (*env)->ExceptionClear(env); *exc = jb_error(ctx, "Error", "%s: out of memory", what ? what : "argument"); return false; }
     jb_locals_add(l, r);
     out->l = r;
     return true;
@@ -559,7 +561,7 @@ bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char c
     if (a->kind == JK_NULL || a->kind == JK_UNDEF) { out->l = NULL; return true; }
     if (a->kind != JK_STRING && a->kind != JK_CHAR) return type_error(env, ctx, a, code, pcls, what, exc);
     out->l = strait__jstring_from_js(env, a->str);
-    if (!out->l) { (*env)->ExceptionClear(env); *exc = jb_error(ctx, "Error", "%s: out of memory", what); return false; }
+    if (!out->l) { (*env)->ExceptionClear(env); *exc = jb_error(ctx, "Error", "%s: out of memory", what ? what : "argument"); return false; }
     jb_locals_add(l, out->l);
     return true;
   case 'O': case 'N':

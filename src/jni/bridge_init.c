@@ -31,6 +31,24 @@ jb_rt *jb_rt_of(JSContextRef ctx) {
   return jrt ? jrt->bridge : NULL;
 }
 
+/* Per-thread cache of the last runtime's bridge seen by a callback. The
+ * registry check makes a freed runtime a miss. */
+static _Thread_local JSContextRef tl_ctx;
+static _Thread_local jb_rt *tl_b;
+static _Thread_local int tl_slot;
+
+/* The bridge of ctx's runtime, cached per thread. Inside the gate. */
+jb_rt *jb_rt_fast(JSContextRef ctx) {
+  if (tl_ctx == ctx && tl_b && jb_rt_at(tl_slot) == tl_b) return tl_b;
+  jb_rt *b = jb_rt_of(ctx);
+  if (b) {
+    tl_ctx = ctx;
+    tl_b = b;
+    tl_slot = b->slot;
+  }
+  return b;
+}
+
 /* Remembers p to be freed at teardown. Inside the gate. */
 void jb_own(jb_rt *b, void *p) {
   if (b->nowned == b->capowned) {
@@ -110,6 +128,8 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
   atomic_store(&registry[b->slot], NULL);
   if (!env) env = strait__env();
   jb_jsclass_free(b);
+  free(b->fn_keys);
+  free(b->fn_vals);
   if (b->java) JSValueUnprotect(b->ctx, b->java);
   jb_table_free(b, env);
   if (b->table) (*env)->DeleteGlobalRef(env, b->table);

@@ -102,14 +102,61 @@ static const char helper_src[] =
   "  return [makeCtor, defineFields, iterate, Symbol.iterator];\n"
   "})";
 
-static jb_rt *bridge_of_fn(JSObjectRef fn) {
-  return JSObjectGetPrivate(fn);
+static inline uint32_t fn_hash(JSObjectRef f) {
+  uint64_t x = (uint64_t)(uintptr_t)f;
+  x ^= x >> 29;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 32;
+  return (uint32_t)x;
+}
+
+/* The bound data of a function made by jb_method_fn / bridge_fn. */
+static inline jb_bound *fn_bound(jb_rt *b, JSObjectRef f) {
+  if (!b || !b->fn_cap) return NULL;
+  uint32_t mask = b->fn_cap - 1;
+  for (uint32_t i = fn_hash(f) & mask; b->fn_keys[i]; i = (i + 1) & mask)
+    if (b->fn_keys[i] == (uintptr_t)f) return b->fn_vals[i];
+  return NULL;
+}
+
+/* Records f -> bd (a later function at the same address replaces it). */
+static void fn_put(jb_rt *b, JSObjectRef f, jb_bound *bd) {
+  if ((b->fn_n + 1) * 2 > b->fn_cap) {
+    uint32_t cap = b->fn_cap ? b->fn_cap * 2 : 1024;
+    uintptr_t *k = calloc(cap, sizeof *k);
+    jb_bound **v = calloc(cap, sizeof *v);
+    if (!k || !v) { free(k); free(v); return; }
+    for (uint32_t i = 0; i < b->fn_cap; i++) {
+      if (!b->fn_keys[i]) continue;
+      uint32_t j = fn_hash((JSObjectRef)b->fn_keys[i]) & (cap - 1);
+      while (k[j]) j = (j + 1) & (cap - 1);
+      k[j] = b->fn_keys[i];
+      v[j] = b->fn_vals[i];
+    }
+    free(b->fn_keys);
+    free(b->fn_vals);
+    b->fn_keys = k;
+    b->fn_vals = v;
+    b->fn_cap = cap;
+  }
+  uint32_t mask = b->fn_cap - 1;
+  uint32_t i = fn_hash(f) & mask;
+  while (b->fn_keys[i] && b->fn_keys[i] != (uintptr_t)f) i = (i + 1) & mask;
+  if (!b->fn_keys[i]) b->fn_n++;
+  b->fn_keys[i] = (uintptr_t)f;
+  b->fn_vals[i] = bd;
+}
+
+/* The bridge behind one of its helper functions. */
+static jb_rt *bridge_of_fn(JSContextRef ctx, JSObjectRef fn) {
+  (void)fn;
+  return jb_rt_fast(ctx);
 }
 
 /* construct(ci, ...args): new instance of class ci. */
 static JSValueRef native_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                    const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(fn);
+  jb_rt *b = bridge_of_fn(ctx, fn);
   JNIEnv *env = strait__env();
   int ci = (int)JSValueToNumber(ctx, argv[0], NULL);
   jb_class *k = jb_class_get(env, ctx, ci, true, exc);
@@ -122,7 +169,7 @@ static JSValueRef native_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef
 /* isInstance(ci, v): v wraps an instance of class ci. */
 static JSValueRef native_is_instance(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                      const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(fn);
+  jb_rt *b = bridge_of_fn(ctx, fn);
   if (argc < 2 || !JSValueIsObject(ctx, argv[1])) return JSValueMakeBoolean(ctx, false);
   jb_entry *e = jb_entry_of(b, (JSObjectRef)argv[1]);
   if (!e) return JSValueMakeBoolean(ctx, false);
@@ -152,7 +199,7 @@ static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef sel
 /* fieldGet(ci, fi, recv) */
 static JSValueRef native_field_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                    const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(fn);
+  jb_rt *b = bridge_of_fn(ctx, fn);
   JNIEnv *env = strait__env();
   jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, exc);
   if (!k) return NULL;
@@ -170,7 +217,7 @@ static JSValueRef native_field_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef
 /* fieldSet(ci, fi, recv, v) */
 static JSValueRef native_field_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                    const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(fn);
+  jb_rt *b = bridge_of_fn(ctx, fn);
   JNIEnv *env = strait__env();
   jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, exc);
   if (!k) return NULL;
@@ -193,7 +240,7 @@ static JSValueRef native_field_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef
 /* iterStart(obj): a Java Iterator over obj (Iterable, Map entries, array). */
 static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                     const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(fn);
+  jb_rt *b = bridge_of_fn(ctx, fn);
   JNIEnv *env = strait__env();
   jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
   if (!e) {
@@ -216,7 +263,7 @@ static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRe
 /* iterNext(it): the next element, or the DONE marker. */
 static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                    const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(fn);
+  jb_rt *b = bridge_of_fn(ctx, fn);
   JNIEnv *env = strait__env();
   jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
   if (!e) return b->token_key;
@@ -247,16 +294,10 @@ int jb_ctor_class(jb_rt *b, JSContextRef ctx, JSObjectRef obj) {
   return b->jsc[ci].ctor == obj ? ci : -1;
 }
 
-/* A native function whose private data is b (JSClass with private). */
+/* A native helper function of b (found again through jb_rt_fast). */
 static JSObjectRef bridge_fn(jb_rt *b, JSContextRef ctx, JSObjectCallAsFunctionCallback cb) {
-  JSClassDefinition d = kJSClassDefinitionEmpty;
-  d.className = "JavaBridgeFunction";
-  d.callAsFunction = cb;
-  JSClassRef cls = JSClassCreate(&d);
-  JSObjectRef f = JSObjectMake(ctx, cls, b);
-  JSClassRelease(cls);
-  JSObjectSetPrototype(ctx, f, b->fn_proto);
-  return f;
+  (void)b;
+  return JSObjectMakeFunctionWithCallback(ctx, NULL, cb);
 }
 
 static void protect(JSContextRef ctx, JSValueRef v) { if (v) JSValueProtect(ctx, v); }
@@ -354,12 +395,16 @@ static jb_bound *new_bound(jb_rt *b, jb_class *k, jb_group *g, jb_member *forced
   return bd;
 }
 
-/* New method function for g (see bridge.h). */
+/* New method function for g (see bridge.h): a plain callback function
+ * (cheaper to call than a JSClass object with private data); its bound
+ * group is found by address in b's function map. */
 JSObjectRef jb_method_fn(jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *forced) {
   jb_bound *bd = new_bound(b, g->cls, g, forced, g->is_static);
   if (!bd) return NULL;
-  JSObjectRef f = JSObjectMake(ctx, method_class, bd);
-  JSObjectSetPrototype(ctx, f, b->fn_proto);
+  JSStringRef name = JSStringCreateWithUTF8CString(forced ? forced->sig : g->name);
+  JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, name, method_call);
+  JSStringRelease(name);
+  fn_put(b, f, bd);
   return f;
 }
 
@@ -484,7 +529,11 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
 /* Calls a method function: resolves the receiver and invokes. */
 static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                               const JSValueRef argv[], JSValueRef *exc) {
-  jb_bound *bd = JSObjectGetPrivate(fn);
+  jb_bound *bd = fn_bound(jb_rt_fast(ctx), fn);
+  if (!bd) {
+    *exc = jb_error(ctx, "TypeError", "Java method called in a runtime that did not make it");
+    return NULL;
+  }
   jb_rt *b = bd->b;
   JNIEnv *env = strait__env();
   jobject recv = NULL;
