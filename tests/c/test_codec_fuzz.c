@@ -1,6 +1,7 @@
 /* test_codec_fuzz.c - one million random and mutated buffers through the
  * value-format validator (one in 16 also through the JS reader and back
- * through the writer): no crash (the `make asan` build checks every read),
+ * through the writer, and the JS fast-path reader must agree with the C
+ * one): no crash (the `make asan` build checks every read),
  * only 0 or ECORRUPT, and the validator and the JS reader agree. */
 #include "t.h"
 #include "../fuzz/fuzz_codec.h"
@@ -23,6 +24,7 @@ int main(void) {
   if (strait_runtime_new(NULL, &rt)) return 2;
   strait_enter(rt);
   ctx = strait_runtime_context(rt);
+  fz_js_rt = rt;
   T_RUN(a_million_buffers_never_crash);
   strait_leave(rt);
   strait_runtime_free(rt);

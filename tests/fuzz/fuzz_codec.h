@@ -49,6 +49,12 @@ static JSValueRef fz_ext(void *ud, JSContextRef c, uint32_t type, const uint8_t 
 static bool fz_java_id(void *ud, JSContextRef c, JSObjectRef o, uint32_t *id) { return false; }
 static uint32_t fz_handle(void *ud, JSContextRef c, JSValueRef v, bool *ok) { return 1; }
 
+/* When set, accepted buffers also go through the JS fast-path reader
+ * (codec_js.c) and must give a value that writes the same bytes as the C
+ * reader's, and the JS writer must write the C reader's value as the C
+ * writer does (differential tests of the two implementations). */
+static strait_runtime *fz_js_rt;
+
 /* Runs one buffer through the validator and, if ctx, the JS reader. */
 static void fz_one(JSContextRef ctx, const uint8_t *buf, size_t n, fz_stats *st) {
   strait__codec_error err;
@@ -76,6 +82,28 @@ static void fz_one(JSContextRef ctx, const uint8_t *buf, size_t n, fz_stats *st)
       if (rc3 == 0 && strait__codec_validate(out.data, out.len, &err) != 0) {
         st->mismatches++;
         snprintf(st->last_problem, sizeof st->last_problem, "re-written value invalid: %s", err.msg);
+      }
+      if (rc3 == 0 && fz_js_rt) {
+        JSValueRef jv = NULL;
+        int rc4 = strait__codec_js_read(fz_js_rt, b, n, &h, &jv, &err, &exc);
+        strait__vbuf out2;
+        strait__vbuf_init(&out2, NULL, 0);
+        int rc5 = rc4 ? rc4 : strait__codec_write(ctx, jv, &out2, STRAIT_CODEC_HANDLES, &h, &err, &exc);
+        if (rc5 || out2.len != out.len || memcmp(out2.data, out.data, out.len) != 0) {
+          st->mismatches++;
+          snprintf(st->last_problem, sizeof st->last_problem, "JS reader differs from the C reader (rc %d, %s)",
+                   rc5, err.msg);
+        }
+        strait__vbuf_free(&out2);
+        strait__vbuf out3;
+        strait__vbuf_init(&out3, NULL, 0);
+        int rc6 = strait__codec_js_write(fz_js_rt, v, &out3, STRAIT_CODEC_HANDLES, &h, &err, &exc);
+        if (rc6 || out3.len != out.len || memcmp(out3.data, out.data, out.len) != 0) {
+          st->mismatches++;
+          snprintf(st->last_problem, sizeof st->last_problem, "JS writer differs from the C writer (rc %d, %s)",
+                   rc6, err.msg);
+        }
+        strait__vbuf_free(&out3);
       }
       strait__vbuf_free(&out);
     }
