@@ -365,6 +365,16 @@ static void JNICALL n_raw_call_loop(JNIEnv *env, jclass c, jlong peer, jlong fn,
   stay_end(&s);
 }
 
+/* InteropNatives.rawCallNoGate: one call of fn with no arguments that
+ * skips the admission gate and relies on JSC's own API lock alone (the
+ * "engine lock only" baseline of the contention rows). Benchmarks only:
+ * fn must not touch runtime state (timers, the loop, the bridge). Any
+ * Java thread. */
+static void JNICALL n_raw_call_no_gate(JNIEnv *env, jclass c, jlong peer, jlong fn) {
+  JSContextRef ctx = strait_runtime_context(PEER(peer)->rt);
+  JSObjectCallAsFunction(ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
+}
+
 /* InteropNatives.rawNoop: an empty JNI downcall (the JNI part of the
  * floor). Any thread. */
 static jint JNICALL n_raw_noop(JNIEnv *env, jclass c, jlong peer) { return (jint)(peer & 1); }
@@ -390,6 +400,7 @@ const JNINativeMethod strait__interop_natives[] = {
     {"memberKinds", "(JJ[Ljava/lang/String;)[I", (void *)n_member_kinds},
     {"rawCallLoop", "(JJI)V", (void *)n_raw_call_loop},
     {"rawNoop", "(J)I", (void *)n_raw_noop},
+    {"rawCallNoGate", "(JJ)V", (void *)n_raw_call_no_gate},
 };
 const int strait__interop_natives_count =
     (int)(sizeof strait__interop_natives / sizeof strait__interop_natives[0]);

@@ -70,9 +70,12 @@ public final class InteropBench {
             String base = "interop.contention_" + threads + "t_";
             JsRuntimeTuning.setGateSpinMicros(rt, 50);
             Bench.run("interop", "contention_" + threads + "t_gate",
-                    base + "park," + base + "rlock",
+                    base + "enginelock," + base + "park," + base + "rlock",
                     threads + " Java threads calling one runtime, admission gate (spin 50 us, then park); ns per call",
                     n -> parallel(threads, n, () -> f.call()));
+            Bench.run("interop", "contention_" + threads + "t_enginelock", null,
+                    threads + " threads, no admission gate: JSC's own API lock only",
+                    n -> parallel(threads, n, () -> JsRuntimeTuning.callWithoutGate(f)));
             JsRuntimeTuning.setGateSpinMicros(rt, -1);
             Bench.run("interop", "contention_" + threads + "t_park", null,
                     threads + " threads, gate parking at once (a plain lock in front of the engine lock)",

@@ -99,6 +99,9 @@ final class InteropNatives {
     /** Test support: the peers' raw call of fn with no arguments (the floor). */
     static native void rawCallLoop(long peer, long fn, int iterations);
 
+    /** Benchmarks: calls fn with no arguments under JSC's API lock only (no gate). */
+    static native void rawCallNoGate(long peer, long fn);
+
     /** Test support: raw JNI downcall cost (no engine). */
     static native int rawNoop(long peer);
 }

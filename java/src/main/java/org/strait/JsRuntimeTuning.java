@@ -18,4 +18,19 @@ public final class JsRuntimeTuning {
             rt.leave();
         }
     }
+
+    /**
+     * Calls f with no arguments holding only JavaScriptCore's own API lock,
+     * not the runtime's admission gate: the "engine lock alone" baseline of
+     * the contention benchmark. Only for functions that touch no timers,
+     * loop or Java bridge.
+     */
+    public static void callWithoutGate(JsFunction f) {
+        JsRuntime rt = f.begin();
+        try {
+            InteropNatives.rawCallNoGate(rt.peer, f.handle);
+        } finally {
+            rt.leave();
+        }
+    }
 }
