@@ -150,8 +150,6 @@ typedef struct jb_rt {
   /* JS objects */
   jb_jsclass *jsc;          /* by class index */
   size_t njsc;
-  JSObjectRef field_get;    /* protected: native (ci, fi, recv) */
-  JSObjectRef field_set;    /* protected: native (ci, fi, recv, v) */
   JSObjectRef has_instance; /* protected: shared Symbol.hasInstance */
   JSObjectRef iterate;      /* protected: shared Symbol.iterator */
   JSClassRef token_class;

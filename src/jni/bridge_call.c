@@ -164,7 +164,7 @@ static bool pack_varargs(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, 
     return false;
   }
   jb_locals_add(l, arr);
-  char ewhat[400];
+  char ewhat[520];
   for (jsize i = 0; i < n; i++) {
     jvalue v;
     snprintf(ewhat, sizeof ewhat, "%s argument %d", what, last + i + 1);

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static JSClassRef method_class, catchall_class, token_class;
+static JSClassRef catchall_class, token_class;
 static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
 
 static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
@@ -33,10 +33,6 @@ static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
 static JSValueRef catchall_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc);
 
 static void make_classes(void) {
-  JSClassDefinition d = kJSClassDefinitionEmpty;
-  d.className = "JavaMethod";
-  d.callAsFunction = method_call;
-  method_class = JSClassCreate(&d);
   JSClassDefinition c = kJSClassDefinitionEmpty;
   c.className = "JavaMembers";
   c.getProperty = catchall_get;
@@ -54,7 +50,7 @@ JSClassRef jb_token_class(void) {
 }
 
 static const char helper_src[] =
-  "(function (construct, isInstance, fieldGet, fieldSet, iterStart, iterNext, DONE) {\n"
+  "(function (construct, isInstance, iterStart, iterNext, DONE) {\n"
   "  'use strict';\n"
   "  function makeCtor(ci, name, abstractKind) {\n"
   "    const C = function (a, b, c) {\n"
@@ -71,25 +67,20 @@ static const char helper_src[] =
   "    Object.defineProperty(C, Symbol.hasInstance, { value: (v) => isInstance(ci, v) });\n"
   "    return C;\n"
   "  }\n"
-  "  function defineFields(obj, ci, names, flags, wantStatic, cname) {\n"
+  "  function defineFields(obj, names, flags, wantStatic, cname, getters, setters) {\n"
   "    for (let i = 0; i < names.length; i++) {\n"
-  "      const fl = flags[i], name = names[i], fi = i;\n"
+  "      const fl = flags[i], name = names[i], g = getters[i], s = setters[i];\n"
   "      const isStatic = (fl & 1) !== 0, isFinal = (fl & 2) !== 0;\n"
   "      if (isStatic !== wantStatic) continue;\n"
   "      const ro = () => { throw new TypeError('cannot assign to final field ' + cname + '.' + name); };\n"
   "      if (isStatic && isFinal) {\n"
   "        Object.defineProperty(obj, name, { configurable: true, enumerable: true,\n"
-  "          get() { const v = fieldGet(ci, fi, null);\n"
+  "          get() { const v = g();\n"
   "                  Object.defineProperty(obj, name, { value: v, writable: false, enumerable: true, configurable: false });\n"
   "                  return v; },\n"
   "          set: ro });\n"
-  "      } else if (isStatic) {\n"
-  "        Object.defineProperty(obj, name, { configurable: false, enumerable: true,\n"
-  "          get() { return fieldGet(ci, fi, null); }, set(v) { fieldSet(ci, fi, null, v); } });\n"
   "      } else {\n"
-  "        Object.defineProperty(obj, name, { configurable: false, enumerable: true,\n"
-  "          get() { return fieldGet(ci, fi, this); },\n"
-  "          set: isFinal ? ro : function (v) { fieldSet(ci, fi, this, v); } });\n"
+  "        Object.defineProperty(obj, name, { configurable: false, enumerable: true, get: g, set: isFinal ? ro : s });\n"
   "      }\n"
   "    }\n"
   "  }\n"
@@ -196,47 +187,6 @@ static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef sel
   return e->ref;
 }
 
-/* fieldGet(ci, fi, recv) */
-static JSValueRef native_field_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                   const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(ctx, fn);
-  JNIEnv *env = strait__env();
-  jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, exc);
-  if (!k) return NULL;
-  int fi = (int)JSValueToNumber(ctx, argv[1], NULL);
-  if (fi < 0 || fi >= k->nfields) return JSValueMakeUndefined(ctx);
-  jb_member *f = k->fields[fi];
-  jobject recv = NULL;
-  if (!f->is_static) {
-    JSObjectRef o = JSValueIsObject(ctx, argv[2]) ? (JSObjectRef)argv[2] : NULL;
-    if (!(recv = receiver(env, b, ctx, o, k, f->name, exc))) return NULL;
-  }
-  return jb_field_get(env, b, ctx, f, recv, exc);
-}
-
-/* fieldSet(ci, fi, recv, v) */
-static JSValueRef native_field_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                   const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(ctx, fn);
-  JNIEnv *env = strait__env();
-  jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, exc);
-  if (!k) return NULL;
-  int fi = (int)JSValueToNumber(ctx, argv[1], NULL);
-  if (fi < 0 || fi >= k->nfields) return JSValueMakeUndefined(ctx);
-  jb_member *f = k->fields[fi];
-  jobject recv = NULL;
-  if (!f->is_static) {
-    JSObjectRef o = JSValueIsObject(ctx, argv[2]) ? (JSObjectRef)argv[2] : NULL;
-    if (!(recv = receiver(env, b, ctx, o, k, f->name, exc))) return NULL;
-  }
-  if (f->is_final) {
-    *exc = jb_error(ctx, "TypeError", "cannot assign to final field %s.%s", k->name, f->name);
-    return NULL;
-  }
-  if (!jb_field_set(env, b, ctx, f, recv, argc > 3 ? argv[3] : JSValueMakeUndefined(ctx), exc)) return NULL;
-  return JSValueMakeUndefined(ctx);
-}
-
 /* iterStart(obj): a Java Iterator over obj (Iterable, Map entries, array). */
 static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                     const JSValueRef argv[], JSValueRef *exc) {
@@ -325,10 +275,6 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
 
   JSObjectRef construct = bridge_fn(b, ctx, native_construct);
   JSObjectRef is_inst = bridge_fn(b, ctx, native_is_instance);
-  b->field_get = bridge_fn(b, ctx, native_field_get);
-  b->field_set = bridge_fn(b, ctx, native_field_set);
-  protect(ctx, b->field_get);
-  protect(ctx, b->field_set);
   JSStringRef src = JSStringCreateWithUTF8CString(helper_src);
   JSStringRef file = JSStringCreateWithUTF8CString("strait:java-bridge");
   JSValueRef factory = JSEvaluateScript(ctx, src, NULL, file, 1, exc);
@@ -337,8 +283,8 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   if (!factory) return STRAIT_EJS;
   JSObjectRef istart = bridge_fn(b, ctx, native_iter_start);
   JSObjectRef inext = bridge_fn(b, ctx, native_iter_next);
-  JSValueRef args[7] = {construct, is_inst, b->field_get, b->field_set, istart, inext, b->token_key};
-  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 7, args, exc);
+  JSValueRef args[5] = {construct, is_inst, istart, inext, b->token_key};
+  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 5, args, exc);
   if (!pair) return STRAIT_EJS;
   b->define_acc = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 1, NULL);
   b->make_ctor = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 0, NULL);
@@ -361,8 +307,8 @@ void jb_jsclass_free(jb_rt *b) {
   free(b->jsc);
   b->jsc = NULL;
   b->njsc = 0;
-  JSValueRef vals[] = {b->token_key, b->object_proto, b->fn_proto, b->error_ctor, b->field_get,
-                       b->field_set, b->define_acc, b->make_ctor, b->iterate, b->iter_sym};
+  JSValueRef vals[] = {b->token_key, b->object_proto, b->fn_proto, b->error_ctor,
+                       b->define_acc, b->make_ctor, b->iterate, b->iter_sym};
   for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
     if (vals[i]) JSValueUnprotect(ctx, vals[i]);
   if (b->s_length) JSStringRelease(b->s_length);
@@ -424,28 +370,75 @@ static void add_methods(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj
   }
 }
 
-/* Defines k's fields (static or instance) on obj through the helper. */
+/* Getter of one field (this = the receiver for instance fields). */
+static JSValueRef field_getter(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                               const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  jb_bound *bd = fn_bound(b, fn);
+  if (!bd) return JSValueMakeUndefined(ctx);
+  jb_member *f = bd->forced;
+  JNIEnv *env = strait__env();
+  jobject recv = NULL;
+  if (!f->is_static && !(recv = receiver(env, b, ctx, self, bd->cls, f->name, exc))) return NULL;
+  return jb_field_get(env, b, ctx, f, recv, exc);
+}
+
+/* Setter of one non-final field. */
+static JSValueRef field_setter(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                               const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  jb_bound *bd = fn_bound(b, fn);
+  if (!bd) return JSValueMakeUndefined(ctx);
+  jb_member *f = bd->forced;
+  JNIEnv *env = strait__env();
+  jobject recv = NULL;
+  if (!f->is_static && !(recv = receiver(env, b, ctx, self, bd->cls, f->name, exc))) return NULL;
+  if (!jb_field_set(env, b, ctx, f, recv, argc ? argv[0] : JSValueMakeUndefined(ctx), exc)) return NULL;
+  return JSValueMakeUndefined(ctx);
+}
+
+/* Defines k's fields (static or instance) on obj through the helper: one
+ * native getter (and setter, unless final) per field, used directly as the
+ * accessor, so a read is one callback with no argument to convert. */
 static bool add_fields(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj, bool is_static,
                        JSValueRef *exc) {
   int n = 0;
   for (int i = 0; i < k->nfields; i++) n += k->fields[i]->is_static == is_static;
   if (n == 0) return true;
-  JSValueRef *names = malloc(sizeof(JSValueRef) * (size_t)k->nfields * 2);
+  JSValueRef *names = malloc(sizeof(JSValueRef) * (size_t)k->nfields * 4);
   if (!names) return false;
   JSValueRef *flags = names + k->nfields;
+  JSValueRef *getters = flags + k->nfields;
+  JSValueRef *setters = getters + k->nfields;
   for (int i = 0; i < k->nfields; i++) {
-    JSStringRef s = JSStringCreateWithUTF8CString(k->fields[i]->name);
+    jb_member *f = k->fields[i];
+    JSStringRef s = JSStringCreateWithUTF8CString(f->name);
     names[i] = JSValueMakeString(ctx, s);
+    flags[i] = JSValueMakeNumber(ctx, (f->is_static ? 1 : 0) | (f->is_final ? 2 : 0));
+    getters[i] = setters[i] = JSValueMakeUndefined(ctx);
+    if (f->is_static == is_static) {
+      jb_bound *bd = new_bound(b, k, NULL, f, is_static);
+      if (bd) {
+        JSObjectRef g = JSObjectMakeFunctionWithCallback(ctx, s, field_getter);
+        fn_put(b, g, bd);
+        getters[i] = g;
+        if (!f->is_final) {
+          JSObjectRef st = JSObjectMakeFunctionWithCallback(ctx, s, field_setter);
+          fn_put(b, st, bd);
+          setters[i] = st;
+        }
+      }
+    }
     JSStringRelease(s);
-    flags[i] = JSValueMakeNumber(ctx, (k->fields[i]->is_static ? 1 : 0) | (k->fields[i]->is_final ? 2 : 0));
   }
   JSStringRef cn = JSStringCreateWithUTF8CString(k->name);
-  JSValueRef args[6] = {obj, JSValueMakeNumber(ctx, k->index), JSObjectMakeArray(ctx, (size_t)k->nfields, names, NULL),
+  JSValueRef args[7] = {obj, JSObjectMakeArray(ctx, (size_t)k->nfields, names, NULL),
                         JSObjectMakeArray(ctx, (size_t)k->nfields, flags, NULL), JSValueMakeBoolean(ctx, is_static),
-                        JSValueMakeString(ctx, cn)};
+                        JSValueMakeString(ctx, cn), JSObjectMakeArray(ctx, (size_t)k->nfields, getters, NULL),
+                        JSObjectMakeArray(ctx, (size_t)k->nfields, setters, NULL)};
   JSStringRelease(cn);
   free(names);
-  return JSObjectCallAsFunction(ctx, b->define_acc, NULL, 6, args, exc) != NULL;
+  return JSObjectCallAsFunction(ctx, b->define_acc, NULL, 7, args, exc) != NULL;
 }
 
 /* A catch-all object for k with the given [[Prototype]]. */
