@@ -171,6 +171,18 @@ line=$(first_err_line)
 [[ "$line" =~ ^"$TMP/syntax.js":2(:[0-9]+)?:\ SyntaxError: ]] || bad "first stderr line $(show "$line")"
 end
 
+begin "an unhandled promise rejection exits 1 with the error"
+st -e 'async function f() { throw new TypeError("async trouble") } f()'
+rc_is 1
+err_has "TypeError: async trouble"
+end
+
+begin "a SyntaxError in -e code exits 1 naming [eval]"
+st -e 'let x = ;'
+rc_is 1
+err_re '^\[eval\]:1(:[0-9]+)?: SyntaxError'
+end
+
 begin "throw 42 is reported readably"
 st -e 'throw 42'
 rc_is 1
