@@ -16,6 +16,7 @@
 #include "codec.h"
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ static const char codec_js_source[] =
     "  Int32Array, Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array, DataView];\n"
     "var LONG = 2048, CH = [];\n"
     "for (var c0 = 0; c0 < 256; c0++) CH.push(fromCharCode(c0));\n"
-    "var spare = new ArrayBuffer(65536), depth = 0;\n"
+    "var spare = new ArrayBuffer(65536), spareU8 = new Uint8Array(spare), spareDV = new DataView(spare), depth = 0;\n"
     "/* writer state (saved and restored around a nested encode) */\n"
     "var ab, u8, dv, cap, pos, ids, nc, keys, nk, sObj, sKeys, sI, sN, sKind, sp, err, flags, hooks;\n"
     "function grow(n) {\n"
@@ -193,13 +194,14 @@ static const char codec_js_source[] =
     "  depth++;\n"
     "  try {\n"
     "    ab = spare; spare = null;\n"
-    "    if (!ab) ab = new ArrayBuffer(4096);\n"
-    "    u8 = new Uint8Array(ab); dv = new DataView(ab); cap = ab.byteLength; pos = 8;\n"
+    "    if (ab) { u8 = spareU8; dv = spareDV; }\n"
+    "    else { ab = new ArrayBuffer(4096); u8 = new Uint8Array(ab); dv = new DataView(ab); }\n"
+    "    cap = ab.byteLength; pos = 8;\n"
     "    if (depth === 1) { ids = idsPool; keys = keysPool; } else { ids = new Map(); keys = new Map(); }\n"
     "    nc = 0; nk = 0; sObj = []; sKeys = []; sI = []; sN = []; sKind = []; sp = 0; err = null;\n"
     "    flags = fl; hooks = hk;\n"
     "    run(root);\n"
-    "    if (cap <= 1 << 23) spare = ab;\n"
+    "    if (cap <= 1 << 23) { spare = ab; spareU8 = u8; spareDV = dv; }\n"
     "    if (err !== null) return err;\n"
     "    u8[0] = 0x53; u8[1] = 0x54; u8[2] = 0x56; u8[3] = 1; dv.setUint32(4, pos - 8, true);\n"
     "    return ab;\n"
@@ -215,14 +217,36 @@ static const char codec_js_source[] =
     "}\n"
     "/* reader: state lives in a frame object per call (decode does not nest\n"
     " * often, but it may: a hook can run JS that converts again) */\n"
+    "var TMP = [];\n"
+    "function latin8(u8, p, n) {\n"
+    "  switch (n) {\n"
+    "    case 0: return '';\n"
+    "    case 1: return CH[u8[p]];\n"
+    "    case 2: return fromCharCode(u8[p], u8[p + 1]);\n"
+    "    case 3: return fromCharCode(u8[p], u8[p + 1], u8[p + 2]);\n"
+    "    case 4: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3]);\n"
+    "    case 5: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4]);\n"
+    "    case 6: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5]);\n"
+    "    case 7: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6]);\n"
+    "    default: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7]);\n"
+    "  }\n"
+    "}\n"
     "function text(r, wide) {\n"
     "  var u8 = r.u8, p = r.p, n = r.dv.getUint32(p, true), s, i;\n"
     "  p += 4;\n"
     "  if (n > LONG) { s = native.makeString(r.ab, p, n, wide); r.p = p + (wide ? 2 * n : n); return s; }\n"
     "  if (!wide) {\n"
-    "    s = '';\n"
-    "    for (i = 0; i < n; i++) s += CH[u8[p + i]];\n"
     "    r.p = p + n;\n"
+    "    if (n <= 8) return latin8(u8, p, n);\n"
+    "    if (n <= 128) {\n"
+    "      s = latin8(u8, p, 8);\n"
+    "      for (i = 8; i + 8 <= n; i += 8) s += latin8(u8, p + i, 8);\n"
+    "      return i < n ? s + latin8(u8, p + i, n - i) : s;\n"
+    "    }\n"
+    "    TMP.length = n;\n"
+    "    for (i = 0; i < n; i++) TMP[i] = u8[p + i];\n"
+    "    s = fromCharCode.apply(null, TMP);\n"
+    "    TMP.length = 0;\n"
     "    return s;\n"
     "  }\n"
     "  s = '';\n"
@@ -430,17 +454,26 @@ static JSValueRef nf_make_string(JSContextRef ctx, JSObjectRef f, JSObjectRef se
   return r;
 }
 
+/* Property names used on every conversion, made once per process
+ * (JSStringRefs are immutable and may be shared between threads). */
+static JSStringRef name_codec, name_encode, name_decode;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void make_names(void) {
+  name_codec = JSStringCreateWithUTF8CString("codec");
+  name_encode = JSStringCreateWithUTF8CString("encode");
+  name_decode = JSStringCreateWithUTF8CString("decode");
+}
+
 /* The runtime's codec object {encode, decode}, compiled on first
  * use. NULL with *exc set when that failed. Inside the gate. */
 static JSObjectRef codec_object(strait_runtime *rt, JSValueRef *exc) {
   JSContextRef ctx = rt->ctx;
   if (!rt->internal) return NULL;
+  pthread_once(&names_once, make_names);
+  JSValueRef c = JSObjectGetProperty(ctx, rt->internal, name_codec, NULL);
+  if (JSValueIsObject(ctx, c)) return (JSObjectRef)c;
   JSStringRef key = JSStringCreateWithUTF8CString("codec");
-  JSValueRef c = JSObjectGetProperty(ctx, rt->internal, key, NULL);
-  if (JSValueIsObject(ctx, c)) {
-    JSStringRelease(key);
-    return (JSObjectRef)c;
-  }
   JSStringRef src = JSStringCreateWithUTF8CString(codec_js_source);
   JSStringRef url = JSStringCreateWithUTF8CString("strait:codec.js");
   JSValueRef fn = JSEvaluateScript(ctx, src, NULL, url, 1, exc);
@@ -470,7 +503,8 @@ static JSValueRef call_codec(strait_runtime *rt, const char *name, size_t argc, 
                              js_conv *conv, JSValueRef *exc) {
   JSObjectRef codec = codec_object(rt, exc);
   if (!codec) return NULL;
-  JSValueRef fn = strait__get(rt->ctx, codec, name);
+  pthread_once(&names_once, make_names);
+  JSValueRef fn = JSObjectGetProperty(rt->ctx, codec, name[0] == 'e' ? name_encode : name_decode, NULL);
   if (!JSValueIsObject(rt->ctx, fn)) return NULL;
   js_conv *saved = cur;
   cur = conv;

@@ -54,7 +54,7 @@ public final class CodecBench {
         }
     }
 
-    static final String GEN = String.join("\n",
+    public static final String GEN = String.join("\n",
             "(function (target) {",
             "  var seed = 42;",
             "  function rnd() { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; }",

@@ -5,6 +5,7 @@ import static org.strait.ValueTags.*;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -119,6 +120,18 @@ public final class ValueWriter {
         need(5 + 2 * n);
         int at = pos;
         int q = pos + 5;
+        if (n >= 32) {
+            /* bulk: a String whose chars are all below 256 is stored as Latin-1
+             * (compact strings), and only such a string equals its Latin-1 copy */
+            byte[] latin = s.getBytes(StandardCharsets.ISO_8859_1);
+            if (new String(latin, StandardCharsets.ISO_8859_1).equals(s)) {
+                out.put(at, (byte) STRING8);
+                out.putInt(at + 1, n);
+                out.put(q, latin);
+                pos = q + n;
+                return;
+            }
+        }
         int i = 0;
         for (; i < n; i++) {
             char c = s.charAt(i);
