@@ -100,6 +100,8 @@ static void settle_finalize(JSObjectRef fn) {
   if (atomic_fetch_sub(&rec->refs, 1) == 1 && atomic_load(&rec->done)) free(rec);
 }
 
+/* Creates the callback objects' JSClass (process-wide, never freed). Once,
+ * through pthread_once. */
 static void make_settle_class(void) {
   JSClassDefinition def = kJSClassDefinitionEmpty;
   def.className = "StraitFutureCallback";

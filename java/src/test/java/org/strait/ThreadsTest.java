@@ -61,6 +61,7 @@ class ThreadsTest {
 
     @Test
     @Timeout(60)
+    @SuppressWarnings("unchecked")
     void nestedCallsOnOneThreadDoNotWaitForThemselves() throws Exception {
         // JS -> Java -> JS -> Java ... ten levels deep on one thread, while another thread
         // keeps calling into the same runtime.
