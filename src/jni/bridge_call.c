@@ -344,7 +344,8 @@ JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, JS
     return NULL;
   }
   JSValueRef r = jb_invoke(env, b, ctx, &k->ctors, NULL, (jobject)self, argc, argv, exc);
-  if (r && !JSValueIsObject(ctx, r)) r = JSValueToObject(ctx, r, exc);
+  /* the adopted `this` is an object; String and boxes come back primitive */
+  if (r && r != (JSValueRef)self && !JSValueIsObject(ctx, r)) r = JSValueToObject(ctx, r, exc);
   return r;
 }
 

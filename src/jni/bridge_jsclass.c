@@ -50,17 +50,17 @@ JSClassRef jb_token_class(void) {
 }
 
 static const char helper_src[] =
-  "(function (construct, isInstance, iterStart, iterNext, DONE) {\n"
+  "(function (isInstance, iterStart, iterNext, DONE) {\n"
   "  'use strict';\n"
-  "  function makeCtor(ci, name, abstractKind) {\n"
+  "  function makeCtor(ci, name, construct) {\n"
   "    const C = function (a, b, c) {\n"
   "      if (new.target === undefined) throw new TypeError('Java class ' + name + ' must be called with new');\n"
   "      switch (arguments.length) {\n"
-  "      case 0: return construct(ci, this);\n"
-  "      case 1: return construct(ci, this, a);\n"
-  "      case 2: return construct(ci, this, a, b);\n"
-  "      case 3: return construct(ci, this, a, b, c);\n"
-  "      default: return construct(ci, this, ...arguments);\n"
+  "      case 0: return construct(this);\n"
+  "      case 1: return construct(this, a);\n"
+  "      case 2: return construct(this, a, b);\n"
+  "      case 3: return construct(this, a, b, c);\n"
+  "      default: return construct(this, ...arguments);\n"
   "      }\n"
   "    };\n"
   "    Object.defineProperty(C, 'name', { value: name });\n"
@@ -144,17 +144,18 @@ static jb_rt *bridge_of_fn(JSContextRef ctx, JSObjectRef fn) {
   return jb_rt_fast(ctx);
 }
 
-/* construct(ci, ...args): new instance of class ci. */
+/* construct(self, ...args): new instance of the function's class; self is
+ * the `this` JS made for `new` (one construct function per class, found by
+ * address, so no argument carries the class). */
 static JSValueRef native_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                    const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(ctx, fn);
+  jb_rt *b = jb_rt_fast(ctx);
+  jb_bound *bd = fn_bound(b, fn);
+  if (!bd || argc < 1) return JSValueMakeUndefined(ctx);
   JNIEnv *env = strait__env();
-  int ci = (int)JSValueToNumber(ctx, argv[0], NULL);
-  jb_class *k = jb_class_get(env, ctx, ci, true, exc);
-  if (!k) return NULL;
-  JSObjectRef made = argc > 1 && JSValueIsObject(ctx, argv[1]) ? (JSObjectRef)argv[1] : NULL;
-  if (made && jb_entry_of(b, made)) made = NULL;   /* never adopt an existing wrapper */
-  return jb_construct(env, b, ctx, k, made, argc < 2 ? 0 : argc - 2, argv + 2, exc);
+  JSObjectRef made = (JSObjectRef)argv[0];   /* always the object `new` made (helper) */
+  if (jb_entry_of(b, made)) made = NULL;     /* never adopt an existing wrapper */
+  return jb_construct(env, b, ctx, bd->cls, made, argc - 1, argv + 1, exc);
 }
 
 /* isInstance(ci, v): v wraps an instance of class ci. */
@@ -273,7 +274,6 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   b->error_ctor = JSValueIsObject(ctx, ev) ? (JSObjectRef)ev : NULL;
   protect(ctx, b->error_ctor);
 
-  JSObjectRef construct = bridge_fn(b, ctx, native_construct);
   JSObjectRef is_inst = bridge_fn(b, ctx, native_is_instance);
   JSStringRef src = JSStringCreateWithUTF8CString(helper_src);
   JSStringRef file = JSStringCreateWithUTF8CString("strait:java-bridge");
@@ -283,8 +283,8 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   if (!factory) return STRAIT_EJS;
   JSObjectRef istart = bridge_fn(b, ctx, native_iter_start);
   JSObjectRef inext = bridge_fn(b, ctx, native_iter_next);
-  JSValueRef args[5] = {construct, is_inst, istart, inext, b->token_key};
-  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 5, args, exc);
+  JSValueRef args[4] = {is_inst, istart, inext, b->token_key};
+  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 4, args, exc);
   if (!pair) return STRAIT_EJS;
   b->define_acc = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 1, NULL);
   b->make_ctor = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 0, NULL);
@@ -497,9 +497,13 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
   JSObjectRef proto = jb_class_proto(env, b, ctx, index, exc);
   if (!proto) return NULL;
   JSStringRef nm = JSStringCreateWithUTF8CString(k->name);
-  JSValueRef args[2] = {JSValueMakeNumber(ctx, index), JSValueMakeString(ctx, nm)};
+  jb_bound *cb = new_bound(b, k, NULL, NULL, true);
+  if (!cb) { JSStringRelease(nm); return NULL; }
+  JSObjectRef construct = JSObjectMakeFunctionWithCallback(ctx, nm, native_construct);
+  fn_put(b, construct, cb);
+  JSValueRef args[3] = {JSValueMakeNumber(ctx, index), JSValueMakeString(ctx, nm), construct};
   JSStringRelease(nm);
-  JSValueRef cv = JSObjectCallAsFunction(ctx, b->make_ctor, NULL, 2, args, exc);
+  JSValueRef cv = JSObjectCallAsFunction(ctx, b->make_ctor, NULL, 3, args, exc);
   if (!cv) return NULL;
   JSObjectRef ctor = (JSObjectRef)cv;
   JSValueProtect(ctx, ctor);
