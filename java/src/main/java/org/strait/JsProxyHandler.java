@@ -62,10 +62,41 @@ public final class JsProxyHandler implements InvocationHandler {
      * functions.
      */
     static Object create(JsObject impl, Class<?>[] ifaces) {
-        ClassLoader loader = pickLoader(ifaces);
-        return Proxy.newProxyInstance(loader, ifaces,
-                new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone()));
+        JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone());
+        if (ifaces.length == 1) {
+            java.lang.reflect.Constructor<?> c = PROXY_CTOR.get(ifaces[0]);
+            if (c != null) {
+                try {
+                    return c.newInstance(h);
+                } catch (ReflectiveOperationException e) {
+                    // fall back to the general path below
+                }
+            }
+        }
+        return Proxy.newProxyInstance(pickLoader(ifaces), ifaces, h);
     }
+
+    /** Per interface: the constructor of its proxy class (null if it cannot be had). */
+    private static final ClassValue<java.lang.reflect.Constructor<?>> PROXY_CTOR = new ClassValue<>() {
+        @Override
+        protected java.lang.reflect.Constructor<?> computeValue(Class<?> iface) {
+            try {
+                Object p = Proxy.newProxyInstance(pickLoader(new Class<?>[] {iface}),
+                        new Class<?>[] {iface}, (proxy, m, a) -> null);
+                return p.getClass().getConstructor(InvocationHandler.class);
+            } catch (RuntimeException | NoSuchMethodException e) {
+                return null;
+            }
+        }
+    };
+
+    /** Per interface: abstractMethods of that interface alone. */
+    private static final ClassValue<String[]> ABSTRACT = new ClassValue<>() {
+        @Override
+        protected String[] computeValue(Class<?> iface) {
+            return computeAbstractMethods(new Class<?>[] {iface});
+        }
+    };
 
     /** Checks ifaces and impl's members, then create(). From Java (JsObject.as). */
     static Object implement(JsObject impl, Class<?>[] ifaces) {
@@ -92,6 +123,12 @@ public final class JsProxyHandler implements InvocationHandler {
      * interface. Called from C (strait__js_implement) too.
      */
     static String[] abstractMethods(Class<?>[] ifaces) {
+        if (ifaces.length == 1 && ifaces[0] != null && ifaces[0].isInterface())
+            return ABSTRACT.get(ifaces[0]);
+        return computeAbstractMethods(ifaces);
+    }
+
+    private static String[] computeAbstractMethods(Class<?>[] ifaces) {
         Set<String> names = new LinkedHashSet<>();
         for (Class<?> c : ifaces) {
             if (c == null || !c.isInterface())
