@@ -86,9 +86,10 @@ typedef struct launch_java {
 } launch_java;
 
 /*
- * Starts the JVM once (eagerly, before the runtime exists). Returns 0, or a
- * negative status with j->err set; a failure is final. Big-stack worker
- * thread.
+ * Starts the JVM once: before the runtime exists (with -cp / -J), or from
+ * the lazy globals' first use. Returns 0, or a negative status with j->err
+ * set; a failure is final (a process cannot create a second JVM). The
+ * big-stack worker thread.
  */
 int launch_java_start(launch_java *j);
 
