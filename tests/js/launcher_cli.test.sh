@@ -386,6 +386,14 @@ rc_is 0
 out_is "true true"
 end
 
+printf '// line 1\nconsole.log("before java");\nconst list = new java.util.ArrayList();\n' >"$TMP/needs_java.js"
+begin "a JVM that cannot start is reported at the script line that used Java"
+JAVA_TOOL_OPTIONS=-XX:+NoSuchStraitOption st "$TMP/needs_java.js"
+rc_is 1
+out_is "before java"
+err_re "$TMP/needs_java.js:3:[0-9]+: Error: strait: cannot start the JVM"
+end
+
 begin "names of the Java globals assigned by the script keep the script's values"
 if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
 else
