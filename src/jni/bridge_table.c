@@ -290,6 +290,7 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
   e = &b->entries[slot];
   uint32_t gen = e->gen & ((1u << GEN_BITS) - 1);
   JSObjectRef w;
+  JSLock(ctx);              /* the calls below then take the VM lock cheaply */
   if (k->flags & JB_ARRAY) {
     w = jb_array_wrapper(ctx, b, slot, gen);
     JSObjectSetPrototype(ctx, w, proto);
@@ -306,6 +307,7 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
                               kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly |
                                   kJSPropertyAttributeDontDelete, NULL);
   }
+  JSUnlock(ctx);
   e = &b->entries[slot];
   if (ensure_index(b)) {
     *exc = jb_error(ctx, "Error", "out of memory wrapping a Java object");
