@@ -15,6 +15,13 @@ describe('packages', () => {
     expect(typeof net).toBe('object');
   });
 
+  it('reach classes on the class path through Packages', () => {
+    // strait.jar is on the class path like any user jar
+    expect(typeof Packages.org.strait.JsRuntime).toBe('function');
+    expect(Packages.org.strait.JsRuntime.name).toBe('org.strait.JsRuntime');
+    expect(typeof org.strait.JsRuntime.create).toBe('function');
+  });
+
   it('turn resolved children into plain properties', () => {
     const u = java.util;
     expect(Object.getOwnPropertyNames(java).indexOf('util') >= 0).toBe(true);
