@@ -166,6 +166,7 @@ typedef struct jb_rt {
   JSStringRef s_constructor;
 
   JSObjectRef adopt;        /* `this` of a JS `new`, used as the next wrapper */
+  JSObjectRef self;         /* wrapper of the receiver of the call being made */
 
   /* method functions (JSObjectMakeFunctionWithCallback, no private data):
    * open addressing, function address -> bound group */

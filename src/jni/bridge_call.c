@@ -312,12 +312,19 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
     (*env)->DeleteLocalRef(env, o);
     goto done;
   }
+  JSObjectRef self = b->self;   /* read before Java may re-enter this runtime */
+  b->self = NULL;
   jvalue r = call_java(env, b, m, g->cls->ref, recv, jv);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     goto done;
   }
-  result = jb_to_js(env, b, ctx, m->ret, r, exc);
+  /* a method returning its receiver (builders) needs no table lookup */
+  if (self && r.l && (m->ret == 'L' || m->ret == 'Q' || m->ret == 'U' || m->ret == 'O') &&
+      (*env)->IsSameObject(env, r.l, recv))
+    result = self;
+  else
+    result = jb_to_js(env, b, ctx, m->ret, r, exc);
   if (is_object_code(m->ret) && r.l) (*env)->DeleteLocalRef(env, r.l);
 done:
   if (locked) JSUnlock(ctx);

@@ -535,6 +535,7 @@ static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   JNIEnv *env = strait__env();
   jobject recv = NULL;
   if (!bd->is_static && !(recv = receiver(env, b, ctx, self, bd->cls, bd->g->name, exc))) return NULL;
+  b->self = recv ? self : NULL;
   return jb_invoke(env, b, ctx, bd->g, bd->forced, recv, argc, argv, exc);
 }
 
