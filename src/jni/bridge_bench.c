@@ -32,6 +32,17 @@ static JSValueRef bench_empty_private(JSContextRef ctx, JSObjectRef fn, JSObject
   return JSObjectGetPrivate(fn) ? JSValueMakeUndefined(ctx) : NULL;
 }
 
+/* Java.__bench.token(obj): gives obj a finalizing token the way a wrapper
+ * gets one (the JSC share of creating a wrapper), with a dead slot code. */
+static JSValueRef bench_token(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                              const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  if (!b || argc < 1 || !JSValueIsObject(ctx, argv[0])) return JSValueMakeUndefined(ctx);
+  JSObjectRef tok = JSObjectMake(ctx, b->token_class, NULL);
+  JSObjectSetPropertyForKey(ctx, (JSObjectRef)argv[0], b->token_key, tok, kJSPropertyAttributeDontEnum, NULL);
+  return argv[0];
+}
+
 /* Java.__bench.jni(kind, n, obj): ns per raw JNI call of kind. */
 static JSValueRef bench_jni(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                             const JSValueRef argv[], JSValueRef *exc) {
@@ -118,6 +129,7 @@ void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
 void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
   strait__set_function(ctx, o, "empty", bench_empty);
+  strait__set_function(ctx, o, "token", bench_token);
   JSClassDefinition d = kJSClassDefinitionEmpty;
   d.className = "jni";
   d.callAsFunction = bench_jni;
