@@ -6,6 +6,8 @@
  * then parks on a condition variable. The owner re-enters for free (depth).
  * While it owns the gate the thread also holds JSC's API lock (JSLock), so
  * the C API calls it makes do not take and drop that lock one by one.
+ *
+ * Suspensions (a JSC callback calling into Java) are lazy: see internal.h.
  */
 #include "internal.h"
 
@@ -14,7 +16,24 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* States of a suspension (strait__susp.state). */
+enum {
+  SUSP_ARMED = 1,      /* in Java, still owner, may be taken over */
+  SUSP_RECLAIMED,      /* Java called back into JS on the same thread: owner */
+  SUSP_TAKEN,          /* another thread took the gate over */
+  SUSP_REACQUIRED,     /* taken, then re-acquired for a nested call: owner */
+};
+
+/* Ticket bits: ordered suspensions carry their stack index. */
+#define TICKET_ORDERED (1 << 30)
+#define TICKET_DEPTH_BITS 12
+#define TICKET_DEPTH_MASK ((1 << TICKET_DEPTH_BITS) - 1)
+
 static _Thread_local char thread_token_anchor;
+
+/* The calling thread's newest live suspension: gate and stack index. */
+static _Thread_local strait__gate *tl_gate;
+static _Thread_local size_t tl_index;
 
 /* Token of the calling thread: the address of a thread-local. Any thread. */
 uintptr_t strait__thread_token(void) { return (uintptr_t)&thread_token_anchor; }
@@ -25,24 +44,36 @@ static long now_ns(void) {
   return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+static long env_us(const char *name, long dflt) {
+  const char *s = getenv(name);
+  return s ? strtol(s, NULL, 10) : dflt;
+}
+
 /* Initializes a free gate. The spin budget comes from STRAIT_GATE_SPIN_US
- * (default 50 us; negative disables spinning). Any thread. */
+ * (default 50 us; negative disables spinning), the takeover delay from
+ * STRAIT_GATE_TAKEOVER_US (default 1000 us). Any thread. */
 void strait__gate_init(strait__gate *g) {
   atomic_init(&g->word, 0);
   atomic_init(&g->owner, 0);
   atomic_init(&g->waiters, 0);
   atomic_init(&g->closing, 0);
-  g->depth = 0;
-  const char *s = getenv("STRAIT_GATE_SPIN_US");
-  long us = s ? strtol(s, NULL, 10) : 50;
-  g->spin_ns = us < 0 ? -1 : us * 1000;
-  pthread_mutex_init(&g->mu, NULL);
-  pthread_cond_init(&g->cv, NULL);
-  g->susp = NULL;
-  g->nsusp = g->capsusp = 0;
+  atomic_init(&g->away, 0);
   atomic_init(&g->susp_pops, 0);
   atomic_init(&g->turn_waiters, 0);
-  pthread_cond_init(&g->turn_cv, NULL);
+  g->depth = 0;
+  g->next_seq = 0;
+  g->nsusp = 0;
+  long us = env_us("STRAIT_GATE_SPIN_US", 50);
+  g->spin_ns = us < 0 ? -1 : us * 1000;
+  us = env_us("STRAIT_GATE_TAKEOVER_US", 1000);
+  g->takeover_ns = us < 0 ? 0 : us * 1000;
+  pthread_mutex_init(&g->mu, NULL);
+  pthread_condattr_t a;
+  pthread_condattr_init(&a);
+  pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+  pthread_cond_init(&g->cv, &a);
+  pthread_cond_init(&g->turn_cv, &a);
+  pthread_condattr_destroy(&a);
 }
 
 /* Destroys a gate nobody owns or waits on. */
@@ -50,7 +81,6 @@ void strait__gate_destroy(strait__gate *g) {
   pthread_mutex_destroy(&g->mu);
   pthread_cond_destroy(&g->cv);
   pthread_cond_destroy(&g->turn_cv);
-  free(g->susp);
 }
 
 static inline int try_take(strait__gate *g) {
@@ -60,74 +90,107 @@ static inline int try_take(strait__gate *g) {
                                                  memory_order_relaxed);
 }
 
-/* Blocks until the calling thread owns the gate word (not the JSC lock). */
-static void acquire(strait__gate *g) {
-  if (try_take(g)) return;
-  if (g->spin_ns > 0) {
-    long deadline = now_ns() + g->spin_ns;
-    int n = 0;
-    do {
-      for (int i = 0; i < 64; i++) {
-        if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g))
-          return;
+static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
+  __builtin_ia32_pause();
 #endif
-      }
-      if (++n % 16 == 0) sched_yield();
-    } while (now_ns() < deadline);
+}
+
+/* Watches `away` for a takeover: an armed suspension seen continuously
+ * (same seq) for takeover_ns is taken with a CAS. Returns 1 when the caller
+ * now holds the gate word in the suspended owner's place. */
+typedef struct takeover_watch {
+  uint64_t seq;
+  long since;
+} takeover_watch;
+
+static int try_takeover(strait__gate *g, takeover_watch *w, long now) {
+  uint64_t a = atomic_load_explicit(&g->away, memory_order_acquire);
+  if (a == 0) {
+    w->seq = 0;
+    return 0;
   }
-  pthread_mutex_lock(&g->mu);
-  atomic_fetch_add(&g->waiters, 1);
-  while (!try_take(g)) pthread_cond_wait(&g->cv, &g->mu);
-  atomic_fetch_sub(&g->waiters, 1);
-  pthread_mutex_unlock(&g->mu);
+  if (a != w->seq) {
+    w->seq = a;
+    w->since = now;
+    return 0;
+  }
+  if (now - w->since < g->takeover_ns) return 0;
+  return atomic_compare_exchange_strong(&g->away, &a, 0);
+}
+
+static void deadline_ts(struct timespec *ts, long ns_from_now) {
+  clock_gettime(CLOCK_MONOTONIC, ts);
+  long ns = ts->tv_nsec + ns_from_now;
+  ts->tv_sec += ns / 1000000000L;
+  ts->tv_nsec = ns % 1000000000L;
 }
 
 /*
- * Like acquire(), but a parked waiter wakes every 10 ms and calls
- * give_up(ud) (with no lock held); when that returns non-zero, or the gate
- * is closing, it stops waiting: STRAIT_EINTR / STRAIT_ECLOSED. Returns 0
- * once it owns the gate word. A waiter that gives up after being signalled
- * makes one last try, so no wake-up is lost. Any thread.
+ * Blocks until the calling thread holds the gate word: free and taken, or
+ * taken over from an owner that stayed in Java (when `takeover`). A parked
+ * waiter wakes on release, every takeover delay (to look for an owner that
+ * stayed in Java), and every 10 ms when give_up is set, which it then asks (with no lock
+ * held): non-zero stops the wait with STRAIT_EINTR, a closing runtime with
+ * STRAIT_ECLOSED. Returns 0 once it holds the word. Any thread.
  */
-static int acquire_or_give_up(strait__gate *g, int (*give_up)(void *), void *ud) {
+static int acquire(strait__gate *g, int takeover, int (*give_up)(void *), void *ud) {
   if (try_take(g)) return 0;
-  if (g->spin_ns > 0) {
-    long deadline = now_ns() + g->spin_ns;
-    int n = 0;
-    do {
-      for (int i = 0; i < 64; i++) {
-        if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g))
-          return 0;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-      }
-      if (++n % 16 == 0) sched_yield();
-    } while (now_ns() < deadline);
-  }
-  int rc = 0;
-  pthread_mutex_lock(&g->mu);
-  atomic_fetch_add(&g->waiters, 1);
-  while (!try_take(g)) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 10 * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
-    pthread_cond_timedwait(&g->cv, &g->mu, &ts);
-    if (try_take(g)) break;
-    pthread_mutex_unlock(&g->mu);
-    int stop = atomic_load(&g->closing) ? STRAIT_ECLOSED : (give_up(ud) ? STRAIT_EINTR : 0);
-    pthread_mutex_lock(&g->mu);
-    if (stop) {
-      rc = try_take(g) ? 0 : stop;
-      break;
+  takeover_watch w = {0, 0};
+  for (;;) {
+    if (g->spin_ns > 0) {
+      long deadline = now_ns() + g->spin_ns;
+      int n = 0;
+      long now;
+      do {
+        for (int i = 0; i < 64; i++) {
+          if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g))
+            return 0;
+          cpu_relax();
+        }
+        if (++n % 16 == 0) sched_yield();
+        now = now_ns();
+        if (takeover && try_takeover(g, &w, now)) return 0;
+      } while (now < deadline);
     }
+    int rc = 0;
+    pthread_mutex_lock(&g->mu);
+    atomic_fetch_add(&g->waiters, 1);
+    for (;;) {
+      if (try_take(g)) break;
+      long now = now_ns();
+      if (takeover && try_takeover(g, &w, now)) break;
+      /* Suspensions do not wake parked waiters (that would cost every
+       * callback a syscall under contention): a waiter that may take over
+       * polls at the takeover delay instead. */
+      long wait_ns = give_up ? 10000000L : -1;
+      if (takeover) {
+        long due = w.seq ? w.since + g->takeover_ns - now : g->takeover_ns;
+        if (due < 0) due = 0;
+        if (wait_ns < 0 || due < wait_ns) wait_ns = due + 1000;
+      }
+      if (wait_ns < 0) {
+        pthread_cond_wait(&g->cv, &g->mu);
+      } else {
+        struct timespec ts;
+        deadline_ts(&ts, wait_ns);
+        pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+      }
+      if (try_take(g)) break;
+      if (give_up) {
+        pthread_mutex_unlock(&g->mu);
+        int stop = atomic_load(&g->closing) ? STRAIT_ECLOSED : (give_up(ud) ? STRAIT_EINTR : 0);
+        pthread_mutex_lock(&g->mu);
+        if (stop) {
+          rc = try_take(g) ? 0 : stop;
+          break;
+        }
+      }
+    }
+    atomic_fetch_sub(&g->waiters, 1);
+    pthread_mutex_unlock(&g->mu);
+    return rc;
   }
-  atomic_fetch_sub(&g->waiters, 1);
-  pthread_mutex_unlock(&g->mu);
-  return rc;
 }
 
 /* Frees the gate word and wakes one parked waiter, if any. */
@@ -141,17 +204,47 @@ static void release(strait__gate *g) {
   }
 }
 
-/* Enters rt (see strait.h). Any thread. */
-int strait_enter(strait_runtime *rt) {
+/* The calling thread's live suspension on g, or NULL. */
+static inline strait__susp *my_susp(strait__gate *g) {
+  return tl_gate == g ? &g->susp[tl_index] : NULL;
+}
+
+/* Shared body of strait_enter and strait__enter_or_give_up. */
+static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   strait__gate *g = &rt->gate;
   uintptr_t me = strait__thread_token();
-  if (atomic_load_explicit(&g->owner, memory_order_relaxed) == me) {
-    g->depth++;
-    return 0;
+  strait__susp *s = my_susp(g);
+  if (s) {
+    /* Java code running inside one of this thread's callbacks calls JS. */
+    if (s->state == SUSP_RECLAIMED || s->state == SUSP_REACQUIRED) {
+      g->depth++;
+      return 0;
+    }
+    if (s->state == SUSP_ARMED) {
+      uint64_t seq = s->seq;
+      if (atomic_compare_exchange_strong(&g->away, &seq, 0)) {
+        s->state = SUSP_RECLAIMED;
+        g->depth = 1;
+        JSLock(rt->ctx);
+        return 0;
+      }
+      s->state = SUSP_TAKEN;
+    }
+    if (atomic_load(&g->closing)) return STRAIT_ECLOSED;
+    int rc = acquire(g, 1, give_up, ud);
+    if (rc) return rc;
+    s->state = SUSP_REACQUIRED;
+  } else {
+    if (atomic_load_explicit(&g->owner, memory_order_relaxed) == me) {
+      g->depth++;
+      return 0;
+    }
+    if (atomic_load(&g->closing)) return STRAIT_ECLOSED;
+    int rc = acquire(g, 1, give_up, ud);
+    if (rc) return rc;
   }
-  if (atomic_load(&g->closing)) return STRAIT_ECLOSED;
-  acquire(g);
   if (atomic_load(&g->closing)) {
+    if (s) s->state = SUSP_TAKEN;
     release(g);
     return STRAIT_ECLOSED;
   }
@@ -160,32 +253,27 @@ int strait_enter(strait_runtime *rt) {
   JSLock(rt->ctx);
   return 0;
 }
+
+/* Enters rt (see strait.h). Any thread. */
+int strait_enter(strait_runtime *rt) { return enter(rt, NULL, NULL); }
 
 /* strait_enter() for a thread that may have to stop waiting (see
  * internal.h). Any thread. */
 int strait__enter_or_give_up(strait_runtime *rt, int (*give_up)(void *), void *ud) {
-  strait__gate *g = &rt->gate;
-  uintptr_t me = strait__thread_token();
-  if (atomic_load_explicit(&g->owner, memory_order_relaxed) == me) {
-    g->depth++;
-    return 0;
-  }
-  if (atomic_load(&g->closing)) return STRAIT_ECLOSED;
-  int rc = acquire_or_give_up(g, give_up, ud);
-  if (rc) return rc;
-  if (atomic_load(&g->closing)) {
-    release(g);
-    return STRAIT_ECLOSED;
-  }
-  atomic_store_explicit(&g->owner, me, memory_order_relaxed);
-  g->depth = 1;
-  JSLock(rt->ctx);
-  return 0;
+  return enter(rt, give_up, ud);
+}
+
+/* Arms suspension s: the owner is in Java and may be taken over. */
+static void arm(strait__gate *g, strait__susp *s) {
+  s->seq = ++g->next_seq;
+  s->state = SUSP_ARMED;
+  atomic_store_explicit(&g->away, s->seq, memory_order_release);
 }
 
 /* Leaves rt once. The last leave releases the JSC lock (which drains the
- * microtask queue while this thread still owns the gate) and then the gate.
- * Owner thread only. */
+ * microtask queue while this thread still owns the gate) and then the gate;
+ * a nested call made from Java inside a callback re-arms that callback's
+ * suspension instead. Owner thread only. */
 void strait_leave(strait_runtime *rt) {
   strait__gate *g = &rt->gate;
   if (g->depth > 1) {
@@ -194,6 +282,12 @@ void strait_leave(strait_runtime *rt) {
   }
   JSUnlock(rt->ctx);
   g->depth = 0;
+  strait__susp *s = my_susp(g);
+  if (s && s->state == SUSP_RECLAIMED) {
+    arm(g, s);
+    return;
+  }
+  if (s) s->state = SUSP_TAKEN;
   release(g);
 }
 
@@ -203,31 +297,25 @@ int strait_inside(strait_runtime *rt) {
          strait__thread_token();
 }
 
-/* Bit of a suspend's return value: the suspension is ordered (pushed on
- * g->susp). Depths stay far below it. */
-#define SUSP_ORDERED (1 << 30)
-
-/* Lets other threads in while this thread is in a Java call made from a
- * JSC callback (see internal.h). Owner only. */
+/* Suspends lazily (see internal.h). Owner only, inside a JSC callback. */
 int strait__gate_suspend(strait_runtime *rt) {
   strait__gate *g = &rt->gate;
-  int depth = g->depth;
-  if (g->nsusp == g->capsusp) {
-    size_t cap = g->capsusp ? g->capsusp * 2 : 8;
-    uintptr_t *n = realloc(g->susp, cap * sizeof *n);
-    /* Out of memory: resume unordered, as before the ordering existed. */
-    if (!n) return strait__gate_suspend_unlocked(rt);
-    g->susp = n;
-    g->capsusp = cap;
-  }
-  g->susp[g->nsusp++] = strait__thread_token();
+  if (g->nsusp == STRAIT__SUSP_MAX || g->depth > TICKET_DEPTH_MASK)
+    return strait__gate_suspend_unlocked(rt);
+  size_t i = g->nsusp++;
+  strait__susp *s = &g->susp[i];
+  s->token = strait__thread_token();
+  s->depth = g->depth;
+  s->prev_gate = tl_gate;
+  s->prev_index = tl_index;
+  tl_gate = g;
+  tl_index = i;
   g->depth = 0;
-  release(g);
-  return depth | SUSP_ORDERED;
+  arm(g, s);
+  return TICKET_ORDERED | (int)(i << TICKET_DEPTH_BITS) | s->depth;
 }
 
-/* Lets other threads in; the caller released the JSC lock itself. Owner
- * only. */
+/* Releases the gate at once (see internal.h). Owner only. */
 int strait__gate_suspend_unlocked(strait_runtime *rt) {
   strait__gate *g = &rt->gate;
   int depth = g->depth;
@@ -236,37 +324,58 @@ int strait__gate_suspend_unlocked(strait_runtime *rt) {
   return depth;
 }
 
-/* Takes the gate back after a suspend, even while closing: the thread must
- * get back to unwind its JS frames. An ordered suspension waits until this
- * thread is the newest suspended one (JSC's LIFO rule, see internal.h):
- * taking the gate earlier would leave it spinning in JSC for the JSC lock
- * while the thread JSC waits for parks on the gate. */
-void strait__gate_resume(strait_runtime *rt, int depth) {
+/* Pops suspension i (the newest) and lets resumers waiting for their turn
+ * look again. Word holder only. */
+static void pop(strait__gate *g, size_t i) {
+  strait__susp *s = &g->susp[i];
+  tl_gate = s->prev_gate;
+  tl_index = s->prev_index;
+  g->nsusp = i;
+  atomic_fetch_add(&g->susp_pops, 1);
+  if (atomic_load(&g->turn_waiters) > 0) {
+    pthread_mutex_lock(&g->mu);
+    pthread_cond_broadcast(&g->turn_cv);
+    pthread_mutex_unlock(&g->mu);
+  }
+}
+
+/* Takes the gate back after a suspend (see internal.h). A suspension that
+ * nobody took over costs one CAS. One that was taken waits until it is the
+ * newest suspension and the word is free (JSC's LIFO rule): taking the gate
+ * earlier would leave it spinning in JSC for the JSC lock while the thread
+ * JSC waits for parks on the gate. */
+void strait__gate_resume(strait_runtime *rt, int ticket) {
   strait__gate *g = &rt->gate;
   uintptr_t me = strait__thread_token();
-  if (!(depth & SUSP_ORDERED)) {
-    acquire(g);
-  } else {
-    depth &= ~SUSP_ORDERED;
-    for (;;) {
-      unsigned long seen = atomic_load(&g->susp_pops);
-      acquire(g);
-      if (g->nsusp == 0 || g->susp[g->nsusp - 1] == me) break;
-      release(g);
-      pthread_mutex_lock(&g->mu);
-      atomic_fetch_add(&g->turn_waiters, 1);
-      while (atomic_load(&g->susp_pops) == seen) pthread_cond_wait(&g->turn_cv, &g->mu);
-      atomic_fetch_sub(&g->turn_waiters, 1);
-      pthread_mutex_unlock(&g->mu);
-    }
-    if (g->nsusp) g->nsusp--;
-    atomic_fetch_add(&g->susp_pops, 1);
-    if (atomic_load(&g->turn_waiters) > 0) {
-      pthread_mutex_lock(&g->mu);
-      pthread_cond_broadcast(&g->turn_cv);
-      pthread_mutex_unlock(&g->mu);
+  if (!(ticket & TICKET_ORDERED)) {
+    acquire(g, 0, NULL, NULL);
+    atomic_store_explicit(&g->owner, me, memory_order_relaxed);
+    g->depth = ticket;
+    return;
+  }
+  size_t i = (size_t)(ticket & ~TICKET_ORDERED) >> TICKET_DEPTH_BITS;
+  int depth = ticket & TICKET_DEPTH_MASK;
+  strait__susp *s = &g->susp[i];
+  if (s->state == SUSP_ARMED) {
+    uint64_t seq = s->seq;
+    if (atomic_compare_exchange_strong(&g->away, &seq, 0)) {
+      pop(g, i);
+      g->depth = depth;
+      return;
     }
   }
+  for (;;) {
+    unsigned long seen = atomic_load(&g->susp_pops);
+    acquire(g, 0, NULL, NULL);
+    if (g->nsusp == i + 1) break;
+    release(g);
+    pthread_mutex_lock(&g->mu);
+    atomic_fetch_add(&g->turn_waiters, 1);
+    while (atomic_load(&g->susp_pops) == seen) pthread_cond_wait(&g->turn_cv, &g->mu);
+    atomic_fetch_sub(&g->turn_waiters, 1);
+    pthread_mutex_unlock(&g->mu);
+  }
+  pop(g, i);
   atomic_store_explicit(&g->owner, me, memory_order_relaxed);
   g->depth = depth;
 }

@@ -15,12 +15,37 @@
 /* ---- admission gate (gate.c) ---------------------------------------- */
 
 /*
+ * One suspension: a thread that owned the gate went from a JSC callback into
+ * Java. Entries live in the gate's fixed stack, newest last; only the thread
+ * that holds the gate word pushes or pops them. `state` is touched by the
+ * suspended thread only (it learns of a takeover when its CAS on `away`
+ * fails).
+ */
+typedef struct strait__susp {
+  uintptr_t token;           /* the suspended thread */
+  uint64_t seq;              /* value of gate.away while this one is armed */
+  int depth;                 /* the thread's depth when it suspended */
+  int state;                 /* STRAIT__SUSP_* (gate.c) */
+  struct strait__gate *prev_gate;  /* the thread's previous live suspension */
+  size_t prev_index;
+} strait__susp;
+
+#define STRAIT__SUSP_MAX 256
+
+/*
  * One per runtime. `word` is 0 when free, 1 when owned. The owner is
  * identified by a per-thread token; depth counts nested enters of the owner.
- * Waiters spin for spin_ns, then park on cv. Rule: the gate is held only
- * while a thread runs JS or touches the engine; a thread that leaves JS for
- * a long stay outside (a Java callback) suspends the gate so other threads
- * can enter meanwhile (strait__gate_suspend / strait__gate_resume).
+ * Waiters spin for spin_ns, then park on cv.
+ *
+ * Rule: a thread holds the runtime only while it runs JS. A JSC callback that
+ * calls into Java suspends the gate lazily: it only arms `away` (one atomic
+ * store) and keeps the word. A waiter that sees the owner stay away for
+ * takeover_ns takes the gate over (CAS on `away`), so short Java calls never
+ * let another thread in, and long ones (join, sleep, a future) do, which is
+ * what keeps a thread waiting in Java for another thread's JS from
+ * deadlocking. JSC re-takes the locks it dropped around callbacks newest
+ * first, so a thread that was taken over resumes only when it is the newest
+ * suspension (LIFO).
  */
 typedef struct strait__gate {
   _Atomic int word;
@@ -29,14 +54,14 @@ typedef struct strait__gate {
   _Atomic int waiters;
   _Atomic int closing;
   long spin_ns;              /* <0: no spinning (park at once) */
+  long takeover_ns;          /* how long an owner may stay in Java untaken */
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  /* Threads suspended inside a JSC callback, oldest first (owner only).
-   * JSC re-takes locks dropped around callbacks in LIFO order only, so a
-   * suspended thread may resume only when it is the newest (gate.c). */
-  uintptr_t *susp;
-  size_t nsusp, capsusp;
-  _Atomic unsigned long susp_pops;   /* bumped by every ordered resume */
+  _Atomic uint64_t away;     /* seq of the armed suspension, or 0 */
+  uint64_t next_seq;         /* word holder only */
+  strait__susp susp[STRAIT__SUSP_MAX];
+  size_t nsusp;              /* word holder only */
+  _Atomic unsigned long susp_pops;   /* bumped by every pop */
   _Atomic int turn_waiters;          /* resumers parked on turn_cv */
   pthread_cond_t turn_cv;            /* with mu */
 } strait__gate;
@@ -45,17 +70,17 @@ void strait__gate_init(strait__gate *g);
 void strait__gate_destroy(strait__gate *g);
 /* Token of the calling thread (address of a thread-local). */
 uintptr_t strait__thread_token(void);
-/* Releases the gate entirely, returning the depth to give to resume.
- * Must be owner, inside a JSC callback (JSC dropped its lock). Does not
- * touch the JSC lock. Suspensions resume in LIFO order: JSC re-takes
- * dropped locks newest first, so a thread whose Java call returned waits
- * until the threads that suspended after it have resumed and left JS. */
+/* Suspends the gate lazily (see above) and returns a ticket for
+ * strait__gate_resume(). Owner only, inside a JSC callback (JSC dropped its
+ * lock). Does not touch the JSC lock. */
 int strait__gate_suspend(strait_runtime *rt);
-/* Same, for a thread that released the JSC lock itself with JSUnlock (not
- * inside a JSC callback; it JSLocks again after resuming): not ordered. */
+/* Releases the gate at once, for a thread that released the JSC lock
+ * itself with JSUnlock (not inside a JSC callback; it JSLocks again after
+ * resuming): not ordered. Owner only. */
 int strait__gate_suspend_unlocked(strait_runtime *rt);
-/* Re-acquires the gate after either suspend (pass its return value). */
-void strait__gate_resume(strait_runtime *rt, int depth);
+/* Takes the gate back after either suspend (pass its return value). Never
+ * fails, even while closing: the thread must unwind its JS frames. */
+void strait__gate_resume(strait_runtime *rt, int ticket);
 /* strait_enter() whose parked wait wakes every 10 ms to ask give_up(ud)
  * (called with no lock held, e.g. "was this Java thread interrupted?") and
  * stops waiting when it says so (STRAIT_EINTR) or the runtime is closing
