@@ -7,7 +7,8 @@
 # or sums of ids ("a+b"); each ratio is the row's time divided by the
 # baseline's (sum of) time(s), so below 1 means faster than the baseline.
 # A row that appears several times (a program run in several passes) takes
-# the median of its values; repeated skip lines are listed once.
+# the median of its values; repeated skip lines are listed once. A baseline
+# that the run reported as skipped is left out of the ratios.
 BEGIN { FS = "\t"; ng = 0; nr = 0; ns = 0 }
 
 $1 == "row" && NF >= 5 {
@@ -18,8 +19,14 @@ $1 == "row" && NF >= 5 {
   next
 }
 $1 == "skip" && NF >= 4 {
-  line = "`" $2 "." $3 "`: " $4
-  if (!(line in skipseen)) { skipseen[line] = 1; skipped[ns++] = line }
+  # rows of one engine (last part of the name) skipped for one reason are
+  # listed as one line: `group.*.engine` (N rows)
+  eng = $3; sub(/^.*\./, "", eng)
+  if (eng == $3) eng = ""
+  key = $2 SUBSEP eng SUBSEP $4
+  wasskipped[$2 "." $3] = 1
+  if (!(key in skipn)) { skipkey[ns++] = key; skipfirst[key] = $2 "." $3 }
+  if (!((key, $3) in skipnames)) { skipnames[key, $3] = 1; skipn[key]++ }
   if (!($2 in seen)) { seen[$2] = 1; groups[ng++] = $2 }
   next
 }
@@ -42,11 +49,13 @@ function fmt_time(x) {
   return sprintf("%.2f s", x / 1e9)
 }
 
-# Ratio text for one baseline expression ("a+b").
+# Ratio text for one baseline expression ("a+b"); "" when a part of it was
+# reported as skipped (listed under the tables instead).
 function fmt_ratio(v, expr,    parts, k, n, sum, missing) {
   n = split(expr, parts, "+"); sum = 0; missing = ""
   for (k = 1; k <= n; k++) {
     if (parts[k] in val) sum += val[parts[k]]
+    else if (parts[k] in wasskipped) return ""
     else missing = missing (missing ? ", " : "") parts[k]
   }
   if (missing != "") return "n/a vs `" expr "` (not measured: " missing ")"
@@ -69,7 +78,10 @@ END {
       r = ""
       if (base[id] != "-" && base[id] != "") {
         m = split(base[id], bl, ",")
-        for (k = 1; k <= m; k++) r = r (k > 1 ? "<br>" : "") fmt_ratio(val[id], bl[k])
+        for (k = 1; k <= m; k++) {
+          t = fmt_ratio(val[id], bl[k])
+          if (t != "") r = r (r != "" ? "<br>" : "") t
+        }
       }
       d = desc[id]; gsub(/\|/, "\\|", d)
       printf "| `%s` | %s | %s | %s |\n", id, fmt_time(val[id]), r, d
@@ -77,6 +89,12 @@ END {
   }
   if (ns > 0) {
     print "\nNot measured in this run:\n"
-    for (i = 0; i < ns; i++) print "- " skipped[i]
+    for (i = 0; i < ns; i++) {
+      split(skipkey[i], kp, SUBSEP)
+      if (skipn[skipkey[i]] > 1)
+        printf "- `%s.*.%s` (%d rows): %s\n", kp[1], kp[2], skipn[skipkey[i]], kp[3]
+      else
+        printf "- `%s`: %s\n", skipfirst[skipkey[i]], kp[3]
+    }
   }
 }

@@ -13,8 +13,8 @@
 #                   a partial run writes only $BUILD/bench/RESULTS.md
 #   BENCH_FILTER    substring: only floor rows whose name contains it
 #   BENCH_ROUND_MS, BENCH_WARMUP, BENCH_ROUNDS    C and Java rounds (40, 2, 7)
-#   BENCH_JS_ROUND_MS, BENCH_JS_ROUNDS            JS rounds (150, 5)
-#   BENCH_JS_WARMUP_MS                            JS warm-up at least (1000)
+#   BENCH_JS_ROUND_MS, BENCH_JS_ROUNDS            JS rounds (40, 5)
+#   BENCH_JS_WARMUP_MS                            JS warm-up at least (500)
 #   BENCH_JS_PASSES number of passes over the JS engines (default 3)
 #   BENCH_SPAWN_RUNS, BENCH_SPAWN_WARMUP          start-up runs per pass (5, 2)
 #   BENCH_STARTUP_PASSES                          start-up passes (3)
@@ -38,7 +38,7 @@ JARFILE=$BUILD/lib/strait.jar
 ROWS=$OUT/rows.tsv
 T0=$(date +%s)
 
-log() { echo "bench: $*" >&2; }
+log() { echo "bench: [$(($(date +%s) - T0)) s] $*" >&2; }
 want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 skip() { printf 'skip\t%s\t%s\t%s\n' "$1" "$2" "$3" | tee -a "$ROWS"; }
 
@@ -139,7 +139,7 @@ if want js; then
         f="$OUT/js/$g.$engine.js"
         {
           printf 'var BENCH_ENGINE = "%s", BENCH_GROUP = "%s", BENCH_ROUND_MS = %s, BENCH_WARMUP_MS = %s, BENCH_ROUNDS = %s;\n' \
-            "$engine" "$g" "${BENCH_JS_ROUND_MS:-150}" "${BENCH_JS_WARMUP_MS:-1000}" "${BENCH_JS_ROUNDS:-5}"
+            "$engine" "$g" "${BENCH_JS_ROUND_MS:-40}" "${BENCH_JS_WARMUP_MS:-500}" "${BENCH_JS_ROUNDS:-5}"
           cat bench/js/prelude.js "$src"
         } >"$f"
         log "js $g ($engine, pass $pass)"
@@ -208,7 +208,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null)
   echo
   echo "- Machine: $(nproc) CPUs, ${cpu:-unknown CPU}, ${mem:-? GiB}, Linux $(uname -r)"
   echo "- JavaScriptCore ${jsc_v:-?} (javascriptcoregtk-4.1); JDK: ${jdk_v:-?}; ${rhino_v:-Rhino ?} (\`-opt 9\`)"
-  echo "- Each C and Java row is the median of ${BENCH_ROUNDS:-7} timed rounds of at least ${BENCH_ROUND_MS:-40} ms after warm-up; JS rows the median of ${BENCH_JS_ROUNDS:-5} rounds of at least ${BENCH_JS_ROUND_MS:-150} ms after ${BENCH_JS_WARMUP_MS:-1000} ms of warm-up (timed with \`Date.now()\` inside the script), then the median of ${BENCH_JS_PASSES:-3} processes per engine, run in turn; start-up rows the median of ${BENCH_STARTUP_PASSES:-3} passes, each the median wall time of ${BENCH_SPAWN_RUNS:-5} processes; floor rows the median of 2 runs of \`bench-floors\` (before and after the Java API rows)."
+  echo "- Each C and Java row is the median of ${BENCH_ROUNDS:-7} timed rounds of at least ${BENCH_ROUND_MS:-40} ms after warm-up; JS rows the median of ${BENCH_JS_ROUNDS:-5} rounds of at least ${BENCH_JS_ROUND_MS:-40} ms after ${BENCH_JS_WARMUP_MS:-500} ms of warm-up (timed inside the script with \`performance.now()\` or \`java.lang.System.nanoTime()\`), then the median of ${BENCH_JS_PASSES:-3} processes per engine, run in turn; start-up rows the median of ${BENCH_STARTUP_PASSES:-3} passes, each the median wall time of ${BENCH_SPAWN_RUNS:-5} processes; floor rows the median of 2 runs of \`bench-floors\` (before and after the Java API rows)."
   echo "- Ratio = the row's time / the baseline's time (a sum \`a+b\` adds the baselines), all measured in this run: below 1 is faster than the baseline. How to add a row: \`bench/README.md\`."
   awk -f bench/report.awk "$ROWS"
 } >"$OUT/table.md"

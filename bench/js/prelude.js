@@ -12,15 +12,25 @@
 // rounds, and prints the median ns per operation as the row
 // BENCH_GROUP.name.BENCH_ENGINE. Rows of other engines are compared with the
 // Rhino row of the same name (and strait's with the bare-JSC row too);
-// opts.floor adds baselines such as "floor.jsc_callback_empty+floor.jni_call_int";
+// opts.floor adds baselines to strait's and JSC's rows, such as
+// "floor.jsc_callback_empty+floor.jni_call_int";
 // opts.desc describes one operation.
 // bench.skip(name, reason) reports a row this engine cannot run (for
 // example a workload that needs Java interop when the engine has none).
 var bench = (function () {
   var out = (typeof console !== 'undefined' && console.log)
     ? function (s) { console.log(s); } : function (s) { print(s); };
-  var now = (typeof performance !== 'undefined' && performance.now)
-    ? function () { return performance.now(); } : function () { return Date.now(); };
+  // milliseconds, from the finest clock the engine has: performance.now(),
+  // else java.lang.System.nanoTime() (Rhino, strait), else Date.now()
+  var now;
+  if (typeof performance !== 'undefined' && performance.now) {
+    now = function () { return performance.now(); };
+  } else if (typeof java !== 'undefined') {
+    var nanoTime = java.lang.System.nanoTime;
+    now = function () { return nanoTime() / 1e6; };
+  } else {
+    now = function () { return Date.now(); };
+  }
   var sink = 0;
 
   function clean(s) { return String(s).replace(/[\t\n]/g, ' '); }
@@ -56,7 +66,7 @@ var bench = (function () {
     var base = [];
     if (BENCH_ENGINE !== 'rhino') base.push(BENCH_GROUP + '.' + name + '.rhino');
     if (BENCH_ENGINE === 'strait') base.push(BENCH_GROUP + '.' + name + '.jsc');
-    if (opts.floor) base.push(opts.floor);
+    if (opts.floor && BENCH_ENGINE !== 'rhino') base.push(opts.floor);
     var ns;
     try {
       ns = measure(fn);
