@@ -22,8 +22,10 @@
 
 #include "jni_internal.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 /* ---- type codes (computed by Bridge.code() in Java) ------------------- */
 /*
@@ -294,6 +296,47 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc);
 /* Finds the member of cls matching an explicit signature key
  * "name(type,type)"; NULL if none. */
 jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_static);
+
+/* ---- immediate JS values (bridge_jsval.c) ------------------------------ */
+/*
+ * On 64-bit JavaScriptCore a JSValueRef of a number, boolean, null or
+ * undefined is the encoded JSValue itself (no cell). Reading and making
+ * those directly saves a C API call (and its VM lock) per argument and per
+ * result. jb_imm_ok is set only if a start-up self-test against the C API
+ * agrees with the encoding below; otherwise every path uses the C API.
+ */
+extern bool jb_imm_ok;
+#define JB_NUMBER_TAG 0xfffe000000000000ULL
+#define JB_DOUBLE_OFFSET (1ULL << 49)
+#define JB_VALUE_FALSE 0x06ULL
+#define JB_VALUE_TRUE 0x07ULL
+#define JB_VALUE_UNDEFINED 0x0aULL
+#define JB_VALUE_NULL 0x02ULL
+/* Runs the self-test once per process. */
+void jb_imm_init(JSContextRef ctx);
+static inline uint64_t jb_bits(JSValueRef v) { return (uint64_t)(uintptr_t)v; }
+/* Number value of an immediate number; false if v is not one. */
+static inline bool jb_imm_number(JSValueRef v, double *out) {
+  uint64_t x = jb_bits(v);
+  if ((x & JB_NUMBER_TAG) == JB_NUMBER_TAG) { *out = (double)(int32_t)(uint32_t)x; return true; }
+  if (x & JB_NUMBER_TAG) {
+    uint64_t d = x - JB_DOUBLE_OFFSET;
+    memcpy(out, &d, sizeof d);
+    return true;
+  }
+  return false;
+}
+static inline JSValueRef jb_imm_int(int32_t i) {
+  return (JSValueRef)(uintptr_t)(JB_NUMBER_TAG | (uint64_t)(uint32_t)i);
+}
+static inline JSValueRef jb_imm_double(double d) {
+  if (d >= -2147483648.0 && d <= 2147483647.0 && d == (double)(int32_t)d && !(d == 0 && signbit(d)))
+    return jb_imm_int((int32_t)d);
+  if (d != d) d = __builtin_nan("");          /* JSC's pure NaN */
+  uint64_t x;
+  memcpy(&x, &d, sizeof x);
+  return (JSValueRef)(uintptr_t)(x + JB_DOUBLE_OFFSET);
+}
 
 /* ---- conversions (bridge_conv.c) --------------------------------------- */
 

@@ -258,9 +258,15 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
   /* JSC dropped its VM lock for this callback and every C API call takes
    * it again; holding it across the argument phase makes those recursive
    * (cheap). It is released before Java runs (the gate rule). */
-  bool locked = argc > 0;
-  if (locked) JSLock(ctx);
-  for (size_t i = 0; i < argc; i++) jb_arg_kind(b, ctx, argv[i], &args[i]);
+  bool locked = false;
+  for (size_t i = 0; i < argc; i++) {
+    double d;
+    if (!locked && !(jb_imm_ok && (jb_imm_number(argv[i], &d) || jb_bits(argv[i]) <= JB_VALUE_UNDEFINED))) {
+      JSLock(ctx);
+      locked = true;
+    }
+    jb_arg_kind(b, ctx, argv[i], &args[i]);
+  }
   JSValueRef result = NULL;
   bool as_varargs = false;
   jb_member *m = forced;

@@ -55,12 +55,36 @@ void jb_locals_free(JNIEnv *env, jb_locals *l) {
   l->nmore = l->capmore = 0;
 }
 
+/* Kind of a JS number: int32, other integral within long, or fractional. */
+static inline int jb_num_kind(double d) {
+  if (d == 0 && signbit(d)) return JK_FRAC;     /* -0 exists only as a double */
+  if (d >= -2147483648.0 && d <= 2147483647.0 && d == (double)(int32_t)d && !(d == 0 && signbit(d)))
+    return JK_INT;
+  if (d == floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0) return JK_LONGINT;
+  return JK_FRAC;
+}
+
 /* Classifies a JS value for resolution and conversion. Inside the gate. */
 void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   a->v = v;
   a->e = NULL;
   a->str = NULL;
   a->num = 0;
+  if (jb_imm_ok) {
+    double d;
+    if (jb_imm_number(v, &d)) {
+      a->num = d;
+      a->kind = jb_num_kind(d);
+      return;
+    }
+    switch (jb_bits(v)) {
+    case JB_VALUE_UNDEFINED: a->kind = JK_UNDEF; return;
+    case JB_VALUE_NULL: a->kind = JK_NULL; return;
+    case JB_VALUE_TRUE: a->kind = JK_BOOL; a->num = 1; return;
+    case JB_VALUE_FALSE: a->kind = JK_BOOL; return;
+    default: break;
+    }
+  }
   switch (JSValueGetType(ctx, v)) {
   case kJSTypeUndefined: a->kind = JK_UNDEF; return;
   case kJSTypeNull: a->kind = JK_NULL; return;
@@ -71,12 +95,7 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   case kJSTypeNumber: {
     double d = JSValueToNumber(ctx, v, NULL);
     a->num = d;
-    if (d >= -2147483648.0 && d <= 2147483647.0 && d == (double)(int32_t)d && !(d == 0 && signbit(d)))
-      a->kind = JK_INT;
-    else if (d == floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
-      a->kind = JK_LONGINT;
-    else
-      a->kind = JK_FRAC;
+    a->kind = jb_num_kind(d);
     return;
   }
   case kJSTypeString:
@@ -644,6 +663,21 @@ static JSValueRef long_to_js(JSContextRef ctx, jlong v) {
 /* Converts a Java value of code to JS; see bridge.h. Inside the gate.
  * Object values are local refs the caller deletes. */
 JSValueRef jb_to_js(JNIEnv *env, jb_rt *b, JSContextRef ctx, char code, jvalue v, JSValueRef *exc) {
+  if (jb_imm_ok) {
+    switch (code) {
+    case 'V': return (JSValueRef)(uintptr_t)JB_VALUE_UNDEFINED;
+    case 'Z': return (JSValueRef)(uintptr_t)(v.z ? JB_VALUE_TRUE : JB_VALUE_FALSE);
+    case 'B': return jb_imm_int(v.b);
+    case 'S': return jb_imm_int(v.s);
+    case 'I': return jb_imm_int(v.i);
+    case 'F': return jb_imm_double(v.f);
+    case 'D': return jb_imm_double(v.d);
+    case 'J':
+      if (v.j >= -9007199254740992LL && v.j <= 9007199254740992LL) return jb_imm_double((double)v.j);
+      break;
+    default: break;
+    }
+  }
   switch (code) {
   case 'V': return JSValueMakeUndefined(ctx);
   case 'Z': return JSValueMakeBoolean(ctx, v.z);

@@ -256,6 +256,7 @@ static void protect(JSContextRef ctx, JSValueRef v) { if (v) JSValueProtect(ctx,
 /* Per-runtime set-up: classes, helper script, cached strings. */
 int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   pthread_once(&classes_once, make_classes);
+  jb_imm_init(ctx);
   b->token_class = token_class;
   b->s_length = JSStringCreateWithUTF8CString("length");
   b->s_prototype = JSStringCreateWithUTF8CString("prototype");

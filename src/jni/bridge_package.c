@@ -278,6 +278,7 @@ static JSValueRef java_stats(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
   strait__set_value(ctx, o, "live", JSValueMakeNumber(ctx, (double)b->live), 0);
   strait__set_value(ctx, o, "javaHeld", JSValueMakeNumber(ctx, held), 0);
+  strait__set_value(ctx, o, "immediateValues", JSValueMakeBoolean(ctx, jb_imm_ok), 0);
   return o;
 }
 
