@@ -19,6 +19,18 @@ describe('conversions', () => {
     thrown(() => java.lang.Integer.toHexString('12'), TypeError, /cannot convert string to int/);
   });
 
+  it('keep -0, NaN and infinities through double parameters and results', () => {
+    expect(Object.is(java.lang.Math.min(-0, 0), -0)).toBe(true);
+    expect(java.lang.Double.isNaN(NaN)).toBe(true);
+    expect(java.lang.Math.sqrt(-1)).toBeNaN();
+    expect(java.lang.Double.POSITIVE_INFINITY).toBe(Infinity);
+    expect(java.lang.Math.max(-Infinity, 1.5)).toBe(1.5);
+    expect(java.lang.Integer.sum(2147483647, 0)).toBe(2147483647);
+    expect(java.lang.Integer.sum(-2147483648, 0)).toBe(-2147483648);
+    expect(java.lang.Math.abs(-7)).toBe(7);
+    expect(java.lang.Boolean.logicalXor(true, false)).toBe(true);
+  });
+
   it('return longs beyond 2^53 as BigInt and pass BigInt exactly', () => {
     expect(java.lang.Long.MAX_VALUE).toBe(9223372036854775807n);
     expect(java.lang.Long.parseLong('9007199254740993')).toBe(9007199254740993n);
