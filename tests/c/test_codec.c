@@ -336,6 +336,28 @@ static void bigint_decimal_conversions(void) {
   T_EQ_INT(strait__bigint_from_decimal("12a", 3, &m, &n, &neg), STRAIT_EINVAL);
 }
 
+/* The JS writer's per-shape key cache writes what the C writer writes. */
+static void js_writer_matches_c_writer_on_many_shapes(void) {
+  const char *srcs[] = {
+      "[{a: 1, b: 2}, {a: 1, b: 2}, {a: 1, c: 3}, {a: 1, b: 2}, {a: 2}, {b: 1, a: 2}, {a: {a: {a: 1}}}]",
+      "Array.from({length: 50}, (_, i) => i % 3 ? {id: i, name: 'n' + i, tags: ['x'], sub: {id: i}} : {id: i, other: null})",
+      "(() => { const o = {k: 1}; return [o, {k: 2}, o, {k: 3, j: o}, new Map([['k', {k: 4}]])]; })()",
+  };
+  for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+    JSValueRef v = ev(srcs[i]), exc = NULL;
+    strait__vbuf a, b;
+    strait__codec_error err;
+    strait__vbuf_init(&a, NULL, 0);
+    strait__vbuf_init(&b, NULL, 0);
+    T_EQ_INT(strait__codec_write(ctx, v, &a, 0, NULL, &err, &exc), 0);
+    T_EQ_INT(strait__codec_js_write(rt, v, &b, 0, NULL, &err, &exc), 0);
+    if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+      t_fail(__FILE__, __LINE__, "JS and C writers differ on %s%s", srcs[i], "");
+    strait__vbuf_free(&a);
+    strait__vbuf_free(&b);
+  }
+}
+
 static void int64_beyond_safe_reads_as_bigint(void) {
   JSValueRef v = dec((const uint8_t *)"STV\1\x09\0\0\0\x05\0\0\0\0\0\0\x20\0", 17, NULL);
   set_global("r", v ? v : JSValueMakeNull(ctx));
@@ -357,6 +379,7 @@ int main(void) {
   T_RUN(corrupt_buffers_are_rejected);
   T_RUN(bigint_decimal_conversions);
   T_RUN(int64_beyond_safe_reads_as_bigint);
+  T_RUN(js_writer_matches_c_writer_on_many_shapes);
   use_js = true;
   T_RUN(types_survive_a_round_trip);
   T_RUN(sharing_and_cycles_are_preserved);
