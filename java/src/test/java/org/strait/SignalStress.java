@@ -46,7 +46,7 @@ public final class SignalStress {
                     + "  for (let i = 0; i < n; i++) {\n"
                     + "    const p = __straitProbe();\n"
                     + "    if (i % 64 === 0) keep.push(p);\n"
-                    + "    if (SB && i % 32 === 0) { const b = new SB('ab'); if (b.length() !== 2) throw new Error('bridge'); if (i % 256 === 0) keep.push(b); }\n"
+                    + "    if (SB && i % 128 === 0) { const b = new SB('ab'); if (b.length() !== 2) throw new Error('bridge'); if (i % 256 === 0) keep.push(b); }\n"
                     + "    const o = { i, s: 'x' + i, a: [i, i + 1] };\n"
                     + "    sum += o.a[1] - o.i;\n"
                     + "  }\n"
@@ -118,7 +118,7 @@ public final class SignalStress {
         }
         System.out.printf("stress ok: %d probe objects, %d finalized, %d JsValue handles, %d System.gc()%s%n",
                 probes.get(), finalized, handles.get(), javaGcs.get(),
-                bridge ? ", " + probes.get() / 32 + " Java objects wrapped" : "");
+                bridge ? ", " + probes.get() / 128 + " Java objects wrapped" : "");
         if (probes.get() < 100000 || finalized < probes.get() / 4) {
             System.out.println("stress FAILED: too few objects made or finalized");
             System.exit(1);
