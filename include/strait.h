@@ -159,7 +159,9 @@ int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception)
 /*
  * Runs the event loop until no timers, tasks or handles keep it alive, or
  * until strait_loop_stop(). Returns 0, or STRAIT_EJS with *exception set when
- * a callback threw and nothing handled it. Enters and leaves the gate itself
+ * a callback threw and nothing handled it; that value stays protected until
+ * the next strait_loop_run() or strait_runtime_free(), so the caller may
+ * enter the gate again and report it. Enters and leaves the gate itself
  * around each callback, so other threads can get in between. Must be called
  * from outside the gate (one thread at a time runs the loop).
  */

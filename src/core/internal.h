@@ -144,6 +144,7 @@ struct strait_runtime {
   void (*embedder_teardown)(strait_runtime *, void *);
   JSObjectRef internal;      /* protected: the bootstrap's private object */
   JSValueRef pending_error;  /* protected: uncaught error from a callback */
+  JSValueRef returned_error; /* protected: the error strait_loop_run last returned */
   int exit_code;
   bool exiting;              /* process.exit() ran (embedded hook) */
 };

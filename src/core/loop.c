@@ -104,11 +104,23 @@ void strait__drain_microtasks(strait_runtime *rt) {
  * timers.c. Inside the gate. */
 double strait__timers_run_due(strait_runtime *rt);
 
-/* Moves a callback's uncaught error into *exception; 1 if there was one. */
+/* Drops the protection of the error the previous strait_loop_run returned.
+ * Inside the gate. */
+static void drop_returned(strait_runtime *rt) {
+  if (!rt->returned_error) return;
+  JSValueUnprotect(rt->ctx, rt->returned_error);
+  rt->returned_error = NULL;
+}
+
+/* Moves a callback's uncaught error into *exception; 1 if there was one.
+ * The value stays protected (as rt->returned_error) after the loop leaves
+ * the gate, until the next strait_loop_run or the runtime's end, so the
+ * caller can still report it. Inside the gate. */
 static int take_pending(strait_runtime *rt, JSValueRef *exception) {
   if (!rt->pending_error) return 0;
   if (exception) *exception = rt->pending_error;
-  JSValueUnprotect(rt->ctx, rt->pending_error);
+  drop_returned(rt);
+  rt->returned_error = rt->pending_error;
   rt->pending_error = NULL;
   return 1;
 }
@@ -122,6 +134,7 @@ int strait_loop_run(strait_runtime *rt, JSValueRef *exception) {
     if (atomic_load(&l->stop)) return 0;
     int rc = strait_enter(rt);
     if (rc) return rc;
+    drop_returned(rt);
     for (strait__task *t = take_all(l); t;) {
       strait__task *next = t->next;
       t->fn(rt, t->data);

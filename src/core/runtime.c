@@ -135,6 +135,8 @@ void strait_runtime_free(strait_runtime *rt) {
       strait__loop_destroy(rt);
       if (rt->internal) JSValueUnprotect(rt->ctx, rt->internal);
       if (rt->pending_error) JSValueUnprotect(rt->ctx, rt->pending_error);
+      if (rt->returned_error) JSValueUnprotect(rt->ctx, rt->returned_error);
+      rt->returned_error = NULL;
       rt->internal = NULL;
       rt->pending_error = NULL;
       strait_leave(rt);

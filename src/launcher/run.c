@@ -133,7 +133,9 @@ static int print_result(strait_runtime *rt, JSValueRef v, JSValueRef *exc) {
 }
 
 /* Prints an uncaught error as FILE:LINE:COLUMN: Name: message and the
- * stack, on stderr. Outside the gate (enters it). */
+ * stack, on stderr. exc must still be alive: the caller is inside the gate
+ * since it got exc, or exc came from strait_loop_run (which keeps it
+ * protected). Any thread; enters the gate (nested if already inside). */
 static void report(strait_runtime *rt, JSValueRef exc) {
   if (strait_enter(rt) != 0) return;
   char *text = strait_error_format(rt, exc);
@@ -239,6 +241,10 @@ int launch_run(const launch_args *a) {
   if (java.started) rc = strait_java_attach(rt, &exc);
   else rc = launch_java_lazy(rt, &java, &exc);
   if (rc == 0) rc = run_code(rt, a, abs, &exc);
+  /* exc is not protected: report it before leaving the gate, where another
+   * thread's garbage collection could free it. */
+  int reported = rc == STRAIT_EJS;
+  if (reported) report(rt, exc);
   strait_leave(rt);
   if (rc == 0) rc = strait_loop_run(rt, &exc);
   /* Java threads the script started may still call into it, or post to
@@ -251,7 +257,7 @@ int launch_run(const launch_args *a) {
     code = strait_exit_code(rt);
     strait_leave(rt);
   } else if (rc == STRAIT_EJS) {
-    report(rt, exc);
+    if (!reported) report(rt, exc);
     code = LAUNCH_UNCAUGHT;
   } else if (rc == STRAIT_ENOENT || rc == STRAIT_EIO) {
     say("strait: cannot read '%s': %s\n", abs[0] ? abs : "[stdin]", strait_strerror(rc));
