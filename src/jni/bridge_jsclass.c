@@ -153,8 +153,9 @@ static JSValueRef native_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef
   jb_bound *bd = fn_bound(b, fn);
   if (!bd || argc < 1) return JSValueMakeUndefined(ctx);
   JNIEnv *env = strait__env();
-  JSObjectRef made = (JSObjectRef)argv[0];   /* always the object `new` made (helper) */
-  if (jb_entry_of(b, made)) made = NULL;     /* never adopt an existing wrapper */
+  /* always the fresh object `new` made (the helper passes its `this`); a
+   * stale table entry at the same address is evicted when it is adopted */
+  JSObjectRef made = (JSObjectRef)argv[0];
   return jb_construct(env, b, ctx, bd->cls, made, argc - 1, argv + 1, exc);
 }
 

@@ -51,6 +51,26 @@ describe('classes', () => {
     thrown(() => new java.util.AbstractList(), TypeError, /abstract class java\.util\.AbstractList/);
   });
 
+  it('can be extended by JS classes (the JS object becomes the wrapper)', () => {
+    class MyList extends java.util.ArrayList {
+      constructor() {
+        super();
+        this.extra = 1;
+      }
+      sizePlus() {
+        return this.size() + this.extra;
+      }
+    }
+    const m = new MyList();
+    m.add('a');
+    expect(m.sizePlus()).toBe(2);
+    expect(m instanceof java.util.List).toBe(true);
+    expect(m instanceof MyList).toBe(true);
+    const holder = new java.util.ArrayList();
+    holder.add(m);
+    expect(holder.get(0)).toBe(m);
+  });
+
   it('require new for constructors', () => {
     thrown(() => java.util.ArrayList(), TypeError, /java\.util\.ArrayList must be called with new/);
   });
