@@ -82,6 +82,30 @@ describe('require', () => {
     expect(p.sub).toBe('fakepkg extra');
   });
 
+  it('resolves packages laid out as npm installs them (scoped, nested and hoisted deps, main without extension)', () => {
+    const req = require('./fixtures/mod/require_here');
+    expect(req('@acme/units').double(21)).toBe(42);
+    expect(req('@acme/units').name).toBe('@acme/units');
+    expect(req('npmlike')).toEqual({ nested: 'helper nested in npmlike', hoisted: 8 });
+    expect(req('helper')).toBe('helper at the top');
+  });
+
+  it('follows package.json "exports": require condition, subpath patterns, unexported paths', () => {
+    const req = require('./fixtures/mod/require_here');
+    expect(req('expkg')).toBe('expkg main (require condition)');
+    expect(req('expkg/features/a')).toBe('feature a');
+    expect(req('expkg/package.json').name).toBe('expkg');
+    let err;
+    try {
+      req('expkg/dist/legacy.js');
+    } catch (e) {
+      err = e;
+    }
+    expect(err && err.code).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+    expect(err.message).toContain('./dist/legacy.js');
+    expect(() => req('expkg/features/internal/x')).toThrow(/not defined by "exports"/);
+  });
+
   it('looks for node_modules in the parent directories', () => {
     expect(require('./fixtures/mod/nested/deeper/finds_up')).toBe('plainpkg index');
   });

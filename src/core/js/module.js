@@ -1,6 +1,7 @@
 // module.js - CommonJS modules as Node has them: require() of relative and
 // absolute paths, .js / .json / directories (package.json "main", index.js),
-// node_modules looked up through the parent directories; one cache keyed by
+// node_modules looked up through the parent directories (package.json
+// "exports" with the require/node/default conditions and '*' patterns); one cache keyed by
 // real path (require.cache); a module required while it is still loading
 // returns its partial exports; 'path' and 'util' are built in.
 // internal.runMain / internal.resolveMain serve
@@ -28,18 +29,92 @@
   function tryIndex(dir) {
     return tryFile(dir + '/index.js') || tryFile(dir + '/index.json');
   }
-  function readPackageMain(dir) {
+  // The parsed package.json of dir, or null when it has none.
+  function readPackage(dir) {
     const file = dir + '/package.json';
     if (native.stat(file) !== FILE) return null;
-    let pkg;
     try {
-      pkg = JSON.parse(native.readFile(file));
+      const pkg = JSON.parse(native.readFile(file));
+      return pkg !== null && typeof pkg === 'object' ? pkg : null;
     } catch (e) {
       e.message = `Error parsing ${file}: ${e.message}`;
       e.path = file;
       throw e;
     }
+  }
+  function readPackageMain(dir) {
+    const pkg = readPackage(dir);
     return pkg && typeof pkg.main === 'string' && pkg.main !== '' ? pkg.main : null;
+  }
+
+  // ---- package.json "exports" (as Node resolves it for require) ------------
+  const CONDITIONS = ['require', 'node', 'default'];
+  // The file a target of "exports" names ('*' replaced by star), or null.
+  function exportTarget(dir, target, star) {
+    if (typeof target === 'string') {
+      if (!target.startsWith('./')) return null;
+      return resolve(dir, star === undefined ? target : target.split('*').join(star));
+    }
+    if (Array.isArray(target)) {
+      for (const t of target) {
+        const f = exportTarget(dir, t, star);
+        if (f !== null) return f;
+      }
+      return null;
+    }
+    if (target !== null && typeof target === 'object') {
+      for (const key of Object.keys(target)) {
+        if (CONDITIONS.includes(key)) {
+          const f = exportTarget(dir, target[key], star);
+          if (f !== null) return f;
+        }
+      }
+    }
+    return null;
+  }
+  // The path that subpath ('.' or './x') of the package in dir exports,
+  // or null when the package does not export it.
+  function resolveExports(dir, exportsField, subpath) {
+    let map = exportsField;
+    if (typeof map === 'string' || Array.isArray(map) ||
+        !Object.keys(map).some((k) => k.startsWith('.'))) {
+      map = { '.': map };
+    }
+    if (Object.prototype.hasOwnProperty.call(map, subpath)) return exportTarget(dir, map[subpath]);
+    let best = null;
+    for (const key of Object.keys(map)) {
+      const i = key.indexOf('*');
+      if (i === -1) continue;
+      const pre = key.slice(0, i);
+      const post = key.slice(i + 1);
+      if (subpath.length >= key.length - 1 && subpath.startsWith(pre) && subpath.endsWith(post) &&
+          (best === null || pre.length > best.pre.length)) {
+        best = { key, pre, star: subpath.slice(pre.length, subpath.length - post.length) };
+      }
+    }
+    return best === null ? null : exportTarget(dir, map[best.key], best.star);
+  }
+  // For a package id ('name', 'name/sub', '@scope/name/sub') under a
+  // node_modules directory: undefined when the package is absent or has no
+  // "exports" (the classic lookup applies), else the exported file; an
+  // unexported subpath throws ERR_PACKAGE_PATH_NOT_EXPORTED as in Node.
+  function resolvePackageExports(nodeModules, id) {
+    const parts = id.split('/');
+    const n = id.startsWith('@') ? 2 : 1;
+    if (parts.length < n || parts.slice(0, n).some((p) => p === '')) return undefined;
+    const dir = nodeModules + '/' + parts.slice(0, n).join('/');
+    if (native.stat(dir) !== DIR) return undefined;
+    const pkg = readPackage(dir);
+    if (!pkg || pkg.exports === undefined || pkg.exports === null) return undefined;
+    const subpath = parts.length > n ? './' + parts.slice(n).join('/') : '.';
+    const target = resolveExports(dir, pkg.exports, subpath);
+    const f = target === null ? null : tryFile(target);
+    if (f) return f;
+    const err = new Error(subpath === '.'
+      ? `No "exports" main defined in ${dir}/package.json`
+      : `Package subpath '${subpath}' is not defined by "exports" in ${dir}/package.json`);
+    err.code = 'ERR_PACKAGE_PATH_NOT_EXPORTED';
+    throw requestError(err);
   }
   function tryDirectory(dir) {
     const main = readPackageMain(dir);
@@ -107,6 +182,8 @@
     }
     for (let dir = from; ; dir = dirname(dir)) {
       if (basename(dir) !== 'node_modules') {
+        const exported = resolvePackageExports(resolve(dir, 'node_modules'), id);
+        if (exported !== undefined) return exported;
         const f = resolveAt(resolve(dir, 'node_modules/' + id), dirOnly);
         if (f) return f;
       }
