@@ -219,27 +219,41 @@ static int thread_ids(JNIEnv *env) {
 }
 
 /* Joins the live non-daemon threads other than the caller once; returns how
- * many it joined, or -1 on a Java exception (cleared). The thread that
- * started the JVM, outside any gate. */
+ * many it joined, or -1 on a Java exception (cleared). Every Java call here
+ * can throw (OutOfMemoryError, InterruptedException), so each is checked
+ * before the next JNI call. The thread that started the JVM, outside any
+ * gate. */
 static int join_round(JNIEnv *env) {
   if ((*env)->PushLocalFrame(env, 16) != 0) return -1;
-  int joined = 0;
+  int joined = 0, failed = 1;
   jobject self = (*env)->CallStaticObjectMethod(env, thread_cls, thread_current);
+  if ((*env)->ExceptionCheck(env)) goto out;
   jobject all = (*env)->CallStaticObjectMethod(env, thread_cls, thread_all);
-  jobject keys = all ? (*env)->CallObjectMethod(env, all, map_key_set) : NULL;
-  jobjectArray arr = keys ? (*env)->CallObjectMethod(env, keys, set_to_array) : NULL;
-  jsize n = arr ? (*env)->GetArrayLength(env, arr) : 0;
-  for (jsize i = 0; i < n && !(*env)->ExceptionCheck(env); i++) {
+  if ((*env)->ExceptionCheck(env) || !all) goto out;
+  jobject keys = (*env)->CallObjectMethod(env, all, map_key_set);
+  if ((*env)->ExceptionCheck(env) || !keys) goto out;
+  jobjectArray arr = (*env)->CallObjectMethod(env, keys, set_to_array);
+  if ((*env)->ExceptionCheck(env) || !arr) goto out;
+  jsize n = (*env)->GetArrayLength(env, arr);
+  for (jsize i = 0; i < n; i++) {
     jobject th = (*env)->GetObjectArrayElement(env, arr, i);
-    if (!(*env)->IsSameObject(env, th, self) &&
-        !(*env)->CallBooleanMethod(env, th, thread_is_daemon) &&
-        (*env)->CallBooleanMethod(env, th, thread_is_alive)) {
+    if ((*env)->IsSameObject(env, th, self)) {
+      (*env)->DeleteLocalRef(env, th);
+      continue;
+    }
+    jboolean daemon = (*env)->CallBooleanMethod(env, th, thread_is_daemon);
+    if ((*env)->ExceptionCheck(env)) goto out;
+    jboolean alive = !daemon && (*env)->CallBooleanMethod(env, th, thread_is_alive);
+    if ((*env)->ExceptionCheck(env)) goto out;
+    if (alive) {
       (*env)->CallVoidMethod(env, th, thread_join);
+      if ((*env)->ExceptionCheck(env)) goto out;
       joined++;
     }
     (*env)->DeleteLocalRef(env, th);
   }
-  int failed = (*env)->ExceptionCheck(env);
+  failed = 0;
+out:
   if (failed) (*env)->ExceptionClear(env);
   (*env)->PopLocalFrame(env, NULL);
   return failed ? -1 : joined;

@@ -425,6 +425,16 @@ else
   end
 fi
 
+begin "a script using Java under -Xcheck:jni gets no JNI warning"
+if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
+else
+  st -J-Xcheck:jni -e 'const l = new java.util.ArrayList(); l.add(2); l.add(1); l.sort((a, b) => a - b); try { l.get(9) } catch (e) {} new java.lang.Thread(() => {}).start(); console.log(String(l))'
+  rc_is 0
+  out_is "[1, 2]"
+  err_lacks "WARNING"
+  end
+fi
+
 begin "an uncaught error exits 1 without waiting for Java threads"
 if [[ $HAVE_JAVA -eq 0 ]]; then skip "no Java bridge yet"
 else
