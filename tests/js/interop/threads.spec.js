@@ -26,4 +26,25 @@ describe('calls from Java threads', () => {
     threads.forEach((t) => t.join());
     expect(count).toBe(40000);
   });
+
+  it('deep recursion in JS run by a Java thread is a RangeError, also on a 256 KiB stack', () => {
+    function down(n) { return down(n + 1) + 1; }
+    const seen = [];
+    const body = () => {
+      try {
+        down(0);
+        seen.push('no error');
+      } catch (e) {
+        seen.push(e instanceof RangeError ? 'RangeError' : String(e));
+      }
+    };
+    const big = new java.lang.Thread(body);
+    big.start();
+    big.join();
+    const small = new java.lang.Thread(null, body, 'small-stack', 256 * 1024);
+    small.start();
+    small.join();
+    expect(seen).toEqual(['RangeError', 'RangeError']);
+    expect(down.length).toBe(1);
+  });
 });
