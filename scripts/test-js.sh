@@ -12,6 +12,8 @@ set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 STRAIT="$BUILD/bin/strait"
+# Absolute, so suites that cd elsewhere still find it.
+case $STRAIT in /*) ;; *) STRAIT=$PWD/$STRAIT ;; esac
 TIMEOUT=${SPEC_TIMEOUT:-120}
 export BUILD STRAIT
 
