@@ -258,45 +258,27 @@ static const char codec_js_source[] =
     "}\n"
     "/* reader: state lives in a frame object per call (decode does not nest\n"
     " * often, but it may: a hook can run JS that converts again) */\n"
-    "var TMP = [];\n"
-    "function latin8(u8, p, n) {\n"
-    "  switch (n) {\n"
-    "    case 0: return '';\n"
-    "    case 1: return CH[u8[p]];\n"
-    "    case 2: return fromCharCode(u8[p], u8[p + 1]);\n"
-    "    case 3: return fromCharCode(u8[p], u8[p + 1], u8[p + 2]);\n"
-    "    case 4: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3]);\n"
-    "    case 5: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4]);\n"
-    "    case 6: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5]);\n"
-    "    case 7: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6]);\n"
-    "    default: return fromCharCode(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7]);\n"
-    "  }\n"
-    "}\n"
+    "/* Latin-1 strings are substrings of one string holding every byte of the\n"
+    " * buffer as a character (made by C on first use): O(1) each, no copy until\n"
+    " * JSC flattens them. */\n"
     "function text(r, wide) {\n"
     "  var u8 = r.u8, p = r.p, n = r.dv.getUint32(p, true), s, i;\n"
     "  p += 4;\n"
-    "  if (n > LONG) { s = native.makeString(r.ab, p, n, wide); r.p = p + (wide ? 2 * n : n); return s; }\n"
     "  if (!wide) {\n"
     "    r.p = p + n;\n"
-    "    if (n <= 8) return latin8(u8, p, n);\n"
-    "    if (n <= 128) {\n"
-    "      s = latin8(u8, p, 8);\n"
-    "      for (i = 8; i + 8 <= n; i += 8) s += latin8(u8, p + i, 8);\n"
-    "      return i < n ? s + latin8(u8, p + i, n - i) : s;\n"
-    "    }\n"
-    "    TMP.length = n;\n"
-    "    for (i = 0; i < n; i++) TMP[i] = u8[p + i];\n"
-    "    s = fromCharCode.apply(null, TMP);\n"
-    "    TMP.length = 0;\n"
-    "    return s;\n"
+    "    if (n <= 1) return n === 0 ? '' : CH[u8[p]];\n"
+    "    if (r.big === null) r.big = native.bytesAsString(r.ab, r.len);\n"
+    "    return r.big.substring(p, p + n);\n"
     "  }\n"
+    "  if (n > LONG) { s = native.makeString(r.ab, p, n, wide); r.p = p + 2 * n; return s; }\n"
     "  s = '';\n"
     "  for (i = 0; i < n; i++) s += fromCharCode(r.dv.getUint16(p + 2 * i, true));\n"
     "  r.p = p + 2 * n;\n"
     "  return s;\n"
     "}\n"
-    "function Reader(ab, len) {\n"
-    "  this.ab = ab; this.u8 = new Uint8Array(ab, 0, len); this.dv = new DataView(ab, 0, len); this.p = 8;\n"
+    "function Reader(ab, len, u8, dv) {\n"
+    "  this.ab = ab; this.len = len; this.big = null;\n"
+    "  this.u8 = u8; this.dv = dv; this.p = 8;\n"
     "  this.keys = []; this.objs = [];\n"
     "  this.sObj = []; this.sKind = []; this.sLeft = []; this.sKey = []; this.sHave = []; this.sp = 0;\n"
     "}\n"
@@ -356,8 +338,11 @@ static const char codec_js_source[] =
     "  }\n"
     "  throw new TypeError('corrupt value: tag ' + t + ' at byte ' + (p - 1));\n"
     "}\n"
-    "function decode(ab, len) {\n"
-    "  var r = new Reader(ab, len);\n"
+    "/* the input buffer C copies small values into (not used by nested reads) */\n"
+    "var inAB = new ArrayBuffer(65536), inU8 = new Uint8Array(inAB), inDV = new DataView(inAB);\n"
+    "function decodeIn(len) { return run2(new Reader(inAB, len, inU8, inDV)); }\n"
+    "function decode(ab, len) { return run2(new Reader(ab, len, new Uint8Array(ab, 0, len), new DataView(ab, 0, len))); }\n"
+    "function run2(r) {\n"
     "  var root = val(r), u8 = r.u8, dv = r.dv, sLeft = r.sLeft, sKind = r.sKind, sObj = r.sObj, keys = r.keys;\n"
     "  while (r.sp > 0) {\n"
     "    var t = r.sp - 1, left = sLeft[t], kd = sKind[t], o = sObj[t];\n"
@@ -388,7 +373,7 @@ static const char codec_js_source[] =
     "  }\n"
     "  return root;\n"
     "}\n"
-    "return {encode: encode, decode: decode};\n"
+    "return {encode: encode, decode: decode, decodeIn: decodeIn, inAB: inAB};\n"
     "})\n";
 
 /* The conversion in progress on this thread (hooks and flags), for the
@@ -484,6 +469,26 @@ static JSValueRef nf_put_string(JSContextRef ctx, JSObjectRef f, JSObjectRef sel
 
 /* native.makeString(ab, pos, n, wide): a JS string of n Latin-1 bytes or
  * UTF-16 units at pos of ab. */
+/* native.bytesAsString(ab, len): one string whose character i is byte i
+ * of ab (Latin-1), for the reader's substrings. */
+static JSValueRef nf_bytes_as_string(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                     const JSValueRef argv[], JSValueRef *exc) {
+  const uint8_t *base = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)argv[0], NULL);
+  size_t n = (size_t)JSValueToNumber(ctx, argv[1], NULL);
+  JSChar *c = malloc(n ? n * sizeof(JSChar) : 1);
+  if (!c || !base) {
+    free(c);
+    *exc = strait__make_error(ctx, "RangeError", "out of memory for the strings of a value");
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) c[i] = base[i];
+  JSStringRef s = JSStringCreateWithCharacters(c, n);
+  free(c);
+  JSValueRef r = JSValueMakeString(ctx, s);
+  JSStringRelease(s);
+  return r;
+}
+
 static JSValueRef nf_make_string(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                                  const JSValueRef argv[], JSValueRef *exc) {
   const uint8_t *base = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)argv[0], NULL);
@@ -506,10 +511,16 @@ static JSValueRef nf_make_string(JSContextRef ctx, JSObjectRef f, JSObjectRef se
 
 /* Property names used on every conversion, made once per process
  * (JSStringRefs are immutable and may be shared between threads). */
-static JSStringRef name_codec, name_encode, name_decode;
+static JSStringRef name_codec, name_encode, name_decode, name_decode_in, name_in_ab;
+
+/* Reads in progress on this thread: a nested read must not reuse the
+ * runtime's input buffer, which the outer read is still reading. */
+static _Thread_local int reading;
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
 static void make_names(void) {
+  name_in_ab = JSStringCreateWithUTF8CString("inAB");
+  name_decode_in = JSStringCreateWithUTF8CString("decodeIn");
   name_codec = JSStringCreateWithUTF8CString("codec");
   name_encode = JSStringCreateWithUTF8CString("encode");
   name_decode = JSStringCreateWithUTF8CString("decode");
@@ -537,6 +548,7 @@ static JSObjectRef codec_object(strait_runtime *rt, JSValueRef *exc) {
     strait__set_function(ctx, native, "ext", nf_ext);
     strait__set_function(ctx, native, "putString", nf_put_string);
     strait__set_function(ctx, native, "makeString", nf_make_string);
+    strait__set_function(ctx, native, "bytesAsString", nf_bytes_as_string);
     JSValueRef arg = native;
     JSValueRef obj = JSObjectCallAsFunction(ctx, (JSObjectRef)fn, NULL, 1, &arg, exc);
     if (obj && JSValueIsObject(ctx, obj)) {
@@ -554,7 +566,8 @@ static JSValueRef call_codec(strait_runtime *rt, const char *name, size_t argc, 
   JSObjectRef codec = codec_object(rt, exc);
   if (!codec) return NULL;
   pthread_once(&names_once, make_names);
-  JSValueRef fn = JSObjectGetProperty(rt->ctx, codec, name[0] == 'e' ? name_encode : name_decode, NULL);
+  JSStringRef key = name[0] == 'e' ? name_encode : strcmp(name, "decode") == 0 ? name_decode : name_decode_in;
+  JSValueRef fn = JSObjectGetProperty(rt->ctx, codec, key, NULL);
   if (!JSValueIsObject(rt->ctx, fn)) return NULL;
   js_conv *saved = cur;
   cur = conv;
@@ -626,14 +639,25 @@ int strait__codec_js_read(strait_runtime *rt, const uint8_t *buf, size_t size,
   if (rc) return rc;
   err->status = 0;
   err->msg[0] = 0;
-  JSValueRef exc = NULL;
-  JSObjectRef ab = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, (void *)buf, size, lent_dealloc, NULL, &exc);
-  JSValueRef r = NULL;
-  if (ab) {
-    js_conv conv = {hooks, 0};
-    JSValueRef args[3] = {ab, JSValueMakeNumber(ctx, (double)size), JSValueMakeBoolean(ctx, hooks != NULL)};
-    r = call_codec(rt, "decode", 3, args, &conv, &exc);
+  JSValueRef exc = NULL, r = NULL;
+  js_conv conv = {hooks, 0};
+  JSObjectRef codec = reading ? NULL : codec_object(rt, &exc);
+  JSValueRef in = codec ? JSObjectGetProperty(ctx, codec, name_in_ab, NULL) : NULL;
+  uint8_t *inp = in && JSValueIsObject(ctx, in) ? JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)in, NULL) : NULL;
+  reading++;
+  if (inp && size <= JSObjectGetArrayBufferByteLength(ctx, (JSObjectRef)in, NULL)) {
+    /* small value, outermost read: copy into the runtime's input buffer */
+    memcpy(inp, buf, size);
+    JSValueRef arg = JSValueMakeNumber(ctx, (double)size);
+    r = call_codec(rt, "decodeIn", 1, &arg, &conv, &exc);
+  } else if (!exc) {
+    JSObjectRef ab = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, (void *)buf, size, lent_dealloc, NULL, &exc);
+    if (ab) {
+      JSValueRef args[2] = {ab, JSValueMakeNumber(ctx, (double)size)};
+      r = call_codec(rt, "decode", 2, args, &conv, &exc);
+    }
   }
+  reading--;
   if (!r) {
     err->status = STRAIT_EJS;
     snprintf(err->msg, sizeof err->msg, "JavaScript exception while creating a value");
