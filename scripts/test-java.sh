@@ -87,6 +87,35 @@ for xss in 512k 256k; do
   passed=$((passed + p)) failed=$((failed + f))
 done
 
+# ---- the library from java.library.path (classes without the bundled .so) ---
+lp="$OUT/libpath"
+rm -rf "$lp" && mkdir -p "$lp/classes" "$lp/main"
+cp -r "$BUILD/java/classes/org" "$lp/classes/" && rm -rf "$lp/classes/org/strait/native"
+cat >"$lp/main/LibPathMain.java" <<'JAVA'
+public class LibPathMain {
+    public static void main(String[] a) {
+        try (org.strait.JsRuntime rt = org.strait.JsRuntime.create()) {
+            System.out.println("libpath " + rt.eval("6 * 7") + " " + org.strait.NativeLoader.loadedFrom());
+        }
+    }
+}
+JAVA
+lp_ok=0
+if "$JAVAC" -d "$lp/main" -cp "$lp/classes" "$lp/main/LibPathMain.java" >"$lp/log" 2>&1; then
+  want="libpath 42 $(cd "$BUILD/lib" && pwd)/libstrait.so"
+  got=$(timeout -k 5 60 "$JAVA" -Xcheck:jni -cp "$lp/main:$lp/classes" \
+        "-Djava.library.path=$BUILD/lib" LibPathMain 2>>"$lp/log" </dev/null)
+  [[ "$got" == "$want" ]] && ! grep -qE "$bad_re" "$lp/log" && lp_ok=1
+fi
+if [[ $lp_ok -eq 1 ]]; then
+  printf '%-40s 1 passed, 0 failed\n' "library from java.library.path"
+  passed=$((passed + 1))
+else
+  printf '%-40s 0 passed, 1 failed   (got %s)\n' "library from java.library.path" "${got:-nothing}"
+  tail -n 10 "$lp/log" | sed 's/^/  /'
+  failed=$((failed + 1))
+fi
+
 # ---- signal/GC stress, once per collector ------------------------------------
 for gc in G1 Parallel Serial; do
   slog="$OUT/stress-$gc.log"
