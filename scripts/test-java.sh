@@ -3,7 +3,8 @@
 # $BUILD/java-test and runs them with the console launcher under
 # -Xcheck:jni, with only strait.jar on the class path (so the library is
 # extracted from the jar); then runs the signal/GC stress test
-# (org.strait.SignalStress) once per HotSpot collector. Any JVM line
+# (org.strait.SignalStress) once per HotSpot collector, and checks that the
+# library loads from java.library.path when the classes come without it. Any JVM line
 # "WARNING in native method" / "Warning: ..." from -Xcheck:jni, a crash or a
 # non-zero exit counts as a failure. Prints one line
 # `N passed, N failed[, N skipped]` and exits non-zero if anything failed.
