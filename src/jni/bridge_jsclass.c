@@ -470,12 +470,18 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
   JSValueProtect(ctx, proto);
   s = slot_of(b, index);
   s->proto = proto;
-  ((jb_bound *)JSObjectGetPrivate(catchall))->owner = proto;
+  jb_bound *cbd = JSObjectGetPrivate(catchall);
+  cbd->owner = proto;
+  /* each put below walks the chain and would reach the catch-all: it must
+   * answer "absent" quickly while the members are being defined */
+  cbd->busy = true;
   /* A writable slot for the wrappers' token key here ends the prototype
    * walk JSC makes when each wrapper gets its token, before the catch-all. */
   JSObjectSetPropertyForKey(ctx, proto, b->token_key, JSValueMakeUndefined(ctx), kJSPropertyAttributeDontEnum, NULL);
   add_methods(b, ctx, k, proto, false);
-  if (!add_fields(b, ctx, k, proto, false, exc)) return NULL;
+  bool fields_ok = add_fields(b, ctx, k, proto, false, exc);
+  cbd->busy = false;
+  if (!fields_ok) return NULL;
   if (b->iterate && b->iter_sym) {
     jclass it = (*env)->FindClass(env, "java/lang/Iterable");
     jclass mp = (*env)->FindClass(env, "java/util/Map");
@@ -518,11 +524,14 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
                             kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete,
                             NULL);
   JSObjectRef catchall = make_catchall(b, ctx, k, true, b->fn_proto);
-  ((jb_bound *)JSObjectGetPrivate(catchall))->owner = ctor;
+  jb_bound *cbd = JSObjectGetPrivate(catchall);
+  cbd->owner = ctor;
   JSObjectSetPrototype(ctx, ctor, catchall);
+  cbd->busy = true;          /* see jb_class_proto */
   add_methods(b, ctx, k, ctor, true);
-  if (!add_fields(b, ctx, k, ctor, true, exc)) return NULL;
-  return ctor;
+  bool fields_ok = add_fields(b, ctx, k, ctor, true, exc);
+  cbd->busy = false;
+  return fields_ok ? ctor : NULL;
 }
 
 /* Calls a method function: resolves the receiver and invokes. */
