@@ -10,6 +10,12 @@ describe('process', () => {
     expect(process.argv.length).toBe(2);
   });
 
+  it('execPath and argv0 name the strait executable', () => {
+    expect(process.execPath).toBe(process.argv[0]);
+    expect(process.argv0).toBe(process.argv[0]);
+    expect(process.execPath.endsWith('/strait')).toBe(true);
+  });
+
   it('env holds the environment as strings', () => {
     expect(typeof process.env).toBe('object');
     expect(typeof process.env.PATH).toBe('string');

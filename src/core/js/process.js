@@ -110,6 +110,9 @@
   process.removeListener = process.off;
   const startTime = hrtime.bigint();
   if (process.argv.length === 0) process.argv.push('strait');
+  // As in Node: the executable's path, and argv[0] as the runtime got it.
+  process.execPath = process.argv[0];
+  process.argv0 = process.argv[0];
 
   Object.defineProperty(globalThis, 'process', {
     value: process, writable: true, configurable: true, enumerable: false,
