@@ -98,9 +98,12 @@ static bool array_set(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSVal
   jb_arg_kind(b, ctx, value, &a);
   jb_locals l = {0};
   jvalue v;
-  char what[300];
-  snprintf(what, sizeof what, "%s element %ld", e->cls->name, i);
-  bool ok = jb_to_java(env, b, ctx, &a, e->cls->elem, e->cls->elem_cls, &v, &l, what, exc);
+  bool ok = jb_to_java(env, b, ctx, &a, e->cls->elem, e->cls->elem_cls, &v, &l, NULL, exc);
+  if (!ok && !*exc) {            /* describe the failure only now */
+    char what[300];
+    snprintf(what, sizeof what, "%s element %ld", e->cls->name, i);
+    jb_to_java(env, b, ctx, &a, e->cls->elem, e->cls->elem_cls, &v, &l, what, exc);
+  }
   jb_args_release(&a, 1);
   if (ok) {
     jsize ix = (jsize)i;

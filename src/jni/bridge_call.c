@@ -410,10 +410,13 @@ bool jb_field_set(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject
   jb_arg_kind(b, ctx, val, &a);
   jb_locals l;
   l.n = 0; l.more = NULL; l.nmore = l.capmore = 0;
-  char what[400];
-  snprintf(what, sizeof what, "%s.%s", f->owner->name, f->name);
   jvalue v;
-  bool ok = jb_to_java(env, b, ctx, &a, f->ret, f->ret_cls, &v, &l, what, exc);
+  bool ok = jb_to_java(env, b, ctx, &a, f->ret, f->ret_cls, &v, &l, NULL, exc);
+  if (!ok && !*exc) {            /* describe the failure only now */
+    char what[400];
+    snprintf(what, sizeof what, "%s.%s", f->owner->name, f->name);
+    jb_to_java(env, b, ctx, &a, f->ret, f->ret_cls, &v, &l, what, exc);
+  }
   jb_args_release(&a, 1);
   if (ok) {
     jclass c = f->owner->ref;
