@@ -336,6 +336,13 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
     jvalue v;
     v.j = 0;
     char code = 'D';
+    /* Integer, Short, Byte, Boolean, Character: the value came along */
+    switch ((uint64_t)r >> 32) {
+    case 0x80000001u: v.i = (jint)(uint32_t)r; return jb_to_js(env, b, ctx, 'I', v, exc);
+    case 0x80000002u: v.z = (jboolean)(r & 1); return jb_to_js(env, b, ctx, 'Z', v, exc);
+    case 0x80000003u: v.c = (jchar)(r & 0xffff); return jb_to_js(env, b, ctx, 'C', v, exc);
+    default: break;
+    }
     switch (r) {
     case -1: return jb_string_to_js(env, ctx, (jstring)obj);
     case -2: case -4: v.d = (*env)->CallDoubleMethod(env, obj, strait__jc.Number_doubleValue); break;

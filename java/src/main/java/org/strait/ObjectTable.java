@@ -17,6 +17,13 @@ final class ObjectTable {
     /** Results of {@link #register} for values that cross as JS primitives. */
     static final long STRING = -1, INT = -2, LONG = -3, DOUBLE = -4, BOOLEAN = -5, CHAR = -6;
     static final int ID_BITS = 40;
+    /**
+     * Values that come back in the result itself (no second upcall): the
+     * high word tags them, the low word holds an int, a boolean (0/1) or a
+     * char. All are negative, like the codes above.
+     */
+    static final long INT_VALUE = 0x8000_0001_0000_0000L, BOOLEAN_VALUE = 0x8000_0002_0000_0000L,
+            CHAR_VALUE = 0x8000_0003_0000_0000L;
 
     private static final Object TOMB = new Object();
 
@@ -35,15 +42,17 @@ final class ObjectTable {
 
     /**
      * The id of o, registering it if it has none: (classIndex << 40) | id,
-     * or one of the negative codes for String, boxes and Character.
+     * or a negative code for String and boxes (Integer, Short, Byte, Boolean
+     * and Character carry their value, see INT_VALUE).
      */
     long register(Object o) {
         if (o instanceof String) return STRING;
-        if (o instanceof Integer || o instanceof Short || o instanceof Byte) return INT;
+        if (o instanceof Integer) return INT_VALUE | (((Integer) o) & 0xffffffffL);
+        if (o instanceof Short || o instanceof Byte) return INT_VALUE | (((Number) o).intValue() & 0xffffffffL);
         if (o instanceof Long) return LONG;
         if (o instanceof Double || o instanceof Float) return DOUBLE;
-        if (o instanceof Boolean) return BOOLEAN;
-        if (o instanceof Character) return CHAR;
+        if (o instanceof Boolean) return BOOLEAN_VALUE | (((Boolean) o) ? 1 : 0);
+        if (o instanceof Character) return CHAR_VALUE | ((Character) o);
         long cls = (long) Bridge.classIndex(o.getClass()) << ID_BITS;
         int mask = objs.length - 1;
         int i = mix(System.identityHashCode(o)) & mask;

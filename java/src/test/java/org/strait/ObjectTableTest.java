@@ -49,12 +49,14 @@ class ObjectTableTest {
     void primitivesCrossAsCodes() {
         ObjectTable t = new ObjectTable();
         assertEquals(ObjectTable.STRING, t.register("s"));
-        assertEquals(ObjectTable.INT, t.register(3));
-        assertEquals(ObjectTable.INT, t.register((short) 3));
+        assertEquals(ObjectTable.INT_VALUE | 3, t.register(3));
+        assertEquals(ObjectTable.INT_VALUE | 0xffffffffL, t.register(-1));
+        assertEquals(ObjectTable.INT_VALUE | 3, t.register((short) 3));
         assertEquals(ObjectTable.LONG, t.register(3L));
         assertEquals(ObjectTable.DOUBLE, t.register(3.5));
-        assertEquals(ObjectTable.BOOLEAN, t.register(true));
-        assertEquals(ObjectTable.CHAR, t.register('c'));
+        assertEquals(ObjectTable.BOOLEAN_VALUE | 1, t.register(true));
+        assertEquals(ObjectTable.CHAR_VALUE | 'c', t.register('c'));
+        assertTrue(t.register(Integer.MIN_VALUE) < 0);
         assertEquals(0, t.size());
     }
 
