@@ -347,7 +347,10 @@ typedef struct jb_arg {
   JSValueRef v;
   int kind;
   double num;               /* numbers and booleans */
-  jb_entry *e;              /* wrappers */
+  jb_entry *e;              /* wrappers: valid only until JS or Java runs */
+  jobject ref;              /* wrappers: the Java object (global ref; the
+                             * wrapper, an argument, keeps it alive) */
+  jb_class *cls;            /* wrappers: its class */
   JSStringRef str;          /* strings (released by jb_args_release) */
 } jb_arg;
 /* Fills a from v. Strings are copied once (a->str). */

@@ -69,7 +69,7 @@ static int make_key(const jb_arg *args, size_t argc, unsigned char *key, int cap
   for (size_t i = 0; i < argc && n + 5 < cap; i++) {
     key[n++] = (unsigned char)args[i].kind;
     if (args[i].kind == JK_WRAPPER || args[i].kind == JK_JARRAY) {
-      int ci = args[i].e->cls->index;
+      int ci = args[i].cls->index;
       key[n++] = (unsigned char)ci;
       key[n++] = (unsigned char)(ci >> 8);
       key[n++] = (unsigned char)(ci >> 16);

@@ -68,6 +68,8 @@ static inline int jb_num_kind(double d) {
 void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   a->v = v;
   a->e = NULL;
+  a->ref = NULL;
+  a->cls = NULL;
   a->str = NULL;
   a->num = 0;
   if (jb_imm_ok) {
@@ -108,7 +110,10 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
     JSObjectRef o = (JSObjectRef)v;
     jb_entry *e = jb_entry_of(b, o);
     if (e) {
+      /* copies: a nested call may move the table before the argument is used */
       a->e = e;
+      a->ref = e->ref;
+      a->cls = e->cls;
       a->kind = (e->cls->flags & JB_ARRAY) ? JK_JARRAY : JK_WRAPPER;
     } else if (JSValueIsArray(ctx, v)) {
       a->kind = JK_ARRAY;
@@ -218,8 +223,8 @@ int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
       return JB_NO;
     if (pcls < 0) return JB_NO;
     jb_class *p = jb_class_get(env, NULL, pcls, false, NULL);
-    if (!p || !jb_assignable(env, a->e->cls, p)) return JB_NO;
-    return 1 + class_distance(env, a->e->cls, p);
+    if (!p || !jb_assignable(env, a->cls, p)) return JB_NO;
+    return 1 + class_distance(env, a->cls, p);
   }
   case JK_ARRAY:
     if (code == 'A') {
@@ -286,7 +291,7 @@ static const char *show_arg(const jb_arg *a, char *buf, size_t n) {
   switch (a->kind) {
   case JK_INT: case JK_LONGINT: case JK_FRAC: snprintf(buf, n, "number %.17g", a->num); break;
   case JK_BOOL: snprintf(buf, n, "boolean %s", a->num ? "true" : "false"); break;
-  case JK_WRAPPER: case JK_JARRAY: snprintf(buf, n, "%s", a->e->cls->name); break;
+  case JK_WRAPPER: case JK_JARRAY: snprintf(buf, n, "%s", a->cls->name); break;
   default: snprintf(buf, n, "%s", kind_name(a->kind)); break;
   }
   return buf;
@@ -427,9 +432,9 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
     break;
   }
   case JK_WRAPPER: case JK_JARRAY:
-    if (code == 'N' && !(*env)->IsInstanceOf(env, a->e->ref, strait__jc.Number))
+    if (code == 'N' && !(*env)->IsInstanceOf(env, a->ref, strait__jc.Number))
       return type_error(env, ctx, a, code, pcls, what, exc);
-    out->l = a->e->ref;
+    out->l = a->ref;
     return true;
   case JK_ARRAY:
     if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
@@ -604,8 +609,8 @@ bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char c
   case JK_NULL: case JK_UNDEF: out->l = NULL; return true;
   case JK_WRAPPER: case JK_JARRAY: {
     jb_class *p = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, exc) : NULL;
-    if (p && !(*env)->IsInstanceOf(env, a->e->ref, p->ref)) return type_error(env, ctx, a, code, pcls, what, exc);
-    out->l = a->e->ref;
+    if (p && !(*env)->IsInstanceOf(env, a->ref, p->ref)) return type_error(env, ctx, a, code, pcls, what, exc);
+    out->l = a->ref;
     return true;
   }
   case JK_ARRAY:
