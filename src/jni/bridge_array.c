@@ -94,30 +94,33 @@ static bool array_set(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSVal
     *exc = jb_error(ctx, "RangeError", "%s index %ld out of bounds for length %d", e->cls->name, i, (int)n);
     return true;
   }
+  /* copies: converting the value may run JS that grows the table */
+  jobject ref = e->ref;
+  jb_class *cls = e->cls;
   jb_arg a;
   jb_arg_kind(b, ctx, value, &a);
   jb_locals l = {0};
   jvalue v;
-  bool ok = jb_to_java(env, b, ctx, &a, e->cls->elem, e->cls->elem_cls, &v, &l, NULL, exc);
+  bool ok = jb_to_java(env, b, ctx, &a, cls->elem, cls->elem_cls, &v, &l, NULL, exc);
   if (!ok && !*exc) {            /* describe the failure only now */
     char what[300];
-    snprintf(what, sizeof what, "%s element %ld", e->cls->name, i);
-    jb_to_java(env, b, ctx, &a, e->cls->elem, e->cls->elem_cls, &v, &l, what, exc);
+    snprintf(what, sizeof what, "%s element %ld", cls->name, i);
+    jb_to_java(env, b, ctx, &a, cls->elem, cls->elem_cls, &v, &l, what, exc);
   }
   jb_args_release(&a, 1);
   if (ok) {
     jsize ix = (jsize)i;
-    switch (e->cls->elem) {
-    case 'Z': (*env)->SetBooleanArrayRegion(env, e->ref, ix, 1, &v.z); break;
-    case 'B': (*env)->SetByteArrayRegion(env, e->ref, ix, 1, &v.b); break;
-    case 'C': (*env)->SetCharArrayRegion(env, e->ref, ix, 1, &v.c); break;
-    case 'S': (*env)->SetShortArrayRegion(env, e->ref, ix, 1, &v.s); break;
-    case 'I': (*env)->SetIntArrayRegion(env, e->ref, ix, 1, &v.i); break;
-    case 'J': (*env)->SetLongArrayRegion(env, e->ref, ix, 1, &v.j); break;
-    case 'F': (*env)->SetFloatArrayRegion(env, e->ref, ix, 1, &v.f); break;
-    case 'D': (*env)->SetDoubleArrayRegion(env, e->ref, ix, 1, &v.d); break;
+    switch (cls->elem) {
+    case 'Z': (*env)->SetBooleanArrayRegion(env, ref, ix, 1, &v.z); break;
+    case 'B': (*env)->SetByteArrayRegion(env, ref, ix, 1, &v.b); break;
+    case 'C': (*env)->SetCharArrayRegion(env, ref, ix, 1, &v.c); break;
+    case 'S': (*env)->SetShortArrayRegion(env, ref, ix, 1, &v.s); break;
+    case 'I': (*env)->SetIntArrayRegion(env, ref, ix, 1, &v.i); break;
+    case 'J': (*env)->SetLongArrayRegion(env, ref, ix, 1, &v.j); break;
+    case 'F': (*env)->SetFloatArrayRegion(env, ref, ix, 1, &v.f); break;
+    case 'D': (*env)->SetDoubleArrayRegion(env, ref, ix, 1, &v.d); break;
     default:
-      (*env)->SetObjectArrayElement(env, e->ref, ix, v.l);
+      (*env)->SetObjectArrayElement(env, ref, ix, v.l);
       if ((*env)->ExceptionCheck(env)) jb_throw_pending(env, b, ctx, exc);   /* ArrayStoreException */
       break;
     }
