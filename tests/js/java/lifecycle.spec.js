@@ -43,6 +43,27 @@ describe('lifecycle', () => {
     expect(list.get(0)).toBe(w);
   });
 
+  it('survives wrappers made by JS getters while an argument is converted', () => {
+    const arr = [];
+    for (let i = 0; i < 3; i++) {
+      Object.defineProperty(arr, i, {
+        get() {
+          for (let k = 0; k < 5000; k++) new java.lang.Object();
+          return 'x' + i;
+        },
+      });
+    }
+    arr.length = 3;
+    const sb = new java.lang.StringBuilder('a');
+    const list = new java.util.ArrayList();
+    list.add(sb);
+    expect(java.lang.String.join('-', arr)).toBe('x0-x1-x2');
+    const ja = Java.array('java.lang.Object', 1);
+    ja[0] = arr;
+    expect(java.util.Arrays.deepToString(ja)).toBe('[[x0, x1, x2]]');
+    expect(list.get(0)).toBe(sb);
+  });
+
   it('does not grow the table with repeated returns of the same objects', () => {
     const list = java.util.List.of(new java.lang.Object(), new java.lang.Object());
     const before = Java.__stats().javaHeld;
