@@ -298,6 +298,32 @@ out_has "{ a: { b: { c: 1 } } }"
 out_has "Map"
 end
 
+cat >"$TMP/inspect.js" <<'JS'
+const o = { n: 1, s: 'x', deep: { a: { b: { c: { d: 1 } } } } }; o.self = o;
+console.log(o);
+console.log(new Map([[1, { a: 1 }], ['k', new Set([1, 'a'])]]), new Set());
+const m = new Map(); m.set('me', m); console.log(m);
+class Foo { constructor() { this.x = 1; } } console.log(new Foo(), [new Foo()]);
+class Bar extends Map {} console.log(new Bar([[1, 2]]));
+console.log([undefined, null, -0, 1n, Symbol('s'), , 'a\nb', "it's"], Object.create(null));
+console.log(function named() {}, () => 1, class K {}, { f() {}, g: async () => {}, h: function* () {} });
+console.log(new Array(120).fill(7), ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'c']);
+const big = {}; for (let i = 0; i < 30; i++) big['key' + i] = i; console.log(big);
+console.log(new Uint8Array([1, 2, 3]), new ArrayBuffer(2), new Date(0), /re/g, new Number(3), new String('ab'));
+console.log({ [Symbol('k')]: 1, get x() { return 1; }, set y(v) {}, 'a-b': 2 });
+console.log('%s is %d, %i, %f, %j %o %O %%', 'x', 42, 4.5, '5.5', 3, { a: 1 }, { b: 2 }, 'extra', { z: 1 });
+const e = new RangeError('deep'); e.code = 42; console.log(String(e), Object.keys(e));
+JS
+begin "console.log prints like Node's util.inspect (compared with node when installed)"
+if ! command -v node >/dev/null 2>&1; then skip "node is not installed"
+else
+  st "$TMP/inspect.js"
+  rc_is 0
+  want=$(cd "$TMP" && node inspect.js 2>&1)
+  [[ "$OUT" == "$want" ]] || bad "differs from node: $(diff <(printf '%s\n' "$want") <(printf '%s\n' "$OUT") | head -n 20)"
+  end
+fi
+
 # ---- source text encoding -----------------------------------------------------
 
 printf 'const s = "a\xffb";\nconsole.log(s.length, s.charCodeAt(1).toString(16));\nconsole.log(s);\n' >"$TMP/badutf8.js"
