@@ -104,6 +104,7 @@ typedef struct jb_entry {
   jobject ref;              /* global ref to the Java object */
   jb_class *cls;
   uint32_t gen;
+  int32_t alen;             /* arrays: the length (fixed for a Java array) */
   _Atomic int dead;         /* set by the token's finalizer */
 } jb_entry;
 

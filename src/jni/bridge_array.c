@@ -17,10 +17,13 @@ uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen);
 static JSClassRef array_class;
 static pthread_once_t array_once = PTHREAD_ONCE_INIT;
 
-/* Parses a canonical array index ("0", "17"); -1 if name is not one. */
-static long parse_index(JSStringRef name) {
+/* Parses a canonical array index ("0", "17"); -1 if name is not one, -2
+ * if it is "length". One look at the characters, no C API call. */
+static long parse_name(JSStringRef name) {
   size_t n = JSStringGetLength(name);
   const JSChar *c = JSStringGetCharactersPtr(name);
+  if (n == 6 && c[0] == 'l' && c[1] == 'e' && c[2] == 'n' && c[3] == 'g' && c[4] == 't' && c[5] == 'h')
+    return -2;
   if (n == 0 || n > 10 || (n > 1 && c[0] == '0')) return -1;
   long v = 0;
   for (size_t i = 0; i < n; i++) {
@@ -30,14 +33,9 @@ static long parse_index(JSStringRef name) {
   return v;
 }
 
-static bool is_length(JSStringRef name) {
-  return JSStringIsEqualToUTF8CString(name, "length");
-}
-
 /* The live entry behind an array wrapper, with its runtime. */
-static jb_entry *array_entry(JSObjectRef obj, jb_rt **bout) {
-  uintptr_t code = (uintptr_t)JSObjectGetPrivate(obj);
-  jb_rt *b = jb_rt_at((int)(code >> 48));
+static jb_entry *array_entry(JSContextRef ctx, JSObjectRef obj, jb_rt **bout) {
+  jb_rt *b = jb_rt_fast(ctx);
   if (!b) return NULL;
   *bout = b;
   return jb_entry_of(b, obj);
@@ -45,14 +43,13 @@ static jb_entry *array_entry(JSObjectRef obj, jb_rt **bout) {
 
 static JSValueRef array_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc) {
   jb_rt *b;
-  jb_entry *e = array_entry(obj, &b);
+  jb_entry *e = array_entry(ctx, obj, &b);
   if (!e) return NULL;
   JNIEnv *env = strait__env();
-  bool len = is_length(name);
-  long i = len ? -1 : parse_index(name);
-  if (!len && i < 0) return NULL;
-  jsize n = (*env)->GetArrayLength(env, e->ref);
-  if (len) return JSValueMakeNumber(ctx, n);
+  long i = parse_name(name);
+  if (i == -1) return NULL;
+  jsize n = e->alen;
+  if (i == -2) return jb_imm_ok ? jb_imm_int(n) : JSValueMakeNumber(ctx, n);
   if (i >= n) {
     *exc = jb_error(ctx, "RangeError", "%s index %ld out of bounds for length %d", e->cls->name, i, (int)n);
     return NULL;
@@ -80,16 +77,16 @@ static JSValueRef array_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name,
 
 static bool array_set(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef value, JSValueRef *exc) {
   jb_rt *b;
-  jb_entry *e = array_entry(obj, &b);
+  jb_entry *e = array_entry(ctx, obj, &b);
   if (!e) return false;
   JNIEnv *env = strait__env();
-  if (is_length(name)) {
+  long i = parse_name(name);
+  if (i == -2) {
     *exc = jb_error(ctx, "TypeError", "cannot assign to the length of %s", e->cls->name);
     return true;
   }
-  long i = parse_index(name);
   if (i < 0) return false;
-  jsize n = (*env)->GetArrayLength(env, e->ref);
+  jsize n = e->alen;
   if (i >= n) {
     *exc = jb_error(ctx, "RangeError", "%s index %ld out of bounds for length %d", e->cls->name, i, (int)n);
     return true;
@@ -129,21 +126,12 @@ static bool array_set(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSVal
   return true;
 }
 
-static bool array_has(JSContextRef ctx, JSObjectRef obj, JSStringRef name) {
-  jb_rt *b;
-  jb_entry *e = array_entry(obj, &b);
-  if (!e) return false;
-  if (is_length(name)) return true;
-  /* every index goes to array_get, so an index out of bounds throws */
-  return parse_index(name) >= 0;
-}
 
 static void array_names(JSContextRef ctx, JSObjectRef obj, JSPropertyNameAccumulatorRef acc) {
   jb_rt *b;
-  jb_entry *e = array_entry(obj, &b);
+  jb_entry *e = array_entry(ctx, obj, &b);
   if (!e) return;
-  JNIEnv *env = strait__env();
-  jsize n = (*env)->GetArrayLength(env, e->ref);
+  jsize n = e->alen;
   char buf[16];
   for (jsize i = 0; i < n && i < 1000000; i++) {
     snprintf(buf, sizeof buf, "%d", (int)i);
@@ -162,7 +150,6 @@ static void make_array_class(void) {
   d.finalize = jb_token_finalize;
   /* no hasProperty: every read, in bounds or not, reaches array_get (one
    * callback per access, and an index out of bounds throws) */
-  (void)array_has;
   array_class = JSClassCreate(&d);
 }
 

@@ -292,6 +292,7 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
   JSObjectRef w;
   JSLock(ctx);              /* the calls below then take the VM lock cheaply */
   if (k->flags & JB_ARRAY) {
+    e->alen = (*env)->GetArrayLength(env, e->ref);
     w = jb_array_wrapper(ctx, b, slot, gen);
     JSObjectSetPrototype(ctx, w, proto);
   } else {
