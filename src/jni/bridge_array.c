@@ -41,6 +41,8 @@ static jb_entry *array_entry(JSContextRef ctx, JSObjectRef obj, jb_rt **bout) {
   return jb_entry_of(b, obj);
 }
 
+/* getProperty of an array wrapper: length, or element i with a bounds
+ * check (RangeError). Inside the gate. */
 static JSValueRef array_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc) {
   jb_rt *b;
   jb_entry *e = array_entry(ctx, obj, &b);
@@ -75,6 +77,8 @@ static JSValueRef array_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name,
   return jb_to_js(env, b, ctx, e->cls->elem, v, exc);
 }
 
+/* setProperty of an array wrapper: converts and stores element i
+ * (TypeError / RangeError when it does not fit). Inside the gate. */
 static bool array_set(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef value, JSValueRef *exc) {
   jb_rt *b;
   jb_entry *e = array_entry(ctx, obj, &b);
@@ -127,6 +131,7 @@ static bool array_set(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSVal
 }
 
 
+/* Lists the indexes (Object.keys, for...in). Inside the gate. */
 static void array_names(JSContextRef ctx, JSObjectRef obj, JSPropertyNameAccumulatorRef acc) {
   jb_rt *b;
   jb_entry *e = array_entry(ctx, obj, &b);
@@ -141,6 +146,7 @@ static void array_names(JSContextRef ctx, JSObjectRef obj, JSPropertyNameAccumul
   }
 }
 
+/* Creates the array JSClass once per process. */
 static void make_array_class(void) {
   JSClassDefinition d = kJSClassDefinitionEmpty;
   d.className = "JavaArray";

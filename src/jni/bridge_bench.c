@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+/* Monotonic clock in ns. Any thread. */
 static double now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -126,6 +127,7 @@ static JSValueRef bench_jni(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
 
 /* Installs Java.__bench on the Java object. */
 void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
+/* Defines Java.__bench (empty, emptyClass, token, jni). Inside the gate. */
 void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
   strait__set_function(ctx, o, "empty", bench_empty);

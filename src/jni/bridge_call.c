@@ -243,6 +243,7 @@ static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject
   return r;
 }
 
+/* True for type codes whose values are references (local refs to free). */
 static bool is_object_code(char c) {
   return !(c == 'V' || c == 'Z' || c == 'B' || c == 'C' || c == 'S' || c == 'I' || c == 'J' || c == 'F' || c == 'D');
 }

@@ -30,6 +30,7 @@ static char *utf8_of(JNIEnv *env, jstring s) {
   return r ? r : strdup("");
 }
 
+/* The entry of index if made, without locking. Any thread. */
 static jb_class *lookup(int index) {
   if (index < 0 || index >= CHUNK * NCHUNKS) return NULL;
   _Atomic(jb_class *) *c = __atomic_load_n(&chunks[index / CHUNK], __ATOMIC_ACQUIRE);
@@ -74,6 +75,7 @@ static jb_class *create(JNIEnv *env, int index) {
   return k;
 }
 
+/* qsort order of members: instance before static, then by name. */
 static int cmp_member(const void *a, const void *b) {
   const jb_member *x = *(jb_member *const *)a, *y = *(jb_member *const *)b;
   if (x->is_static != y->is_static) return x->is_static ? 1 : -1;

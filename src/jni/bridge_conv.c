@@ -134,6 +134,7 @@ void jb_args_release(jb_arg *a, size_t n) {
     if (a[i].str) { JSStringRelease(a[i].str); a[i].str = NULL; }
 }
 
+/* True for type codes that accept null. */
 static bool is_ref_code(char c) {
   return strchr("zbcsijfdTONGAUQL", c) != NULL;
 }
@@ -275,6 +276,7 @@ const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls) {
   return c ? c->name : "object";
 }
 
+/* Name of a JS argument kind for messages. */
 static const char *kind_name(int kind) {
   switch (kind) {
   case JK_UNDEF: return "undefined"; case JK_NULL: return "null"; case JK_BOOL: return "boolean";
@@ -297,6 +299,8 @@ static const char *show_arg(const jb_arg *a, char *buf, size_t n) {
   return buf;
 }
 
+/* Sets a TypeError naming what, the value and the wanted type; with
+ * what == NULL only reports failure (the caller describes it later). */
 static bool type_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, int pcls,
                        const char *what, JSValueRef *exc) {
   if (!what) return false;     /* the caller retries with a description */
@@ -306,6 +310,7 @@ static bool type_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code
   return false;
 }
 
+/* Same as type_error, for a value out of the type's range. */
 static bool range_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, const char *what,
                         JSValueRef *exc) {
   if (!what) return false;     /* the caller retries with a description */

@@ -32,6 +32,7 @@ static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
                               const JSValueRef argv[], JSValueRef *exc);
 static JSValueRef catchall_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc);
 
+/* Creates the process-wide JSClasses (catch-all, token). Once. */
 static void make_classes(void) {
   JSClassDefinition c = kJSClassDefinitionEmpty;
   c.className = "JavaMembers";
@@ -93,6 +94,7 @@ static const char helper_src[] =
   "  return [makeCtor, defineFields, iterate, Symbol.iterator];\n"
   "})";
 
+/* Hash of a function's address for the function map. */
 static inline uint32_t fn_hash(JSObjectRef f) {
   uint64_t x = (uint64_t)(uintptr_t)f;
   x ^= x >> 29;
@@ -252,6 +254,7 @@ static JSObjectRef bridge_fn(jb_rt *b, JSContextRef ctx, JSObjectCallAsFunctionC
   return JSObjectMakeFunctionWithCallback(ctx, NULL, cb);
 }
 
+/* JSValueProtect when v is set (each paired with one unprotect at teardown). */
 static void protect(JSContextRef ctx, JSValueRef v) { if (v) JSValueProtect(ctx, v); }
 
 /* Per-runtime set-up: classes, helper script, cached strings. */
@@ -318,6 +321,7 @@ void jb_jsclass_free(jb_rt *b) {
   if (b->s_constructor) JSStringRelease(b->s_constructor);
 }
 
+/* The per-runtime JS objects of class index, growing the array. Inside the gate. */
 static jb_jsclass *slot_of(jb_rt *b, int index) {
   if ((size_t)index >= b->njsc) {
     size_t n = b->njsc ? b->njsc : 64;
@@ -331,6 +335,7 @@ static jb_jsclass *slot_of(jb_rt *b, int index) {
   return &b->jsc[index];
 }
 
+/* New bound data owned by b (freed at teardown). Inside the gate. */
 static jb_bound *new_bound(jb_rt *b, jb_class *k, jb_group *g, jb_member *forced, bool is_static) {
   jb_bound *bd = calloc(1, sizeof *bd);
   if (!bd) return NULL;
@@ -356,6 +361,7 @@ JSObjectRef jb_method_fn(jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *for
   return f;
 }
 
+/* o[name] = v with attributes a. Inside the gate. */
 static void set_prop(JSContextRef ctx, JSObjectRef o, const char *name, JSValueRef v, JSPropertyAttributes a) {
   JSStringRef n = JSStringCreateWithUTF8CString(name);
   JSObjectSetProperty(ctx, o, n, v, a, NULL);
@@ -550,6 +556,7 @@ static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   return jb_invoke(env, b, ctx, bd->g, bd->forced, recv, argc, argv, exc);
 }
 
+/* True when s could be a Java member name. */
 static bool is_identifier(const char *s) {
   if (!*s) return false;
   for (const char *p = s; *p; p++) {

@@ -29,6 +29,7 @@ static pthread_once_t pkg_once = PTHREAD_ONCE_INIT;
 
 static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc);
 
+/* Creates the package catch-all JSClass once per process. */
 static void make_pkg_class(void) {
   JSClassDefinition d = kJSClassDefinitionEmpty;
   d.className = "JavaPackage";
@@ -63,6 +64,7 @@ static JSObjectRef ctor_of_class(JNIEnv *env, jb_rt *b, JSContextRef ctx, jclass
   return jb_class_ctor(env, b, ctx, ci, exc);
 }
 
+/* True when s could be a Java package or class name segment. */
 static bool is_identifier(const char *s) {
   if (!*s) return false;
   for (const char *p = s; *p; p++) {
@@ -140,14 +142,17 @@ JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef 
   return r;
 }
 
+/* The bridge of a Java.* function (its private data). */
 static jb_rt *bridge_of(JSObjectRef fn) { return JSObjectGetPrivate(fn); }
 
+/* Java.type(name) -> class constructor. Inside the gate. */
 static JSValueRef java_type(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                             const JSValueRef argv[], JSValueRef *exc) {
   JNIEnv *env = strait__env();
   return jb_type_by_name(env, bridge_of(fn), ctx, argc ? argv[0] : JSValueMakeUndefined(ctx), exc);
 }
 
+/* Java.isJavaObject(v) -> boolean. Inside the gate. */
 static JSValueRef java_is_object(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                  const JSValueRef argv[], JSValueRef *exc) {
   bool r = argc && JSValueIsObject(ctx, argv[0]) && jb_entry_of(bridge_of(fn), (JSObjectRef)argv[0]);

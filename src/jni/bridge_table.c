@@ -37,6 +37,7 @@ static inline uintptr_t token_code(int rtslot, uint32_t slot, uint32_t gen) {
   return ((uintptr_t)rtslot << (SLOT_BITS + GEN_BITS)) | ((uintptr_t)(gen & ((1u << GEN_BITS) - 1)) << SLOT_BITS) | slot;
 }
 
+/* Hash of a wrapper's address for the by_ptr index. */
 static inline uint32_t hash_ptr(const void *p) {
   uint64_t x = (uint64_t)(uintptr_t)p;
   x ^= x >> 33;
@@ -45,6 +46,7 @@ static inline uint32_t hash_ptr(const void *p) {
   return (uint32_t)x;
 }
 
+/* Hash of an ObjectTable id for the by_id index. */
 static inline uint32_t hash_id(int64_t id) {
   uint64_t x = (uint64_t)id * 0x9E3779B97F4A7C15ULL;
   return (uint32_t)(x >> 32);
@@ -82,6 +84,7 @@ void jb_table_free(jb_rt *b, JNIEnv *env) {
   b->entries = NULL;
 }
 
+/* Inserts slot into index tab at the first free or tombstone place. */
 static void idx_put(uint32_t *tab, uint32_t cap, uint32_t h, uint32_t slot) {
   uint32_t mask = cap - 1;
   uint32_t i = h & mask;
@@ -125,6 +128,7 @@ static void idx_del(uint32_t *tab, uint32_t cap, uint32_t h, uint32_t slot) {
   }
 }
 
+/* The entry of id (live or dead) and its slot, or NULL. Inside the gate. */
 static jb_entry *find_by_id(jb_rt *b, int64_t id, uint32_t *slot_out) {
   uint32_t mask = b->idxcap - 1;
   for (uint32_t i = hash_id(id) & mask, v; (v = b->by_id[i]) != 0; i = (i + 1) & mask) {
@@ -204,6 +208,7 @@ static void release_slot(JNIEnv *env, jb_rt *b, uint32_t slot) {
   b->live--;
 }
 
+/* One ObjectTable.release upcall for ids[0..n). Inside the gate. */
 static void release_ids(JNIEnv *env, jb_rt *b, jlong *ids, int n) {
   if (n == 0) return;
   (*env)->SetLongArrayRegion(env, b->release_buf, 0, n, ids);
@@ -323,6 +328,7 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
 
 /* Array wrapper code for slot/gen (the array JSClass uses the same). */
 uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen);
+/* The private code of a token or array wrapper for slot/gen. */
 uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen) { return token_code(b->slot, slot, gen); }
 
 /* The JS value for obj; see bridge.h. Inside the gate. */
