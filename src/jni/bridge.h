@@ -261,6 +261,11 @@ void jb_flush(JNIEnv *env, jb_rt *b);
 static inline void jb_maybe_flush(JNIEnv *env, jb_rt *b) {
   if (atomic_load_explicit(&b->pending, memory_order_relaxed) >= JB_FLUSH_AT) jb_flush(env, b);
 }
+/* Private code of a token or array wrapper (runtime slot, entry slot,
+ * generation). */
+uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen);
+/* Installs Java.__bench (bridge_bench.c). Inside the gate. */
+void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
 /* Token JSClass finalizer (queues the slot). GC thread: no JSC, no Java. */
 void jb_token_finalize(JSObjectRef token);
 

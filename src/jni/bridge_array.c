@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen);
 
 static JSClassRef array_class;
 static pthread_once_t array_once = PTHREAD_ONCE_INIT;

@@ -125,8 +125,6 @@ static JSValueRef bench_jni(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   return JSValueMakeNumber(ctx, n > 0 ? (t1 - t0) / (double)n : 0);
 }
 
-/* Installs Java.__bench on the Java object. */
-void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
 /* Defines Java.__bench (empty, emptyClass, token, jni). Inside the gate. */
 void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);

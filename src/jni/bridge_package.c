@@ -298,8 +298,6 @@ static JSValueRef java_gc(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, si
   return JSValueMakeUndefined(ctx);
 }
 
-void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
-
 /* Native function with b as private data, stored as obj[name]. */
 static void put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name, JSObjectCallAsFunctionCallback cb) {
   JSClassDefinition d = kJSClassDefinitionEmpty;

@@ -326,8 +326,6 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
   return w;
 }
 
-/* Array wrapper code for slot/gen (the array JSClass uses the same). */
-uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen);
 /* The private code of a token or array wrapper for slot/gen. */
 uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen) { return token_code(b->slot, slot, gen); }
 
