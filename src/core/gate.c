@@ -1,9 +1,10 @@
 /*
  * gate.c - the per-runtime admission gate in front of the engine.
  *
- * A thread that wants the runtime CASes `word` from 0 to 1. If that fails it
- * spins for a bounded time (the owner's stay is usually short: one call),
- * then parks on a condition variable. The owner re-enters for free (depth).
+ * A thread that wants the runtime CASes `word` from 0 to 1. If that fails,
+ * one waiter at a time spins for a bounded time (the owner's stay is
+ * usually short: one call) and the others park on a condition variable; a
+ * waiter parked for long gets the word handed to it (fairness). The owner re-enters for free (depth).
  * While it owns the gate the thread also holds JSC's API lock (JSLock), so
  * the C API calls it makes do not take and drop that lock one by one.
  *
@@ -29,14 +30,16 @@ enum {
 #define TICKET_DEPTH_BITS 12
 #define TICKET_DEPTH_MASK ((1 << TICKET_DEPTH_BITS) - 1)
 
-static _Thread_local char thread_token_anchor;
-
-/* The calling thread's newest live suspension: gate and stack index. */
-static _Thread_local strait__gate *tl_gate;
-static _Thread_local size_t tl_index;
+/* Per-thread state, initial-exec so each access is one %fs-relative load
+ * instead of a __tls_get_addr call: its address is the thread's token, and
+ * it names the thread's newest live suspension (gate and stack index). */
+static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
+  strait__gate *gate;
+  size_t index;
+} tl;
 
 /* Token of the calling thread: the address of a thread-local. Any thread. */
-uintptr_t strait__thread_token(void) { return (uintptr_t)&thread_token_anchor; }
+uintptr_t strait__thread_token(void) { return (uintptr_t)&tl; }
 
 static long now_ns(void) {
   struct timespec ts;
@@ -60,6 +63,9 @@ void strait__gate_init(strait__gate *g) {
   atomic_init(&g->away, 0);
   atomic_init(&g->susp_pops, 0);
   atomic_init(&g->turn_waiters, 0);
+  atomic_init(&g->spinner, 0);
+  atomic_init(&g->starving, 0);
+  g->handoff = 0;
   g->depth = 0;
   g->next_seq = 0;
   g->nsusp = 0;
@@ -126,78 +132,130 @@ static void deadline_ts(struct timespec *ts, long ns_from_now) {
   ts->tv_nsec = ns % 1000000000L;
 }
 
-/*
- * Blocks until the calling thread holds the gate word: free and taken, or
- * taken over from an owner that stayed in Java (when `takeover`). A parked
- * waiter wakes on release, every takeover delay (to look for an owner that
- * stayed in Java), and every 10 ms when give_up is set, which it then asks (with no lock
- * held): non-zero stops the wait with STRAIT_EINTR, a closing runtime with
- * STRAIT_ECLOSED. Returns 0 once it holds the word. Any thread.
- */
-static int acquire(strait__gate *g, int takeover, int (*give_up)(void *), void *ud) {
-  if (try_take(g)) return 0;
-  takeover_watch w = {0, 0};
-  for (;;) {
-    if (g->spin_ns > 0) {
-      long deadline = now_ns() + g->spin_ns;
-      int n = 0;
-      long now;
-      do {
-        for (int i = 0; i < 64; i++) {
-          if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g))
-            return 0;
-          cpu_relax();
-        }
-        if (++n % 16 == 0) sched_yield();
-        now = now_ns();
-        if (takeover && try_takeover(g, &w, now)) return 0;
-      } while (now < deadline);
+/* How long a parked waiter waits before it counts as starving: from then
+ * on nobody spins or barges, and each release hands the word to a parked
+ * waiter. */
+#define STARVE_NS 1000000L
+
+/* The one spinner's wait: polls the word for spin_ns (looking for a
+ * takeover when `takeover`); 1 once it holds the word, 0 when the budget
+ * ran out or a parked waiter is starving. */
+static int spin(strait__gate *g, int takeover, takeover_watch *w) {
+  long deadline = now_ns() + g->spin_ns;
+  int n = 0;
+  long now;
+  do {
+    for (int i = 0; i < 64; i++) {
+      if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g)) return 1;
+      cpu_relax();
     }
-    int rc = 0;
-    pthread_mutex_lock(&g->mu);
-    atomic_fetch_add(&g->waiters, 1);
-    for (;;) {
-      if (try_take(g)) break;
-      long now = now_ns();
-      if (takeover && try_takeover(g, &w, now)) break;
-      /* Suspensions do not wake parked waiters (that would cost every
-       * callback a syscall under contention): a waiter that may take over
-       * polls at the takeover delay instead. */
-      long wait_ns = give_up ? 10000000L : -1;
-      if (takeover) {
-        long due = w.seq ? w.since + g->takeover_ns - now : g->takeover_ns;
-        if (due < 0) due = 0;
-        if (wait_ns < 0 || due < wait_ns) wait_ns = due + 1000;
-      }
-      if (wait_ns < 0) {
-        pthread_cond_wait(&g->cv, &g->mu);
-      } else {
-        struct timespec ts;
-        deadline_ts(&ts, wait_ns);
-        pthread_cond_timedwait(&g->cv, &g->mu, &ts);
-      }
-      if (try_take(g)) break;
-      if (give_up) {
-        pthread_mutex_unlock(&g->mu);
-        int stop = atomic_load(&g->closing) ? STRAIT_ECLOSED : (give_up(ud) ? STRAIT_EINTR : 0);
-        pthread_mutex_lock(&g->mu);
-        if (stop) {
-          rc = try_take(g) ? 0 : stop;
-          break;
-        }
-      }
-    }
-    atomic_fetch_sub(&g->waiters, 1);
-    pthread_mutex_unlock(&g->mu);
-    return rc;
-  }
+    if (atomic_load_explicit(&g->starving, memory_order_relaxed)) return 0;
+    if (++n % 16 == 0) sched_yield();
+    now = now_ns();
+    if (takeover && try_takeover(g, w, now)) return 1;
+  } while (now < deadline);
+  return 0;
 }
 
-/* Frees the gate word and wakes one parked waiter, if any. */
+/*
+ * Blocks until the calling thread holds the gate word: free and taken,
+ * handed over by a release, or taken over from an owner that stayed in
+ * Java (when `takeover`). One waiter at a time spins (on a machine with few
+ * cores more spinners only steal the owner's CPU); the others park at once.
+ * A parked waiter wakes on release, at the fairness delay, every takeover
+ * delay (to look for an owner that stayed in Java), and every 10 ms when
+ * give_up is set, which it then asks (with no lock held): non-zero stops
+ * the wait with STRAIT_EINTR, a closing runtime with STRAIT_ECLOSED.
+ * Returns 0 once it holds the word. Any thread; the caller's try_take()
+ * already failed.
+ */
+static int acquire_slow(strait__gate *g, int takeover, int (*give_up)(void *), void *ud) {
+  takeover_watch w = {0, 0};
+  if (g->spin_ns > 0 && !atomic_load(&g->starving) && !atomic_exchange(&g->spinner, 1)) {
+    int got = spin(g, takeover, &w);
+    atomic_store(&g->spinner, 0);
+    if (got) return 0;
+  }
+  int rc = 0, starving = 0;
+  long parked = now_ns();
+  pthread_mutex_lock(&g->mu);
+  atomic_fetch_add(&g->waiters, 1);
+  for (;;) {
+    if (g->handoff) {
+      g->handoff = 0;
+      break;
+    }
+    if (try_take(g)) break;
+    long now = now_ns();
+    if (takeover && try_takeover(g, &w, now)) break;
+    if (!starving && now - parked >= STARVE_NS) {
+      starving = 1;
+      atomic_fetch_add(&g->starving, 1);
+    }
+    /* Suspensions do not wake parked waiters (that would cost every
+     * callback a syscall under contention): a waiter that may take over
+     * polls at the takeover delay instead. Until it starves a waiter also
+     * wakes at the fairness delay. */
+    long wait_ns = give_up ? 10000000L : -1;
+    if (!starving && (wait_ns < 0 || STARVE_NS < wait_ns)) wait_ns = STARVE_NS;
+    if (takeover) {
+      long due = w.seq ? w.since + g->takeover_ns - now : g->takeover_ns;
+      if (due < 0) due = 0;
+      if (wait_ns < 0 || due < wait_ns) wait_ns = due + 1000;
+    }
+    if (wait_ns < 0) {
+      pthread_cond_wait(&g->cv, &g->mu);
+    } else {
+      struct timespec ts;
+      deadline_ts(&ts, wait_ns);
+      pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+    }
+    if (g->handoff) {
+      g->handoff = 0;
+      break;
+    }
+    if (try_take(g)) break;
+    if (give_up) {
+      pthread_mutex_unlock(&g->mu);
+      int stop = atomic_load(&g->closing) ? STRAIT_ECLOSED : (give_up(ud) ? STRAIT_EINTR : 0);
+      pthread_mutex_lock(&g->mu);
+      if (stop) {
+        if (g->handoff) g->handoff = 0;
+        else if (!try_take(g)) rc = stop;
+        break;
+      }
+    }
+  }
+  if (starving) atomic_fetch_sub(&g->starving, 1);
+  atomic_fetch_sub(&g->waiters, 1);
+  pthread_mutex_unlock(&g->mu);
+  return rc;
+}
+
+/* acquire_slow() after a failed fast try. Any thread. */
+static inline int acquire(strait__gate *g, int takeover, int (*give_up)(void *), void *ud) {
+  return try_take(g) ? 0 : acquire_slow(g, takeover, give_up, ud);
+}
+
+/* Frees the gate word: hands it to a parked waiter while one is starving,
+ * else clears it and wakes one parked waiter when nobody spins (the spinner
+ * takes the word by itself). Word holder only. */
 static void release(strait__gate *g) {
   atomic_store_explicit(&g->owner, 0, memory_order_relaxed);
-  atomic_store_explicit(&g->word, 0, memory_order_release);
-  if (atomic_load(&g->waiters) > 0) {
+  if (atomic_load(&g->starving) > 0) {
+    pthread_mutex_lock(&g->mu);
+    if (atomic_load(&g->waiters) > 0) {
+      g->handoff = 1;
+      pthread_cond_signal(&g->cv);
+      pthread_mutex_unlock(&g->mu);
+      return;
+    }
+    pthread_mutex_unlock(&g->mu);
+  }
+  /* Sequentially consistent: a parking waiter counts itself in `waiters`
+   * and then tries the word, so this store must not pass the loads below. */
+  atomic_exchange(&g->word, 0);
+  if (atomic_load(&g->waiters) > 0 && atomic_load(&g->spinner) == 0) {
     pthread_mutex_lock(&g->mu);
     pthread_cond_signal(&g->cv);
     pthread_mutex_unlock(&g->mu);
@@ -206,7 +264,7 @@ static void release(strait__gate *g) {
 
 /* The calling thread's live suspension on g, or NULL. */
 static inline strait__susp *my_susp(strait__gate *g) {
-  return tl_gate == g ? &g->susp[tl_index] : NULL;
+  return tl.gate == g ? &g->susp[tl.index] : NULL;
 }
 
 /* Shared body of strait_enter and strait__enter_or_give_up. */
@@ -306,10 +364,10 @@ int strait__gate_suspend(strait_runtime *rt) {
   strait__susp *s = &g->susp[i];
   s->token = strait__thread_token();
   s->depth = g->depth;
-  s->prev_gate = tl_gate;
-  s->prev_index = tl_index;
-  tl_gate = g;
-  tl_index = i;
+  s->prev_gate = tl.gate;
+  s->prev_index = tl.index;
+  tl.gate = g;
+  tl.index = i;
   g->depth = 0;
   arm(g, s);
   return TICKET_ORDERED | (int)(i << TICKET_DEPTH_BITS) | s->depth;
@@ -328,8 +386,8 @@ int strait__gate_suspend_unlocked(strait_runtime *rt) {
  * look again. Word holder only. */
 static void pop(strait__gate *g, size_t i) {
   strait__susp *s = &g->susp[i];
-  tl_gate = s->prev_gate;
-  tl_index = s->prev_index;
+  tl.gate = s->prev_gate;
+  tl.index = s->prev_index;
   g->nsusp = i;
   atomic_fetch_add(&g->susp_pops, 1);
   if (atomic_load(&g->turn_waiters) > 0) {

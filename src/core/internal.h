@@ -35,7 +35,8 @@ typedef struct strait__susp {
 /*
  * One per runtime. `word` is 0 when free, 1 when owned. The owner is
  * identified by a per-thread token; depth counts nested enters of the owner.
- * Waiters spin for spin_ns, then park on cv.
+ * One waiter at a time spins for spin_ns (the others park on cv at once);
+ * a waiter parked past the fairness delay gets the word handed to it.
  *
  * Rule: a thread holds the runtime only while it runs JS. A JSC callback that
  * calls into Java suspends the gate lazily: it only arms `away` (one atomic
@@ -64,6 +65,9 @@ typedef struct strait__gate {
   _Atomic unsigned long susp_pops;   /* bumped by every pop */
   _Atomic int turn_waiters;          /* resumers parked on turn_cv */
   pthread_cond_t turn_cv;            /* with mu */
+  _Atomic int spinner;       /* 1 while one waiter spins (the others park) */
+  _Atomic int starving;      /* parked waiters that waited past the fairness delay */
+  int handoff;               /* with mu: the word was handed to a parked waiter */
 } strait__gate;
 
 void strait__gate_init(strait__gate *g);
