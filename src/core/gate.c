@@ -96,12 +96,6 @@ static inline int try_take(strait__gate *g) {
                                                  memory_order_relaxed);
 }
 
-static inline void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 /* Watches `away` for a takeover: an armed suspension seen continuously
  * (same seq) for takeover_ns is taken with a CAS. Returns 1 when the caller
  * now holds the gate word in the suspended owner's place. */
@@ -137,20 +131,19 @@ static void deadline_ts(struct timespec *ts, long ns_from_now) {
  * waiter. */
 #define STARVE_NS 1000000L
 
-/* The one spinner's wait: polls the word for spin_ns (looking for a
- * takeover when `takeover`); 1 once it holds the word, 0 when the budget
- * ran out or a parked waiter is starving. */
+/* The one spinner's wait: looks at the word, yielding the CPU between
+ * looks (on a machine with few cores a waiter spinning in place keeps the
+ * owner, or the previous owner coming back, off the CPU, and an eager
+ * hand-over on every call moves the engine's state between cores), for
+ * spin_ns; looks for a takeover when `takeover`. 1 once it holds the word,
+ * 0 when the budget ran out or a parked waiter is starving. */
 static int spin(strait__gate *g, int takeover, takeover_watch *w) {
   long deadline = now_ns() + g->spin_ns;
-  int n = 0;
   long now;
   do {
-    for (int i = 0; i < 64; i++) {
-      if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g)) return 1;
-      cpu_relax();
-    }
+    if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g)) return 1;
     if (atomic_load_explicit(&g->starving, memory_order_relaxed)) return 0;
-    if (++n % 16 == 0) sched_yield();
+    sched_yield();
     now = now_ns();
     if (takeover && try_takeover(g, w, now)) return 1;
   } while (now < deadline);
