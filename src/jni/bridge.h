@@ -106,6 +106,8 @@ typedef struct jb_entry {
   uint32_t gen;
   int32_t alen;             /* arrays: the length (fixed for a Java array) */
   _Atomic int dead;         /* set by the token's finalizer */
+  bool unreg;               /* constructed here, not yet in the Java table */
+  uint32_t upos;            /* its index in jb_rt.unreg while unreg */
 } jb_entry;
 
 /* Private data of method functions and catch-all objects. */
@@ -142,6 +144,15 @@ typedef struct jb_rt {
   uint32_t idxcap;          /* capacity of both indexes (power of two) */
   uint32_t idxused;         /* used + tombstones */
   size_t live;              /* live entries */
+
+  /* objects made by `new` wait here (slots) until a lookup in the Java
+   * table needs them (jb_register_pending); those that die first never
+   * reach Java at all. Their ids come from next_cid (ObjectTable.NATIVE_IDS
+   * and up), so they never meet the Java table's own ids. */
+  uint32_t *unreg;
+  uint32_t nunreg, capunreg;
+  int64_t next_cid;
+  jobjectArray adopt_buf;   /* global ref: Object[1024] for ObjectTable.adopt */
 
   /* finalization queue (written by the token finalizer) */
   pthread_mutex_t qmu;
@@ -208,6 +219,7 @@ typedef struct jb_cache {
   jmethodID ObjectTable_init;     /* () */
   jmethodID ObjectTable_register; /* (Object) long */
   jmethodID ObjectTable_release;  /* (long[], int) */
+  jmethodID ObjectTable_adopt;    /* (Object[], long[], int) */
   jmethodID ObjectTable_size;     /* () int */
   jmethodID Object_toString;
   jmethodID Object_getClass;
@@ -253,6 +265,12 @@ jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj);
  * primitive for String and boxes, else the one wrapper of that object.
  * NULL with *exc set on failure. */
 JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc);
+/* The wrapper of obj, an instance of exactly cls that this runtime just
+ * constructed (so no wrapper of it exists): no upcall, see jb_rt.unreg. */
+JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_class *cls, JSValueRef *exc);
+/* Enters the constructed objects waiting in b->unreg into the Java table
+ * (one upcall per 1024). Inside the gate. */
+void jb_register_pending(JNIEnv *env, jb_rt *b);
 /* Releases queued dead wrappers' Java objects (one upcall per batch). */
 void jb_flush(JNIEnv *env, jb_rt *b);
 /* Crossings flush once this many wrappers wait (one upcall per batch); the

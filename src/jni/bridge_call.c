@@ -314,7 +314,8 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
     if (!o) { jb_throw_pending(env, b, ctx, exc); goto done; }
     /* recv carries the `this` of the JS `new`: it becomes the wrapper */
     b->adopt = (JSObjectRef)recv;
-    result = jb_wrap(env, b, ctx, o, exc);
+    /* exactly g->cls, and new to this runtime: no table lookup in Java */
+    result = jb_wrap_new(env, b, ctx, o, g->cls, exc);
     b->adopt = NULL;
     (*env)->DeleteLocalRef(env, o);
     goto done;

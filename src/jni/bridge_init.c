@@ -102,6 +102,7 @@ int strait__bridge_init(JNIEnv *env) {
   METHOD(ObjectTable_init, jb.ObjectTable, "<init>", "()V");
   METHOD(ObjectTable_register, jb.ObjectTable, "register", "(Ljava/lang/Object;)J");
   METHOD(ObjectTable_release, jb.ObjectTable, "release", "([JI)V");
+  METHOD(ObjectTable_adopt, jb.ObjectTable, "adopt", "([Ljava/lang/Object;[JI)V");
   METHOD(ObjectTable_size, jb.ObjectTable, "size", "()I");
   METHOD(Object_toString, strait__jc.Object, "toString", "()Ljava/lang/String;");
   METHOD(Object_getClass, strait__jc.Object, "getClass", "()Ljava/lang/Class;");
@@ -135,6 +136,7 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
   jb_table_free(b, env);
   if (b->table) (*env)->DeleteGlobalRef(env, b->table);
   if (b->release_buf) (*env)->DeleteGlobalRef(env, b->release_buf);
+  if (b->adopt_buf) (*env)->DeleteGlobalRef(env, b->adopt_buf);
   for (size_t i = 0; i < b->nowned; i++) free(b->owned[i]);
   free(b->owned);
   free(b);
@@ -166,7 +168,8 @@ int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {
   if (rc) return rc;
   jobject t = (*env)->NewObject(env, jb.ObjectTable, jb.ObjectTable_init);
   jlongArray buf = t ? (*env)->NewLongArray(env, 1024) : NULL;
-  if (!t || !buf) {
+  jobjectArray abuf = buf ? (*env)->NewObjectArray(env, 1024, strait__jc.Object, NULL) : NULL;
+  if (!t || !buf || !abuf) {
     (*env)->ExceptionClear(env);
     return STRAIT_ENOMEM;
   }
@@ -174,6 +177,8 @@ int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {
   b->release_buf = (*env)->NewGlobalRef(env, buf);
   (*env)->DeleteLocalRef(env, t);
   (*env)->DeleteLocalRef(env, buf);
+  b->adopt_buf = (*env)->NewGlobalRef(env, abuf);
+  (*env)->DeleteLocalRef(env, abuf);
   JSValueRef exc = NULL;
   rc = jb_jsclass_init(b, b->ctx, &exc);
   if (rc == 0) rc = jb_packages_install(b, b->ctx, &exc);

@@ -278,6 +278,7 @@ static JSValueRef java_stats(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
   jb_rt *b = bridge_of(fn);
   JNIEnv *env = strait__env();
   jb_flush(env, b);
+  jb_register_pending(env, b);
   jint held = (*env)->CallIntMethod(env, b->table, jb.ObjectTable_size);
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);

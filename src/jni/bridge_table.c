@@ -63,6 +63,7 @@ int jb_table_init(jb_rt *b) {
   b->capqueue = 256;
   b->queue = malloc(b->capqueue * sizeof *b->queue);
   pthread_mutex_init(&b->qmu, NULL);
+  b->next_cid = (int64_t)1 << 39;    /* ObjectTable.NATIVE_IDS */
   if (!b->entries || !b->free_slots || !b->by_id || !b->by_ptr || !b->queue) return STRAIT_ENOMEM;
   return 0;
 }
@@ -75,6 +76,9 @@ void jb_table_free(jb_rt *b, JNIEnv *env) {
   free(b->free_slots);
   free(b->by_id);
   free(b->by_ptr);
+  free(b->unreg);
+  b->unreg = NULL;
+  b->nunreg = b->capunreg = 0;
   pthread_mutex_lock(&b->qmu);
   free(b->queue);
   b->queue = NULL;
@@ -192,9 +196,62 @@ void jb_token_finalize(JSObjectRef token) {
   }
 }
 
-/* Frees entry slot (dead): indexes, global ref, free list. */
-static void release_slot(JNIEnv *env, jb_rt *b, uint32_t slot) {
+/* Appends slot to the constructed objects not yet in the Java table. */
+static int unreg_push(jb_rt *b, uint32_t slot) {
+  if (b->nunreg == b->capunreg) {
+    uint32_t cap = b->capunreg ? b->capunreg * 2 : 256;
+    uint32_t *u = realloc(b->unreg, cap * sizeof *u);
+    if (!u) return STRAIT_ENOMEM;
+    b->unreg = u;
+    b->capunreg = cap;
+  }
+  b->entries[slot].unreg = true;
+  b->entries[slot].upos = b->nunreg;
+  b->unreg[b->nunreg++] = slot;
+  return 0;
+}
+
+/* Takes slot out of b->unreg (the last item moves into its place). */
+static void unreg_remove(jb_rt *b, uint32_t slot) {
   jb_entry *e = &b->entries[slot];
+  uint32_t last = b->unreg[--b->nunreg];
+  b->unreg[e->upos] = last;
+  b->entries[last].upos = e->upos;
+  e->unreg = false;
+}
+
+/* Enters the waiting constructed objects into the Java table; see
+ * bridge.h. Keeps a pending Java exception pending. Inside the gate. */
+void jb_register_pending(JNIEnv *env, jb_rt *b) {
+  if (!b->nunreg) return;
+  jthrowable pending = (*env)->ExceptionOccurred(env);
+  if (pending) (*env)->ExceptionClear(env);
+  jlong ids[MAX_BATCH];
+  while (b->nunreg) {
+    int n = 0;
+    while (b->nunreg && n < MAX_BATCH) {
+      uint32_t slot = b->unreg[--b->nunreg];
+      jb_entry *e = &b->entries[slot];
+      e->unreg = false;
+      (*env)->SetObjectArrayElement(env, b->adopt_buf, n, e->ref);
+      ids[n++] = e->id;
+    }
+    (*env)->SetLongArrayRegion(env, b->release_buf, 0, n, ids);
+    (*env)->CallVoidMethod(env, b->table, jb.ObjectTable_adopt, b->adopt_buf, b->release_buf, (jint)n);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  }
+  if (pending) {
+    (*env)->Throw(env, pending);
+    (*env)->DeleteLocalRef(env, pending);
+  }
+}
+
+/* Frees entry slot (dead): indexes, global ref, free list. Returns true
+ * when the Java table holds its id (to be released there). */
+static bool release_slot(JNIEnv *env, jb_rt *b, uint32_t slot) {
+  jb_entry *e = &b->entries[slot];
+  bool in_java = !e->unreg;
+  if (e->unreg) unreg_remove(b, slot);
   idx_del(b->by_id, b->idxcap, hash_id(e->id), slot);
   if (e->wrapper) idx_del(b->by_ptr, b->idxcap, hash_ptr(e->wrapper), slot);
   (*env)->DeleteGlobalRef(env, e->ref);
@@ -206,6 +263,7 @@ static void release_slot(JNIEnv *env, jb_rt *b, uint32_t slot) {
   atomic_store(&e->dead, 0);
   b->free_slots[b->nfree++] = slot;
   b->live--;
+  return in_java;
 }
 
 /* One ObjectTable.release upcall for ids[0..n). Inside the gate. */
@@ -236,8 +294,8 @@ void jb_flush(JNIEnv *env, jb_rt *b) {
     if (slot >= b->nentries) continue;
     jb_entry *e = &b->entries[slot];
     if ((e->gen & ((1u << GEN_BITS) - 1)) != gen || !e->id || !atomic_load(&e->dead)) continue;
-    ids[n++] = e->id;
-    release_slot(env, b, slot);
+    int64_t id = e->id;
+    if (release_slot(env, b, slot)) ids[n++] = id;
     if (n == MAX_BATCH) {
       release_ids(env, b, ids, n);
       n = 0;
@@ -332,6 +390,7 @@ uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen) { return token_co
 /* The JS value for obj; see bridge.h. Inside the gate. */
 JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc) {
   if (!obj) return JSValueMakeNull(ctx);
+  if (b->nunreg) jb_register_pending(env, b);
   jlong r = (*env)->CallLongMethod(env, b->table, jb.ObjectTable_register, obj);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
@@ -386,6 +445,7 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
   e->ref = (*env)->NewGlobalRef(env, obj);
   e->cls = k;
   e->wrapper = NULL;
+  e->unreg = false;
   atomic_store(&e->dead, 0);
   b->live++;
   idx_put(b->by_id, b->idxcap, hash_id(id), slot);
@@ -396,5 +456,35 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
     release_slot(env, b, slot);
     release_ids(env, b, &one, 1);
   }
+  return w;
+}
+
+/* The wrapper of a just-constructed object; see bridge.h. Inside the gate. */
+JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_class *cls, JSValueRef *exc) {
+  uint32_t slot;
+  if (ensure_index(b) || take_slot(b, &slot)) {
+    *exc = jb_error(ctx, "Error", "out of memory wrapping a Java object");
+    return NULL;
+  }
+  jb_entry *e = &b->entries[slot];
+  e->id = b->next_cid++;
+  e->ref = (*env)->NewGlobalRef(env, obj);
+  e->cls = cls;
+  e->wrapper = NULL;
+  atomic_store(&e->dead, 0);
+  if (!e->ref || unreg_push(b, slot)) {
+    if (e->ref) (*env)->DeleteGlobalRef(env, e->ref);
+    e->id = 0;
+    e->ref = NULL;
+    e->cls = NULL;
+    b->free_slots[b->nfree++] = slot;
+    *exc = jb_error(ctx, "Error", "out of memory wrapping a Java object");
+    return NULL;
+  }
+  b->live++;
+  idx_put(b->by_id, b->idxcap, hash_id(e->id), slot);
+  b->idxused++;
+  JSValueRef w = make_wrapper(env, b, ctx, slot, exc);
+  if (!w) release_slot(env, b, slot);
   return w;
 }

@@ -12,6 +12,24 @@ describe('identity', () => {
     expect(list.get(1)).toBe(list);
   });
 
+  it('hands back the wrapper `new` made once Java returns the object', () => {
+    const list = new java.util.ArrayList();
+    const made = [];
+    for (let i = 0; i < 3000; i++) {
+      const o = new java.lang.Object();
+      made.push(o);
+      list.add(o);
+    }
+    for (let i = 0; i < 3000; i += 499) expect(list.get(i)).toBe(made[i]);
+    const m = new java.util.HashMap();
+    const k = new java.lang.StringBuilder('k');
+    m.put(k, 1);
+    expect(m.keySet().iterator().next()).toBe(k);
+    Java.__gc();
+    const stats = Java.__stats();
+    expect(stats.live).toBe(stats.javaHeld);
+  });
+
   it('uses Java toString for String() and template literals', () => {
     const list = java.util.List.of(1, 2);
     expect(String(list)).toBe('[1, 2]');

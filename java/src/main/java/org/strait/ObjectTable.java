@@ -61,18 +61,46 @@ final class ObjectTable {
             if (x == o) return cls | ids[i];
             if (x == TOMB && tomb < 0) tomb = i;
         }
+        long id = nextId++;
+        insert(o, id, i, tomb);
+        return cls | id;
+    }
+
+    /**
+     * Enters objs[0..n) with the ids native code gave them (ids[k], which
+     * the native side allocates above {@link #NATIVE_IDS}, so they never meet
+     * the ids of {@link #register}); clears objs. Each object must be new to
+     * the table: native code adopts only objects it constructed itself.
+     */
+    void adopt(Object[] objs, long[] ids, int n) {
+        for (int k = 0; k < n; k++) {
+            Object o = objs[k];
+            objs[k] = null;
+            int mask = this.objs.length - 1;
+            int i = mix(System.identityHashCode(o)) & mask;
+            int tomb = -1;
+            for (Object x; (x = this.objs[i]) != null; i = (i + 1) & mask) {
+                if (x == TOMB && tomb < 0) tomb = i;
+            }
+            insert(o, ids[k], i, tomb);
+        }
+    }
+
+    /** Ids native code allocates itself start here. */
+    static final long NATIVE_IDS = 1L << (ID_BITS - 1);
+
+    /** Stores o with id at the empty slot i (or the earlier tombstone). */
+    private void insert(Object o, long id, int i, int tomb) {
         if (tomb >= 0) {
             i = tomb;
         } else {
             used++;
         }
-        long id = nextId++;
         objs[i] = o;
         ids[i] = id;
         live++;
         putId(id, i);
         if (used * 2 > objs.length || idUsed * 2 > objs.length) rehash(live * 4 > objs.length ? objs.length * 2 : objs.length);
-        return cls | id;
     }
 
     /** The object of id, or null. */
