@@ -2,6 +2,7 @@ package org.strait.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.locks.ReentrantLock;
 import org.strait.JsFunction;
@@ -12,8 +13,9 @@ import org.strait.JsRuntimeTuning;
 /**
  * Java -> JS rows (issue 4): calls with no arguments, three existing and
  * three new Java objects, a JS implementation of Runnable, contention of 1,
- * 2 and 4 threads (gate with spinning vs. parking at once vs. a plain
- * ReentrantLock), 1,000,000 tasks posted to the loop, idle loop CPU.
+ * 2 and 4 threads (gate vs. engine lock alone vs. parking at once vs. a
+ * plain ReentrantLock, rounds interleaved), 1,000,000 tasks posted to the
+ * loop, idle loop CPU.
  */
 public final class InteropBench {
     private InteropBench() {}
@@ -63,35 +65,95 @@ public final class InteropBench {
         loopRows();
     }
 
-    /** n calls split over `threads` threads; wall time per call. */
+    /** One contention row: its gate spin setting and one call. */
+    private static final class Variant {
+        final String name, desc;
+        final long spin;
+        final Runnable call;
+        long n;
+        final double[] v;
+
+        Variant(String name, String desc, long spin, Runnable call, int rounds) {
+            this.name = name;
+            this.desc = desc;
+            this.spin = spin;
+            this.call = call;
+            this.v = new double[rounds];
+        }
+    }
+
+    /**
+     * n calls split over `threads` threads; wall time per call. The four
+     * rows of one thread count run their rounds interleaved (round 1 of
+     * each, then round 2, ...), like bench-floors, so a noisy neighbour
+     * hits them alike and their ratios stay meaningful.
+     */
     static void contention(JsRuntime rt, JsFunction f) throws Exception {
         ReentrantLock lock = new ReentrantLock();
+        long target = Bench.envLong("BENCH_ROUND_MS", 40) * 1_000_000L;
+        int warmup = (int) Bench.envLong("BENCH_WARMUP", 2) + 1;
+        int rounds = (int) Math.min(64, Bench.envLong("BENCH_ROUNDS", 7));
         for (int threads : new int[] {1, 2, 4}) {
             String base = "interop.contention_" + threads + "t_";
-            JsRuntimeTuning.setGateSpinMicros(rt, 50);
-            Bench.run("interop", "contention_" + threads + "t_gate",
-                    base + "enginelock," + base + "park," + base + "rlock",
-                    threads + " Java threads calling one runtime, admission gate (spin 50 us, then park); ns per call",
-                    n -> parallel(threads, n, () -> f.call()));
-            Bench.run("interop", "contention_" + threads + "t_enginelock", null,
-                    threads + " threads, no admission gate: JSC's own API lock only",
-                    n -> parallel(threads, n, () -> JsRuntimeTuning.callWithoutGate(f)));
-            JsRuntimeTuning.setGateSpinMicros(rt, -1);
-            Bench.run("interop", "contention_" + threads + "t_park", null,
-                    threads + " threads, gate parking at once (a plain lock in front of the engine lock)",
-                    n -> parallel(threads, n, () -> f.call()));
-            JsRuntimeTuning.setGateSpinMicros(rt, 50);
-            Bench.run("interop", "contention_" + threads + "t_rlock", null,
-                    threads + " threads, each call under one shared java.util.concurrent.locks.ReentrantLock",
-                    n -> parallel(threads, n, () -> {
-                        lock.lock();
-                        try {
-                            f.call();
-                        } finally {
-                            lock.unlock();
-                        }
-                    }));
+            Variant[] vs = {
+                new Variant("gate", threads + " Java threads calling one runtime, admission gate (one waiter"
+                        + " yields the CPU for up to 50 us, the others park); ns per call",
+                        50, () -> f.call(), rounds),
+                new Variant("enginelock", threads + " threads, no admission gate: JSC's own API lock only",
+                        50, () -> JsRuntimeTuning.callWithoutGate(f), rounds),
+                new Variant("park", threads + " threads, gate parking at once (a plain lock in front of"
+                        + " the engine lock)", -1, () -> f.call(), rounds),
+                new Variant("rlock", threads + " threads, each call under one shared"
+                        + " java.util.concurrent.locks.ReentrantLock", 50, () -> {
+                            lock.lock();
+                            try {
+                                f.call();
+                            } finally {
+                                lock.unlock();
+                            }
+                        }, rounds),
+            };
+            try {
+                for (Variant v : vs) {
+                    JsRuntimeTuning.setGateSpinMicros(rt, v.spin);
+                    long n = 16 * threads;
+                    long t = round(threads, n, v);
+                    while (t < target && n < (1L << 40)) {
+                        double k = t > 0 ? (double) target / t * 1.2 : 10;
+                        n = (long) (n * Math.max(2, Math.min(10, k)));
+                        t = round(threads, n, v);
+                    }
+                    v.n = n;
+                    for (int i = 0; i < warmup; i++) round(threads, n, v);
+                }
+                for (int r = 0; r < rounds; r++) {
+                    for (Variant v : vs) {
+                        JsRuntimeTuning.setGateSpinMicros(rt, v.spin);
+                        v.v[r] = (double) round(threads, v.n, v) / v.n;
+                    }
+                }
+                for (Variant v : vs) {
+                    Arrays.sort(v.v);
+                    double med = (rounds & 1) == 1 ? v.v[rounds / 2]
+                            : (v.v[rounds / 2 - 1] + v.v[rounds / 2]) / 2;
+                    Bench.row("interop", "contention_" + threads + "t_" + v.name, med,
+                            v.name.equals("gate")
+                                    ? base + "enginelock," + base + "park," + base + "rlock" : null,
+                            v.desc);
+                }
+            } catch (Throwable e) {
+                for (Variant v : vs) Bench.skip("interop", "contention_" + threads + "t_" + v.name, e.toString());
+            } finally {
+                JsRuntimeTuning.setGateSpinMicros(rt, 50);
+            }
         }
+    }
+
+    /** One timed round of variant v: n calls over `threads` threads; ns. */
+    private static long round(int threads, long n, Variant v) throws Exception {
+        long t0 = System.nanoTime();
+        parallel(threads, n, v.call);
+        return System.nanoTime() - t0;
     }
 
     static void parallel(int threads, long n, Runnable call) throws Exception {
