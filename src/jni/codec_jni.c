@@ -254,7 +254,6 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
   flush_dead(env);
   strait__entry entry;
   if (cj_enter(env, jrt, &entry)) return NULL;
-  JSContextRef ctx = strait_runtime_context(jrt->rt);
   cj_conv c = {.env = env, .jrt = jrt, .owner = owner};
   strait__codec_hooks hooks = {.ud = &c, .java_id = hook_java_id, .js_handle = hook_js_handle};
   strait__vbuf out;
@@ -329,7 +328,6 @@ static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owne
   flush_dead(env);
   strait__entry entry;
   if (cj_enter(env, jrt, &entry)) return NULL;
-  JSContextRef ctx = strait_runtime_context(jrt->rt);
   cj_conv c = {.env = env, .jrt = jrt, .owner = owner, .refs_in = refs};
   strait__codec_hooks hooks = {.ud = &c, .java_value = hook_ref_value, .js_value = hook_ref_value};
   strait__codec_error err;

@@ -9,6 +9,7 @@
  * Inside the core, strait_enter/strait_leave (the gate) serialize threads.
  */
 #include "jni_internal.h"
+#include "handles.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +153,9 @@ static jobject JNICALL n_eval(JNIEnv *env, jclass cls, jlong peer, jobject owner
   strait__entry entry = {strait__entries, jrt};
   strait__entries = &entry;
   jobject out = NULL;
-  int rc = strait_enter(rt);
+  /* Interruptible wait at the gate: JsInterruptedException or "runtime
+   * closed" is pending when it fails. */
+  int rc = strait__java_enter(env, jrt);
   if (rc == 0) {
     JSValueRef result = NULL, exc = NULL;
     rc = strait_eval(rt, src, (size_t)n, cfile, &result, &exc);
@@ -161,8 +164,6 @@ static jobject JNICALL n_eval(JNIEnv *env, jclass cls, jlong peer, jobject owner
     else if (rc == STRAIT_EEXIT) strait__throw_exit(env, jrt->exit_code);
     else strait__throw_status(env, rc, "eval");
     strait_leave(rt);
-  } else {
-    strait__throw_status(env, rc, "eval");
   }
   strait__entries = entry.prev;
   free(cfile);

@@ -9,6 +9,7 @@
  * handles never outlive it (JsRuntime refuses calls after close).
  */
 #include "jni_internal.h"
+#include "handles.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,11 +93,7 @@ static void JNICALL n_value_release_all(JNIEnv *env, jclass cls, jlong peer,
  * exception from toString becomes JsException. Any Java thread. */
 static jstring JNICALL n_value_to_string(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
-  int rc = strait_enter(jrt->rt);
-  if (rc) {
-    strait__throw_status(env, rc, "JsValue.toString");
-    return NULL;
-  }
+  if (strait__java_enter(env, jrt)) return NULL;
   strait__entry entry = {strait__entries, jrt};
   strait__entries = &entry;
   JSContextRef ctx = strait_runtime_context(jrt->rt);
@@ -118,11 +115,7 @@ static jstring JNICALL n_value_to_string(JNIEnv *env, jclass cls, jlong peer, jl
  * thread. */
 static jstring JNICALL n_value_type_of(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
-  int rc = strait_enter(jrt->rt);
-  if (rc) {
-    strait__throw_status(env, rc, "JsValue.typeOf");
-    return NULL;
-  }
+  if (strait__java_enter(env, jrt)) return NULL;
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   JSValueRef v = strait__handle_value(handle);
   const char *t;

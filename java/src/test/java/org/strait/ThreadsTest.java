@@ -85,9 +85,24 @@ class ThreadsTest {
     @Test
     @Timeout(60)
     void interruptedWhileWaitingForTheRuntime() throws Exception {
+        JsFunction quick = (JsFunction) rt.eval("(function () { return 2; })");
+        assertWaiterIsInterruptible(quick::call);
+        assertEquals(2, quick.call());
+    }
+
+    @Test
+    @Timeout(60)
+    void interruptedEvalWhileWaitingForTheRuntime() throws Exception {
+        assertWaiterIsInterruptible(() -> rt.eval("2"));
+        assertEquals(2, rt.eval("2"));
+    }
+
+    /* Runs `call` on a thread that must wait at the gate while another thread
+     * spins in JS for 1.5 s, interrupts it, and checks that it stopped waiting
+     * with JsInterruptedException instead of blocking until the spin ended. */
+    private void assertWaiterIsInterruptible(Runnable call) throws Exception {
         JsFunction spin = (JsFunction) rt.eval(
                 "(function (ms) { var end = Date.now() + ms; while (Date.now() < end); return 1; })");
-        JsFunction quick = (JsFunction) rt.eval("(function () { return 2; })");
         CountDownLatch inside = new CountDownLatch(1);
         Thread hog = new Thread(() -> {
             inside.countDown();
@@ -99,7 +114,7 @@ class ThreadsTest {
         AtomicReference<Throwable> got = new AtomicReference<>();
         Thread waiter = new Thread(() -> {
             try {
-                quick.call();
+                call.run();
             } catch (Throwable t) {
                 got.set(t);
             }
@@ -111,6 +126,5 @@ class ThreadsTest {
         assertFalse(waiter.isAlive(), "the interrupted waiter is still blocked");
         assertTrue(got.get() instanceof JsInterruptedException, String.valueOf(got.get()));
         hog.join();
-        assertEquals(2, quick.call());
     }
 }
