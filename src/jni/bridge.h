@@ -101,6 +101,7 @@ enum { JB_IFACE = 1, JB_ABSTRACT = 2, JB_ARRAY = 4, JB_PRIMITIVE = 8, JB_THROWAB
 typedef struct jb_entry {
   int64_t id;               /* ObjectTable id; 0 = free slot */
   JSObjectRef wrapper;      /* not protected (the wrapper is weakly held) */
+  JSWeakRef weak;           /* wrapper, cleared by JSC when the GC finds it dead */
   jobject ref;              /* global ref to the Java object */
   jb_class *cls;
   uint32_t gen;
@@ -178,6 +179,17 @@ typedef struct jb_rt {
   JSStringRef s_length;     /* cached names */
   JSStringRef s_prototype;
   JSStringRef s_constructor;
+
+  /* small JS strings that keep crossing (literals) and their Java String:
+   * keyed by the JS string cell, which is protected while cached, so its
+   * address cannot be reused by another string; admitted on the second
+   * sighting in sc_seen (not protected, only a hint) */
+#define JB_SCACHE 128
+  JSValueRef sc_val[JB_SCACHE];
+  jobject sc_str[JB_SCACHE];      /* global refs */
+  uint32_t sc_len[JB_SCACHE];
+  JSChar sc_c0[JB_SCACHE];
+  JSValueRef sc_seen[JB_SCACHE];
 
   JSObjectRef adopt;        /* `this` of a JS `new`, used as the next wrapper */
   JSObjectRef self;         /* wrapper of the receiver of the call being made */
@@ -375,11 +387,15 @@ typedef struct jb_arg {
   jobject ref;              /* wrappers: the Java object (global ref; the
                              * wrapper, an argument, keeps it alive) */
   jb_class *cls;            /* wrappers: its class */
-  JSStringRef str;          /* strings (released by jb_args_release) */
+  JSStringRef str;          /* strings not in the cache (released by jb_args_release) */
+  jobject jstr;             /* strings from the cache: a local ref (same) */
+  JSChar c0;                /* strings: the first code unit (0 when empty) */
 } jb_arg;
 /* Fills a from v. Strings are copied once (a->str). */
 void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a);
 void jb_args_release(jb_arg *a, size_t n);
+/* Drops the string cache (teardown, before the context goes). */
+void jb_strcache_free(jb_rt *b, JNIEnv *env);
 /* Cost of passing a to a parameter (code, pcls): 0 exact, larger for
  * wider conversions, JB_NO when not applicable. */
 #define JB_NO 1000000

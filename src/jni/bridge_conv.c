@@ -64,6 +64,26 @@ static inline int jb_num_kind(double d) {
   return JK_FRAC;
 }
 
+/* Caches the JS string v (contents str, len code units) in place h with
+ * its Java String, replacing what was there. Inside the gate. */
+static void strcache_admit(jb_rt *b, JSContextRef ctx, uint32_t h, JSValueRef v, JSStringRef str, size_t len) {
+  JNIEnv *env = strait__env();
+  jstring s = strait__jstring_from_js(env, str);
+  if (!s) { (*env)->ExceptionClear(env); return; }
+  jobject g = (*env)->NewGlobalRef(env, s);
+  (*env)->DeleteLocalRef(env, s);
+  if (!g) return;
+  if (b->sc_val[h]) {
+    JSValueUnprotect(ctx, b->sc_val[h]);
+    (*env)->DeleteGlobalRef(env, b->sc_str[h]);
+  }
+  JSValueProtect(ctx, v);
+  b->sc_val[h] = v;
+  b->sc_str[h] = g;
+  b->sc_len[h] = (uint32_t)len;
+  b->sc_c0[h] = len ? JSStringGetCharactersPtr(str)[0] : 0;
+}
+
 /* Classifies a JS value for resolution and conversion. Inside the gate. */
 void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   a->v = v;
@@ -71,6 +91,8 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   a->ref = NULL;
   a->cls = NULL;
   a->str = NULL;
+  a->jstr = NULL;
+  a->c0 = 0;
   a->num = 0;
   if (jb_imm_ok) {
     double d;
@@ -100,10 +122,25 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
     a->kind = jb_num_kind(d);
     return;
   }
-  case kJSTypeString:
+  case kJSTypeString: {
+    uint32_t h = (uint32_t)((uintptr_t)v >> 4) & (JB_SCACHE - 1);
+    if (b && b->sc_val[h] == v) {
+      JNIEnv *env = strait__env();
+      a->jstr = (*env)->NewLocalRef(env, b->sc_str[h]);
+      a->c0 = b->sc_c0[h];
+      a->kind = b->sc_len[h] == 1 ? JK_CHAR : JK_STRING;
+      if (a->jstr) return;
+    }
     a->str = JSValueToStringCopy(ctx, v, NULL);
-    a->kind = a->str && JSStringGetLength(a->str) == 1 ? JK_CHAR : JK_STRING;
+    size_t len = a->str ? JSStringGetLength(a->str) : 0;
+    a->c0 = len ? JSStringGetCharactersPtr(a->str)[0] : 0;
+    a->kind = len == 1 ? JK_CHAR : JK_STRING;
+    if (b && a->str && len <= 64) {
+      if (b->sc_seen[h] == v) strcache_admit(b, ctx, h, v, a->str, len);
+      else b->sc_seen[h] = v;
+    }
     return;
+  }
   case kJSTypeSymbol: a->kind = JK_SYMBOL; return;
   case kJSTypeBigInt: a->kind = JK_BIGINT; return;
   case kJSTypeObject: {
@@ -130,8 +167,30 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
 
 /* Releases the string copies of n arguments. Inside the gate. */
 void jb_args_release(jb_arg *a, size_t n) {
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++) {
     if (a[i].str) { JSStringRelease(a[i].str); a[i].str = NULL; }
+    if (a[i].jstr) {
+      JNIEnv *env = strait__env();
+      (*env)->DeleteLocalRef(env, a[i].jstr);
+      a[i].jstr = NULL;
+    }
+  }
+}
+
+/* Drops the string cache; see bridge.h. Teardown, inside the gate. */
+void jb_strcache_free(jb_rt *b, JNIEnv *env) {
+  for (int i = 0; i < JB_SCACHE; i++) {
+    if (!b->sc_val[i]) continue;
+    JSValueUnprotect(b->ctx, b->sc_val[i]);
+    if (env) (*env)->DeleteGlobalRef(env, b->sc_str[i]);
+    b->sc_val[i] = NULL;
+    b->sc_str[i] = NULL;
+  }
+}
+
+/* A new local ref to the Java String of a string argument. */
+static jstring arg_jstring(JNIEnv *env, const jb_arg *a) {
+  return a->jstr ? (*env)->NewLocalRef(env, a->jstr) : strait__jstring_from_js(env, a->str);
 }
 
 /* True for type codes that accept null. */
@@ -340,7 +399,7 @@ static bool to_primitive(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char co
     return true;
   case 'C':
     if (a->kind != JK_CHAR) return type_error(env, ctx, a, code, -1, what, exc);
-    out->c = JSStringGetCharactersPtr(a->str)[0];
+    out->c = a->c0;
     return true;
   case 'B': case 'S': case 'I': case 'J': {
     if (a->kind == JK_BIGINT && code == 'J') {
@@ -428,7 +487,7 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
   case JK_FRAC: p.d = a->num; r = box(env, 'D', p); break;
   case JK_STRING: case JK_CHAR:
     if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
-    r = strait__jstring_from_js(env, a->str);
+    r = arg_jstring(env, a);
     break;
   case JK_BIGINT: {
     int64_t x;
@@ -589,7 +648,7 @@ bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char c
   case 'T':
     if (a->kind == JK_NULL || a->kind == JK_UNDEF) { out->l = NULL; return true; }
     if (a->kind != JK_STRING && a->kind != JK_CHAR) return type_error(env, ctx, a, code, pcls, what, exc);
-    out->l = strait__jstring_from_js(env, a->str);
+    out->l = arg_jstring(env, a);
     if (!out->l) { (*env)->ExceptionClear(env); *exc = jb_error(ctx, "Error", "%s: out of memory", what ? what : "argument"); return false; }
     jb_locals_add(l, out->l);
     return true;

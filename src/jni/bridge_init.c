@@ -129,6 +129,7 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
   jrt->bridge = NULL;
   atomic_store(&registry[b->slot], NULL);
   if (!env) env = strait__env();
+  jb_strcache_free(b, env);
   jb_jsclass_free(b);
   free(b->fn_keys);
   free(b->fn_vals);

@@ -103,4 +103,21 @@ describe('conversions', () => {
     const o = java.util.List.of(1).iterator();
     expect(typeof o.hasNext).toBe('function');
   });
+  it('passes repeated and changing strings exactly (the string cache)', () => {
+    const sb = new java.lang.StringBuilder();
+    let want = '';
+    for (let i = 0; i < 6000; i++) {
+      const s = i % 7 === 0 ? 'lit' : i % 5 === 0 ? 'q' : 'v' + (i % 300);
+      sb.append(s);
+      want += s;
+      if (i % 1500 === 0) Java.__gc();
+    }
+    expect(sb.toString()).toBe(want);
+    const up = [];
+    for (let i = 0; i < 5; i++) up.push(java.lang.Character.toUpperCase('q'));
+    expect(up.join('')).toBe('QQQQQ');
+    const c = new java.lang.StringBuilder();
+    for (let i = 0; i < 4; i++) c['append(char)']('z');
+    expect(c.toString()).toBe('zzzz');
+  });
 });
