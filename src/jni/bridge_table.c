@@ -302,26 +302,27 @@ void jb_flush(JNIEnv *env, jb_rt *b) {
   jthrowable pending = (*env)->ExceptionOccurred(env);
   if (pending) (*env)->ExceptionClear(env);
   jlong ids[MAX_BATCH];
+  uint64_t items[256];
   int n = 0;
   for (;;) {
-    uint64_t item;
+    /* up to 256 items per lock (release_slot may run JNI, outside it) */
+    size_t got = 0;
     pthread_mutex_lock(&b->qmu);
-    if (b->nqueue == 0) {
-      atomic_store_explicit(&b->pending, 0, memory_order_relaxed);
-      pthread_mutex_unlock(&b->qmu);
-      break;
-    }
-    item = b->queue[--b->nqueue];
+    while (b->nqueue && got < sizeof items / sizeof items[0]) items[got++] = b->queue[--b->nqueue];
+    if (b->nqueue == 0) atomic_store_explicit(&b->pending, 0, memory_order_relaxed);
     pthread_mutex_unlock(&b->qmu);
-    uint32_t slot = (uint32_t)item, gen = (uint32_t)(item >> 32);
-    if (slot >= b->nentries) continue;
-    jb_entry *e = &b->entries[slot];
-    if ((e->gen & ((1u << GEN_BITS) - 1)) != gen || !e->id || !atomic_load(&e->dead)) continue;
-    int64_t id = e->id;
-    if (release_slot(env, b, slot)) ids[n++] = id;
-    if (n == MAX_BATCH) {
-      release_ids(env, b, ids, n);
-      n = 0;
+    if (got == 0) break;
+    for (size_t k = 0; k < got; k++) {
+      uint32_t slot = (uint32_t)items[k], gen = (uint32_t)(items[k] >> 32);
+      if (slot >= b->nentries) continue;
+      jb_entry *e = &b->entries[slot];
+      if ((e->gen & ((1u << GEN_BITS) - 1)) != gen || !e->id || !atomic_load(&e->dead)) continue;
+      int64_t id = e->id;
+      if (release_slot(env, b, slot)) ids[n++] = id;
+      if (n == MAX_BATCH) {
+        release_ids(env, b, ids, n);
+        n = 0;
+      }
     }
   }
   release_ids(env, b, ids, n);
