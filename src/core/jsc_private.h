@@ -29,14 +29,6 @@ void JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx,
                                                   JSObjectRef function,
                                                   JSValueRef *exception);
 
-/* Weak references to JS objects: JSWeakGetObject returns NULL once the GC
- * has found the object dead, before its cell is swept or finalized. Create
- * and release take the VM lock (not from a finalizer). */
-typedef const struct OpaqueJSWeak *JSWeakRef;
-JSWeakRef JSWeakCreate(JSContextGroupRef group, JSObjectRef object);
-void JSWeakRelease(JSContextGroupRef group, JSWeakRef weak);
-JSObjectRef JSWeakGetObject(JSWeakRef weak);
-
 /* Tells the GC about memory held outside the JS heap. */
 void JSReportExtraMemoryCost(JSContextRef ctx, size_t size);
 

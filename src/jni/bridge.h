@@ -101,7 +101,6 @@ enum { JB_IFACE = 1, JB_ABSTRACT = 2, JB_ARRAY = 4, JB_PRIMITIVE = 8, JB_THROWAB
 typedef struct jb_entry {
   int64_t id;               /* ObjectTable id; 0 = free slot */
   JSObjectRef wrapper;      /* not protected (the wrapper is weakly held) */
-  JSWeakRef weak;           /* wrapper, cleared by JSC when the GC finds it dead */
   jobject ref;              /* global ref to the Java object */
   jb_class *cls;
   uint32_t gen;

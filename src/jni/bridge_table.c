@@ -52,23 +52,6 @@ static inline uint32_t hash_id(int64_t id) {
   return (uint32_t)id;
 }
 
-/* The entry's wrapper while the GC has not found it dead, else NULL. The
- * token's finalizer (which sets `dead`) runs only when the token's cell is
- * swept, which can be long after the collection that found the wrapper dead;
- * in between, the raw pointer names a dead cell that must never reach JS
- * again. The weak handle is cleared at the end of that collection. */
-static inline JSObjectRef wrapper_alive(jb_entry *e) {
-  return e->weak ? JSWeakGetObject(e->weak) : e->wrapper;
-}
-
-/* Drops the weak handle of e, if any. Inside the gate (takes the VM lock). */
-static void drop_weak(jb_rt *b, jb_entry *e) {
-  if (e->weak) {
-    JSWeakRelease(JSContextGetGroup(strait_runtime_context(b->rt)), e->weak);
-    e->weak = NULL;
-  }
-}
-
 /* Allocates the table of b. Inside the gate. */
 int jb_table_init(jb_rt *b) {
   b->capentries = 256;
@@ -87,10 +70,8 @@ int jb_table_init(jb_rt *b) {
 
 /* Drops every global ref and frees the table. Inside the gate (teardown). */
 void jb_table_free(jb_rt *b, JNIEnv *env) {
-  for (uint32_t i = 0; i < b->nentries; i++) {
+  for (uint32_t i = 0; i < b->nentries; i++)
     if (b->entries[i].id && b->entries[i].ref) (*env)->DeleteGlobalRef(env, b->entries[i].ref);
-    drop_weak(b, &b->entries[i]);
-  }
   free(b->entries);
   free(b->free_slots);
   free(b->by_id);
@@ -169,9 +150,7 @@ jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj) {
   for (uint32_t i = hash_ptr(obj) & mask, v; (v = b->by_ptr[i]) != 0; i = (i + 1) & mask) {
     if (v == TOMB) continue;
     jb_entry *e = &b->entries[v - 1];
-    if (e->wrapper == obj && e->id && !atomic_load_explicit(&e->dead, memory_order_relaxed) &&
-        wrapper_alive(e) == obj)
-      return e;
+    if (e->wrapper == obj && e->id && !atomic_load_explicit(&e->dead, memory_order_relaxed)) return e;
   }
   return NULL;
 }
@@ -276,7 +255,6 @@ static bool release_slot(JNIEnv *env, jb_rt *b, uint32_t slot) {
   if (e->unreg) unreg_remove(b, slot);
   else idx_del(b->by_id, b->idxcap, hash_id(e->id), slot);
   if (e->wrapper) idx_del(b->by_ptr, b->idxcap, hash_ptr(e->wrapper), slot);
-  drop_weak(b, e);
   (*env)->DeleteGlobalRef(env, e->ref);
   e->id = 0;
   e->ref = NULL;
@@ -403,7 +381,6 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
   }
   evict_stale(b, w, slot);
   e->wrapper = w;
-  e->weak = JSWeakCreate(JSContextGetGroup(ctx), w);
   idx_put(b->by_ptr, b->idxcap, hash_ptr(w), slot);
   b->idxused++;
   return w;
@@ -451,15 +428,9 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
   uint32_t slot;
   jb_entry *e = find_by_id(b, id, &slot);
   if (e) {
-    if (!atomic_load_explicit(&e->dead, memory_order_relaxed)) {
-      JSObjectRef live = wrapper_alive(e);
-      if (live) return live;
-    }
-    /* revive (dead, or found dead by the GC before its token was
-     * finalized): a new wrapper; the old token's queue item no longer
-     * matches */
+    if (!atomic_load_explicit(&e->dead, memory_order_relaxed)) return e->wrapper;
+    /* revive: the old token's queue item no longer matches */
     if (e->wrapper) idx_del(b->by_ptr, b->idxcap, hash_ptr(e->wrapper), slot);
-    drop_weak(b, e);
     e->wrapper = NULL;
     e->gen++;
     atomic_store(&e->dead, 0);
