@@ -314,8 +314,10 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
     if (!o) { jb_throw_pending(env, b, ctx, exc); goto done; }
     /* recv carries the `this` of the JS `new`: it becomes the wrapper */
     b->adopt = (JSObjectRef)recv;
-    /* exactly g->cls, and new to this runtime: no table lookup in Java */
-    result = jb_wrap_new(env, b, ctx, o, g->cls, exc);
+    /* exactly g->cls, and new to this runtime: no table lookup in Java;
+     * String and the boxes cross as JS values (jb_wrap) */
+    if (strchr("Tzbcsijfd", g->cls->self_code)) result = jb_wrap(env, b, ctx, o, exc);
+    else result = jb_wrap_new(env, b, ctx, o, g->cls, exc);
     b->adopt = NULL;
     (*env)->DeleteLocalRef(env, o);
     goto done;

@@ -81,4 +81,12 @@ describe('classes', () => {
     expect(typeof list.size).toBe('function');
     expect(list.size.call(list)).toBe(0);
   });
+  it('constructs String and boxes as JS values, not wrappers', () => {
+    const s = new java.lang.String('ab');
+    expect(s instanceof String).toBe(true);
+    expect(Java.isJavaObject(s)).toBe(false);
+    expect(String(s)).toBe('ab');
+    expect(new java.lang.Integer(5) + 1).toBe(6);
+    expect(Java.isJavaObject(new java.lang.Object())).toBe(true);
+  });
 });
