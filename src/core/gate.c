@@ -126,28 +126,48 @@ static void deadline_ts(struct timespec *ts, long ns_from_now) {
   ts->tv_nsec = ns % 1000000000L;
 }
 
+/* Looks at the word between two yields of the spinner. */
+#define SPIN_LOOKS 32
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 /* How long a parked waiter waits before it counts as starving: from then
  * on nobody spins or barges, and each release hands the word to a parked
  * waiter. */
 #define STARVE_NS 1000000L
 
-/* The one spinner's wait: looks at the word, yielding the CPU between
- * looks (on a machine with few cores a waiter spinning in place keeps the
- * owner, or the previous owner coming back, off the CPU, and an eager
- * hand-over on every call moves the engine's state between cores), for
- * spin_ns; looks for a takeover when `takeover`. 1 once it holds the word,
+/* The one spinner's wait: looks at the word SPIN_LOOKS times (a short gap
+ * between two stays of the owner is caught), then yields the CPU (on a
+ * machine with few cores a waiter spinning in place keeps the owner, or
+ * the previous owner coming back, off the CPU), for spin_ns; looks for a
+ * takeover when `takeover`. 1 once it holds the word,
  * 0 when the budget ran out or a parked waiter is starving. */
 static int spin(strait__gate *g, int takeover, takeover_watch *w) {
   long deadline = now_ns() + g->spin_ns;
   long now;
   do {
-    if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g)) return 1;
+    for (int i = 0; i < SPIN_LOOKS; i++) {
+      if (atomic_load_explicit(&g->word, memory_order_relaxed) == 0 && try_take(g)) return 1;
+      cpu_relax();
+    }
     if (atomic_load_explicit(&g->starving, memory_order_relaxed)) return 0;
     sched_yield();
     now = now_ns();
     if (takeover && try_takeover(g, w, now)) return 1;
   } while (now < deadline);
   return 0;
+}
+
+/* Takes a word handed over by release(): only a starving waiter may, while
+ * one is parked. With mu held. */
+static inline int claim_handoff(strait__gate *g, int starving) {
+  if (!g->handoff || (!starving && atomic_load(&g->starving) > 0)) return 0;
+  g->handoff = 0;
+  return 1;
 }
 
 /*
@@ -174,10 +194,7 @@ static int acquire_slow(strait__gate *g, int takeover, int (*give_up)(void *), v
   pthread_mutex_lock(&g->mu);
   atomic_fetch_add(&g->waiters, 1);
   for (;;) {
-    if (g->handoff) {
-      g->handoff = 0;
-      break;
-    }
+    if (claim_handoff(g, starving)) break;
     if (try_take(g)) break;
     long now = now_ns();
     if (takeover && try_takeover(g, &w, now)) break;
@@ -203,10 +220,7 @@ static int acquire_slow(strait__gate *g, int takeover, int (*give_up)(void *), v
       deadline_ts(&ts, wait_ns);
       pthread_cond_timedwait(&g->cv, &g->mu, &ts);
     }
-    if (g->handoff) {
-      g->handoff = 0;
-      break;
-    }
+    if (claim_handoff(g, starving)) break;
     if (try_take(g)) break;
     if (give_up) {
       pthread_mutex_unlock(&g->mu);
@@ -239,7 +253,7 @@ static void release(strait__gate *g) {
     pthread_mutex_lock(&g->mu);
     if (atomic_load(&g->waiters) > 0) {
       g->handoff = 1;
-      pthread_cond_signal(&g->cv);
+      pthread_cond_broadcast(&g->cv);   /* the starving one must see it */
       pthread_mutex_unlock(&g->mu);
       return;
     }
