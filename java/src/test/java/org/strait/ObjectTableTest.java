@@ -113,4 +113,28 @@ class ObjectTableTest {
         assertSame(objs.get(1), t.get(ids.get(1)));
         assertNull(t.get(ids.get(0)));
     }
+
+    @Test
+    void adoptedObjectsKeepTheirNativeIds() {
+        ObjectTable t = new ObjectTable();
+        Object[] objs = new Object[200];
+        long[] ids = new long[200];
+        Object[] made = new Object[200];
+        for (int i = 0; i < 200; i++) {
+            made[i] = objs[i] = new Object();
+            ids[i] = ObjectTable.NATIVE_IDS + i;
+        }
+        t.adopt(objs, ids, 200);
+        for (Object o : objs) assertNull(o);
+        assertEquals(200, t.size());
+        for (int i = 0; i < 200; i++) {
+            assertEquals(ObjectTable.NATIVE_IDS + i, id(t.register(made[i])));
+            assertSame(made[i], t.get(ObjectTable.NATIVE_IDS + i));
+        }
+        long fresh = id(t.register(new Object()));
+        assertTrue(fresh < ObjectTable.NATIVE_IDS);
+        t.release(new long[] {ObjectTable.NATIVE_IDS + 3}, 1);
+        assertNull(t.get(ObjectTable.NATIVE_IDS + 3));
+        assertEquals(200, t.size());
+    }
 }
