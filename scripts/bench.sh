@@ -19,6 +19,8 @@
 #   BENCH_SPAWN_RUNS, BENCH_SPAWN_WARMUP          start-up runs per pass (5, 2)
 #   BENCH_STARTUP_PASSES                          start-up passes (3)
 #   BENCH_TIMEOUT   seconds one benchmark program may run (default 150)
+#   BENCH_API_TIMEOUT  the same for the Java API programs (default 360: the
+#                   codec rows move payloads up to 5 MB through three paths)
 #   BENCH_NO_MAKE=1 do not run `make all` first
 #   RHINO_JAR       default /usr/share/java/rhino.jar
 set -u
@@ -117,7 +119,7 @@ if want api; then
       continue
     fi
     log "java api ($short)"
-    collect api "$short" "$JAVA" -Djava.library.path="$BUILD/lib" \
+    BENCH_TIMEOUT=${BENCH_API_TIMEOUT:-360} collect api "$short" "$JAVA" -Djava.library.path="$BUILD/lib" \
       -cp "$JARFILE:$OUT/classes:$OUT/api-classes" "$cls"
   done
 fi
