@@ -144,6 +144,10 @@ typedef struct jb_rt {
   uint32_t idxcap;          /* capacity of both indexes (power of two) */
   uint32_t idxused;         /* used + tombstones */
   size_t live;              /* live entries */
+  /* Java -> JS arguments: identityHashCode -> the entry last seen for it
+   * (direct-mapped, JB_HINTS places, allocated on first use; a hit is
+   * checked with IsSameObject, so a stale place only costs a miss) */
+  struct jb_hint { uint32_t slot; int64_t id; } *hints;
 
   /* objects made by `new` wait here (slots) until a lookup in the Java
    * table needs them (jb_register_pending); those that die first never
@@ -276,6 +280,11 @@ jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj);
  * primitive for String and boxes, else the one wrapper of that object.
  * NULL with *exc set on failure. */
 JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc);
+/* jb_wrap() for an object whose System.identityHashCode the caller knows
+ * (Java -> JS arguments packed by org.strait.Args): an object JS has seen
+ * is found without the ObjectTable upcall. Inside the gate. */
+JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
+                          JSValueRef *exc);
 /* The wrapper of obj, an instance of exactly cls that this runtime just
  * constructed (so no wrapper of it exists): no upcall, see jb_rt.unreg. */
 JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_class *cls, JSValueRef *exc);

@@ -73,6 +73,8 @@ void jb_table_free(jb_rt *b, JNIEnv *env) {
   for (uint32_t i = 0; i < b->nentries; i++)
     if (b->entries[i].id && b->entries[i].ref) (*env)->DeleteGlobalRef(env, b->entries[i].ref);
   free(b->entries);
+  free(b->hints);
+  b->hints = NULL;
   free(b->free_slots);
   free(b->by_id);
   free(b->by_ptr);
@@ -457,6 +459,32 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
     jlong one = id;
     release_slot(env, b, slot);
     release_ids(env, b, &one, 1);
+  }
+  return w;
+}
+
+#define JB_HINTS 4096
+
+/* The JS value for obj, found by its identity hash first; see bridge.h.
+ * Inside the gate. */
+JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
+                          JSValueRef *exc) {
+  if (!obj) return JSValueMakeNull(ctx);
+  if (!b->hints) b->hints = calloc(JB_HINTS, sizeof *b->hints);
+  struct jb_hint *h = b->hints ? &b->hints[ihash & (JB_HINTS - 1)] : NULL;
+  if (h && h->id && h->slot < b->nentries) {
+    jb_entry *e = &b->entries[h->slot];
+    if (e->id == h->id && e->wrapper && !atomic_load_explicit(&e->dead, memory_order_relaxed) &&
+        (*env)->IsSameObject(env, e->ref, obj))
+      return e->wrapper;
+  }
+  JSValueRef w = jb_wrap(env, b, ctx, obj, exc);
+  if (h && w && JSValueIsObject(ctx, w)) {
+    jb_entry *e = jb_entry_of(b, (JSObjectRef)w);
+    if (e) {
+      h->slot = (uint32_t)(e - b->entries);
+      h->id = e->id;
+    }
   }
   return w;
 }

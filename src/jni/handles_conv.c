@@ -12,6 +12,7 @@
  * weak references keep this file linkable; missing means "no wrapper". */
 #pragma weak jb_rt_of
 #pragma weak jb_wrap
+#pragma weak jb_wrap_hinted
 #pragma weak jb_entry_of
 
 /* The Java object behind a bridge wrapper, as a new local ref; NULL when v
@@ -68,7 +69,8 @@ jobject strait__handle_wrap_as_object(JNIEnv *env, strait__jrt *jrt, jobject own
 
 /* JS wrapper of a Java object via the bridge; TypeError when the bridge is
  * not attached. Inside the gate. */
-static JSValueRef wrap_java(JNIEnv *env, strait__jrt *jrt, jobject o, JSValueRef *exc) {
+static JSValueRef wrap_java(JNIEnv *env, strait__jrt *jrt, jobject o, uint32_t ihash,
+                            JSValueRef *exc) {
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
   if (!b || !jb_wrap) {
@@ -76,7 +78,7 @@ static JSValueRef wrap_java(JNIEnv *env, strait__jrt *jrt, jobject o, JSValueRef
                               "a Java object cannot cross into JS: the Java bridge is not attached");
     return NULL;
   }
-  return jb_wrap(env, b, ctx, o, exc);
+  return jb_wrap_hinted ? jb_wrap_hinted(env, b, ctx, o, ihash, exc) : jb_wrap(env, b, ctx, o, exc);
 }
 
 /* Unpacks Java arguments (see handles.h). Inside the gate. The values are
@@ -118,7 +120,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
       }
       case STRAIT__ARG_JAVA: {
         jobject o = (*env)->GetObjectArrayElement(env, refs, i);
-        out[i] = wrap_java(env, jrt, o, exc);
+        out[i] = wrap_java(env, jrt, o, (uint32_t)vals[i], exc);
         (*env)->DeleteLocalRef(env, o);
         if (!out[i]) return STRAIT_EJS;
         break;

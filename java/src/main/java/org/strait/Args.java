@@ -95,6 +95,7 @@ final class Args {
             vals[i] = v.handle;
             tag(vals, n, i, HANDLE);
         } else {
+            vals[i] = System.identityHashCode(o) & 0xffffffffL;  /* native finds JS's wrapper by it */
             tag(vals, n, i, JAVA);
             refs = ref(refs, n, i, o);
         }

@@ -177,4 +177,23 @@ class HandlesTest {
         Exception e = assertThrows(Exception.class, () -> g.get(5, TimeUnit.SECONDS));
         assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
     }
+
+    @Test
+    void javaObjectsPassedAgainArriveAsTheSameWrappers() {
+        // More objects than the native identity-hash hint table has places, so
+        // places collide and every hit must still be checked for identity.
+        JsFunction seen = (JsFunction) rt.eval(
+                "(function () { const m = new Map(); let n = 0;"
+                + " return function (o, i) { if (!m.has(i)) { m.set(i, o); n++; return -1; }"
+                + "   return m.get(i) === o ? 1 : 0; }; })()");
+        Object[] objs = new Object[10000];
+        for (int i = 0; i < objs.length; i++) objs[i] = new Object();
+        for (int i = 0; i < objs.length; i++) assertEquals(-1, seen.call(objs[i], i));
+        for (int round = 0; round < 2; round++)
+            for (int i = 0; i < objs.length; i++)
+                assertEquals(1, seen.call(objs[i], i), "object " + i + " came back as another wrapper");
+        JsFunction same = (JsFunction) rt.eval("(function (a, b) { return a === b; })");
+        assertEquals(Boolean.FALSE, same.call(objs[0], objs[1]));
+        assertEquals(Boolean.TRUE, same.call(objs[2], objs[2]));
+    }
 }
