@@ -216,6 +216,7 @@ typedef struct jb_cache {
   jclass Class;
   jclass BigInteger;
   jclass Character, Byte, Short, Float, Boolean;
+  jclass Iterable, Map;           /* prototypes of these get Symbol.iterator */
   jmethodID Class_getName;
   jmethodID Bridge_findClass;     /* static (String) Class */
   jmethodID Bridge_describe;      /* static (Class) Object[] */

@@ -84,6 +84,8 @@ int strait__bridge_init(JNIEnv *env) {
   CLASS(Short, "java/lang/Short");
   CLASS(Float, "java/lang/Float");
   CLASS(Boolean, "java/lang/Boolean");
+  CLASS(Iterable, "java/lang/Iterable");
+  CLASS(Map, "java/util/Map");
   METHOD(Class_getName, jb.Class, "getName", "()Ljava/lang/String;");
   STATIC_M(Bridge_findClass, jb.Bridge, "findClass", "(Ljava/lang/String;)Ljava/lang/Class;");
   STATIC_M(Bridge_describe, jb.Bridge, "describe", "(Ljava/lang/Class;)[Ljava/lang/Object;");

@@ -471,6 +471,10 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
     if (!parent) return NULL;
   }
   JSObjectRef catchall = make_catchall(b, ctx, k, false, parent);
+  if (!catchall) {
+    *exc = jb_error(ctx, "Error", "out of memory making the prototype of %s", k->name);
+    return NULL;
+  }
   JSObjectRef proto = JSObjectMake(ctx, NULL, NULL);
   JSObjectSetPrototype(ctx, proto, catchall);
   JSValueProtect(ctx, proto);
@@ -488,16 +492,10 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
   bool fields_ok = add_fields(b, ctx, k, proto, false, exc);
   cbd->busy = false;
   if (!fields_ok) return NULL;
-  if (b->iterate && b->iter_sym) {
-    jclass it = (*env)->FindClass(env, "java/lang/Iterable");
-    jclass mp = (*env)->FindClass(env, "java/util/Map");
-    if ((it && (*env)->IsAssignableFrom(env, k->ref, it)) || (mp && (*env)->IsAssignableFrom(env, k->ref, mp)) ||
-        (k->flags & JB_ARRAY))
-      JSObjectSetPropertyForKey(ctx, proto, b->iter_sym, b->iterate, kJSPropertyAttributeDontEnum, NULL);
-    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
-    if (it) (*env)->DeleteLocalRef(env, it);
-    if (mp) (*env)->DeleteLocalRef(env, mp);
-  }
+  if (b->iterate && b->iter_sym &&
+      ((k->flags & JB_ARRAY) || (*env)->IsAssignableFrom(env, k->ref, jb.Iterable) ||
+       (*env)->IsAssignableFrom(env, k->ref, jb.Map)))
+    JSObjectSetPropertyForKey(ctx, proto, b->iter_sym, b->iterate, kJSPropertyAttributeDontEnum, NULL);
   return proto;
 }
 
