@@ -281,6 +281,10 @@ jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj);
  * primitive for String and boxes, else the one wrapper of that object.
  * NULL with *exc set on failure. */
 JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc);
+/* jb_wrap() for an object the caller has already registered: r is what
+ * ObjectTable.register(obj) returned (on this runtime's table, on this
+ * thread, after the last release), so no upcall is made. Inside the gate. */
+JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc);
 /* jb_wrap() for an object whose System.identityHashCode the caller knows
  * (Java -> JS arguments packed by org.strait.Args): an object JS has seen
  * is found without the ObjectTable upcall. Inside the gate. */

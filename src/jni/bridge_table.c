@@ -400,6 +400,14 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
+  return jb_wrap_registered(env, b, ctx, obj, r, exc);
+}
+
+/* The JS value for obj whose ObjectTable.register() result is r; see
+ * bridge.h. Inside the gate. */
+JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc) {
+  if (!obj) return JSValueMakeNull(ctx);
+  if (b->nunreg) jb_register_pending(env, b);
   if (r < 0) {
     jvalue v;
     v.j = 0;
