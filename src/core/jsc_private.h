@@ -29,6 +29,17 @@ void JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx,
                                                   JSObjectRef function,
                                                   JSValueRef *exception);
 
+/* Weak references to JS objects: JSWeakGetObject returns NULL once a
+ * collection has found the object dead (at the end of that collection,
+ * before its cell is swept or finalized). Read one holding the VM lock
+ * unless the object is known to be reachable: inside a C callback JSC has
+ * dropped its locks, and a collection may end during an unlocked read.
+ * Create and release take the VM lock (never from a finalizer). */
+typedef const struct OpaqueJSWeak *JSWeakRef;
+JSWeakRef JSWeakCreate(JSContextGroupRef group, JSObjectRef object);
+void JSWeakRelease(JSContextGroupRef group, JSWeakRef weak);
+JSObjectRef JSWeakGetObject(JSWeakRef weak);
+
 /* Tells the GC about memory held outside the JS heap. */
 void JSReportExtraMemoryCost(JSContextRef ctx, size_t size);
 

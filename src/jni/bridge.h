@@ -101,6 +101,7 @@ enum { JB_IFACE = 1, JB_ABSTRACT = 2, JB_ARRAY = 4, JB_PRIMITIVE = 8, JB_THROWAB
 typedef struct jb_entry {
   int64_t id;               /* ObjectTable id; 0 = free slot */
   JSObjectRef wrapper;      /* not protected (the wrapper is weakly held) */
+  JSWeakRef weak;           /* JSC weak handle on wrapper; owned, released with the entry */
   jobject ref;              /* global ref to the Java object */
   jb_class *cls;
   uint32_t gen;

@@ -52,6 +52,41 @@ static inline uint32_t hash_id(int64_t id) {
   return (uint32_t)id;
 }
 
+/* The wrapper of e, read from its weak handle: NULL once a collection has
+ * found it dead. The token's finalizer (which sets `dead`) runs only when
+ * the token's cell is swept, which can be long after that collection; in
+ * between, the raw pointer names a dead cell that must never reach JS
+ * again. The weak handle is cleared (reaped) at the end of the collection
+ * with the mutator stopped. JSC runs C callbacks with its locks dropped,
+ * which also gives up heap access, so a collection can end concurrently
+ * with this read; it must therefore be made holding the VM lock: then the
+ * collection cannot end until this thread gives heap access up again, and
+ * by then the wrapper sits in its registers or on its stack, where the
+ * final conservative scan finds it. Inside the gate. */
+static JSObjectRef wrapper_alive(JSContextRef ctx, const jb_entry *e) {
+  if (!e->weak) return NULL;
+  JSLock(ctx);
+  JSObjectRef w = JSWeakGetObject(e->weak);
+  JSUnlock(ctx);
+  return w;
+}
+
+/* The wrapper of e when the caller knows it is reachable (a call's receiver
+ * or argument, or a value inside one): its weak handle cannot be cleared
+ * while it is, so no lock is needed. NULL when the weak handle says the
+ * entry's wrapper died. Inside the gate. */
+static inline JSObjectRef wrapper_rooted(const jb_entry *e) {
+  return e->weak ? JSWeakGetObject(e->weak) : NULL;
+}
+
+/* Drops the weak handle of e, if any. Inside the gate (takes the VM lock). */
+static void drop_weak(jb_rt *b, jb_entry *e) {
+  if (e->weak) {
+    JSWeakRelease(JSContextGetGroup(strait_runtime_context(b->rt)), e->weak);
+    e->weak = NULL;
+  }
+}
+
 /* Allocates the table of b. Inside the gate. */
 int jb_table_init(jb_rt *b) {
   b->capentries = 256;
@@ -70,8 +105,10 @@ int jb_table_init(jb_rt *b) {
 
 /* Drops every global ref and frees the table. Inside the gate (teardown). */
 void jb_table_free(jb_rt *b, JNIEnv *env) {
-  for (uint32_t i = 0; i < b->nentries; i++)
+  for (uint32_t i = 0; i < b->nentries; i++) {
     if (b->entries[i].id && b->entries[i].ref) (*env)->DeleteGlobalRef(env, b->entries[i].ref);
+    drop_weak(b, &b->entries[i]);
+  }
   free(b->entries);
   free(b->hints);
   b->hints = NULL;
@@ -152,7 +189,9 @@ jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj) {
   for (uint32_t i = hash_ptr(obj) & mask, v; (v = b->by_ptr[i]) != 0; i = (i + 1) & mask) {
     if (v == TOMB) continue;
     jb_entry *e = &b->entries[v - 1];
-    if (e->wrapper == obj && e->id && !atomic_load_explicit(&e->dead, memory_order_relaxed)) return e;
+    if (e->wrapper == obj && e->id && !atomic_load_explicit(&e->dead, memory_order_relaxed) &&
+        wrapper_rooted(e) == obj)
+      return e;
   }
   return NULL;
 }
@@ -257,6 +296,7 @@ static bool release_slot(JNIEnv *env, jb_rt *b, uint32_t slot) {
   if (e->unreg) unreg_remove(b, slot);
   else idx_del(b->by_id, b->idxcap, hash_id(e->id), slot);
   if (e->wrapper) idx_del(b->by_ptr, b->idxcap, hash_ptr(e->wrapper), slot);
+  drop_weak(b, e);
   (*env)->DeleteGlobalRef(env, e->ref);
   e->id = 0;
   e->ref = NULL;
@@ -281,6 +321,7 @@ static void release_ids(JNIEnv *env, jb_rt *b, jlong *ids, int n) {
 void jb_flush(JNIEnv *env, jb_rt *b) {
   jthrowable pending = (*env)->ExceptionOccurred(env);
   if (pending) (*env)->ExceptionClear(env);
+  JSContextRef ctx = strait_runtime_context(b->rt);
   jlong ids[MAX_BATCH];
   uint64_t items[256];
   int n = 0;
@@ -292,6 +333,7 @@ void jb_flush(JNIEnv *env, jb_rt *b) {
     if (b->nqueue == 0) atomic_store_explicit(&b->pending, 0, memory_order_relaxed);
     pthread_mutex_unlock(&b->qmu);
     if (got == 0) break;
+    JSLock(ctx);          /* the weak handles' releases then lock cheaply */
     for (size_t k = 0; k < got; k++) {
       uint32_t slot = (uint32_t)items[k], gen = (uint32_t)(items[k] >> 32);
       if (slot >= b->nentries) continue;
@@ -300,10 +342,13 @@ void jb_flush(JNIEnv *env, jb_rt *b) {
       int64_t id = e->id;
       if (release_slot(env, b, slot)) ids[n++] = id;
       if (n == MAX_BATCH) {
+        JSUnlock(ctx);    /* Java runs without the VM lock (the gate rule) */
         release_ids(env, b, ids, n);
         n = 0;
+        JSLock(ctx);
       }
     }
+    JSUnlock(ctx);
   }
   release_ids(env, b, ids, n);
   if (pending) {
@@ -375,8 +420,10 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
                               kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly |
                                   kJSPropertyAttributeDontDelete, NULL);
   }
+  JSWeakRef weak = JSWeakCreate(JSContextGetGroup(ctx), w);
   JSUnlock(ctx);
   e = &b->entries[slot];
+  e->weak = weak;
   if (ensure_index(b)) {
     *exc = jb_error(ctx, "Error", "out of memory wrapping a Java object");
     return NULL;
@@ -438,9 +485,15 @@ JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o
   uint32_t slot;
   jb_entry *e = find_by_id(b, id, &slot);
   if (e) {
-    if (!atomic_load_explicit(&e->dead, memory_order_relaxed)) return e->wrapper;
-    /* revive: the old token's queue item no longer matches */
+    if (!atomic_load_explicit(&e->dead, memory_order_relaxed)) {
+      JSObjectRef live = wrapper_alive(ctx, e);
+      if (live) return live;
+    }
+    /* revive (finalized, or found dead by a collection before its token
+     * was finalized): a new wrapper; the old token's queue item no longer
+     * matches */
     if (e->wrapper) idx_del(b->by_ptr, b->idxcap, hash_ptr(e->wrapper), slot);
+    drop_weak(b, e);
     e->wrapper = NULL;
     e->gen++;
     atomic_store(&e->dead, 0);
@@ -483,8 +536,10 @@ JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, 
   if (h && h->id && h->slot < b->nentries) {
     jb_entry *e = &b->entries[h->slot];
     if (e->id == h->id && e->wrapper && !atomic_load_explicit(&e->dead, memory_order_relaxed) &&
-        (*env)->IsSameObject(env, e->ref, obj))
-      return e->wrapper;
+        (*env)->IsSameObject(env, e->ref, obj)) {
+      JSObjectRef live = wrapper_alive(ctx, e);
+      if (live) return live;
+    }
   }
   JSValueRef w = jb_wrap(env, b, ctx, obj, exc);
   if (h && w && JSValueIsObject(ctx, w)) {
