@@ -15,7 +15,10 @@
  * entry drops its global ref and its id goes to ObjectTable.release() in
  * batches of up to 1024, one upcall per batch. A wrapper handed out again
  * before the flush revives its entry (new generation), so the flush skips
- * it.
+ * it. Finalizers run only when a cell is swept, which can be long after
+ * the collection that found it dead, so each entry also holds a JSC weak
+ * handle on its wrapper, cleared by that collection: a wrapper is handed
+ * out again only while its weak handle still names it (wrapper_alive).
  *
  * Threads: everything except jb_token_finalize runs on the thread inside
  * the runtime's gate. The finalizer runs inside JSC's GC, on the thread
