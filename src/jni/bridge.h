@@ -180,6 +180,8 @@ typedef struct jb_rt {
   JSObjectRef make_ctor;    /* protected: JS helper making class constructors */
   JSObjectRef define_acc;   /* protected: JS helper defining accessors */
   JSObjectRef fn_proto;     /* protected: Function.prototype */
+  JSObjectRef make_catchall; /* protected: JS helper making a class's catch-all Proxy */
+  JSObjectRef make_array;   /* protected: JS helper making an array wrapper (a Proxy) */
   JSStringRef s_length;     /* cached names */
   JSStringRef s_prototype;
   JSStringRef s_constructor;
@@ -452,8 +454,13 @@ JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef 
 
 /* ---- arrays (bridge_array.c) ------------------------------------------- */
 
-JSClassRef jb_array_class(void);
-/* Wraps a Java array: a JS object of the array class over the entry. */
+/* Wraps the Java array of entry slot: a Proxy whose index reads and
+ * writes reach the array (NULL with *exc set if the helper failed). */
 JSObjectRef jb_array_wrapper(JSContextRef ctx, jb_rt *b, uint32_t slot, uint32_t gen);
+/* aget(code, i) / aset(code, i, v): the natives the array Proxy calls. */
+JSValueRef jb_array_get_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                           const JSValueRef argv[], JSValueRef *exc);
+JSValueRef jb_array_set_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                           const JSValueRef argv[], JSValueRef *exc);
 
 #endif /* STRAIT_BRIDGE_H */

@@ -1,60 +1,95 @@
 /*
- * bridge_array.c - wrappers of Java arrays: JS objects of a JSClass whose
- * callbacks index the array (a[i] with bounds checks, element conversion
- * on store, read-only length, Object.keys listing the indexes). The
- * wrapper is its own finalizing token (same private code as the tokens of
- * ordinary wrappers, so the wrapper table treats both alike).
+ * bridge_array.c - wrappers of Java arrays.
  *
- * Everything here runs inside the runtime's gate, except finalize (GC).
+ * An array wrapper is a JS Proxy (made by the helper script of
+ * bridge_jsclass.c) over a plain target object that holds the array's
+ * length (a read-only data property), the entry's code (slot and
+ * generation) and the finalizing token (same private code as the tokens of
+ * ordinary wrappers, so the wrapper table treats both alike; it dies with
+ * the target, which dies with the Proxy). The Proxy's traps answer
+ * `length` from the target in JS and send canonical indexes to the two
+ * natives below as numbers: a[i] is one JIT-called trap plus one plain
+ * function callback, with no property-name string to parse.
+ *
+ * Why not a JSClass with getProperty (the earlier design): JSC routes
+ * every property of such an object through the callback, uncached, and
+ * turns each integer index into an atom string and an OpaqueJSString
+ * first, so both a[i] and a.length cost more than a callback. Why not a
+ * plain object with an own `length` (cached like any data property) and
+ * the index traps on its prototype: JSC reaches a Proxy on the prototype
+ * chain only from its C++ slow path (no inline cache), which adds more to
+ * every a[i] than the trap saves on a.length.
+ *
+ * Everything here runs inside the runtime's gate.
  */
 #include "bridge.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#define CODE_SLOT_BITS 24
+#define CODE_GEN_MASK ((1u << 24) - 1)
 
-static JSClassRef array_class;
-static pthread_once_t array_once = PTHREAD_ONCE_INIT;
-
-/* Parses a canonical array index ("0", "17"); -1 if name is not one, -2
- * if it is "length". One look at the characters, no C API call. */
-static long parse_name(JSStringRef name) {
-  size_t n = JSStringGetLength(name);
-  const JSChar *c = JSStringGetCharactersPtr(name);
-  if (n == 6 && c[0] == 'l' && c[1] == 'e' && c[2] == 'n' && c[3] == 'g' && c[4] == 't' && c[5] == 'h')
-    return -2;
-  if (n == 0 || n > 10 || (n > 1 && c[0] == '0')) return -1;
-  long v = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (c[i] < '0' || c[i] > '9') return -1;
-    v = v * 10 + (c[i] - '0');
-  }
-  return v;
+/* The number a target holds for entry slot/gen: exact in a double. */
+static inline double array_code(uint32_t slot, uint32_t gen) {
+  return (double)(((uint64_t)(gen & CODE_GEN_MASK) << CODE_SLOT_BITS) | slot);
 }
 
-/* The live entry behind an array wrapper, with its runtime. */
-static jb_entry *array_entry(JSContextRef ctx, JSObjectRef obj, jb_rt **bout) {
-  jb_rt *b = jb_rt_fast(ctx);
-  if (!b) return NULL;
-  *bout = b;
-  return jb_entry_of(b, obj);
+/* Number value of v, through the immediate encoding when it is one. */
+static inline bool arg_number(JSContextRef ctx, JSValueRef v, double *out) {
+  if (jb_imm_ok) return jb_imm_number(v, out);
+  if (!JSValueIsNumber(ctx, v)) return false;
+  *out = JSValueToNumber(ctx, v, NULL);
+  return true;
 }
 
-/* getProperty of an array wrapper: length, or element i with a bounds
- * check (RangeError). Inside the gate. */
-static JSValueRef array_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc) {
-  jb_rt *b;
-  jb_entry *e = array_entry(ctx, obj, &b);
-  if (!e) return NULL;
-  JNIEnv *env = strait__env();
-  long i = parse_name(name);
-  if (i == -1) return NULL;
-  jsize n = e->alen;
-  if (i == -2) return jb_imm_ok ? jb_imm_int(n) : JSValueMakeNumber(ctx, n);
-  if (i >= n) {
-    *exc = jb_error(ctx, "RangeError", "%s index %ld out of bounds for length %d", e->cls->name, i, (int)n);
+/* The live entry named by a target's code, or NULL (a stale or forged
+ * code). Inside the gate. */
+static jb_entry *entry_of_code(jb_rt *b, double code) {
+  if (!(code >= 0 && code < (double)(1ULL << 48))) return NULL;
+  uint64_t c = (uint64_t)code;
+  uint32_t slot = (uint32_t)(c & ((1u << CODE_SLOT_BITS) - 1));
+  uint32_t gen = (uint32_t)(c >> CODE_SLOT_BITS);
+  if (slot >= b->nentries) return NULL;
+  jb_entry *e = &b->entries[slot];
+  if (!e->id || (e->gen & CODE_GEN_MASK) != gen || !e->cls || !(e->cls->flags & JB_ARRAY) ||
+      atomic_load_explicit(&e->dead, memory_order_relaxed))
+    return NULL;
+  return e;
+}
+
+/* The entry and index of an aget/aset call; NULL with *exc set when the
+ * array is gone or i is out of bounds (RangeError). Inside the gate. */
+static jb_entry *element(JSContextRef ctx, jb_rt *b, size_t argc, const JSValueRef argv[], long *iout,
+                         JSValueRef *exc) {
+  double code, x;
+  jb_entry *e = NULL;
+  if (b && argc >= 2 && arg_number(ctx, argv[0], &code) && arg_number(ctx, argv[1], &x))
+    e = entry_of_code(b, code);
+  if (!e) {
+    *exc = jb_error(ctx, "TypeError", "Java array used after its runtime released it");
     return NULL;
   }
+  if (!(x >= 0 && x < e->alen)) {
+    if (x >= 0)
+      *exc = jb_error(ctx, "RangeError", "%s index %.0f out of bounds for length %d", e->cls->name, x, (int)e->alen);
+    else
+      *exc = jb_error(ctx, "TypeError", "cannot assign to the length of %s", e->cls->name);
+    return NULL;
+  }
+  *iout = (long)x;
+  return e;
+}
+
+/* aget(code, i): element i of the array, converted to JS; RangeError out
+ * of bounds. Inside the gate. */
+JSValueRef jb_array_get_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                           const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  long i;
+  jb_entry *e = element(ctx, b, argc, argv, &i, exc);
+  if (!e) return NULL;
+  JNIEnv *env = strait__env();
   jvalue v;
   jsize ix = (jsize)i;
   switch (e->cls->elem) {
@@ -62,10 +97,14 @@ static JSValueRef array_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name,
   case 'B': (*env)->GetByteArrayRegion(env, e->ref, ix, 1, &v.b); break;
   case 'C': (*env)->GetCharArrayRegion(env, e->ref, ix, 1, &v.c); break;
   case 'S': (*env)->GetShortArrayRegion(env, e->ref, ix, 1, &v.s); break;
-  case 'I': (*env)->GetIntArrayRegion(env, e->ref, ix, 1, &v.i); break;
+  case 'I':
+    (*env)->GetIntArrayRegion(env, e->ref, ix, 1, &v.i);
+    return jb_imm_ok ? jb_imm_int(v.i) : JSValueMakeNumber(ctx, v.i);
   case 'J': (*env)->GetLongArrayRegion(env, e->ref, ix, 1, &v.j); break;
   case 'F': (*env)->GetFloatArrayRegion(env, e->ref, ix, 1, &v.f); break;
-  case 'D': (*env)->GetDoubleArrayRegion(env, e->ref, ix, 1, &v.d); break;
+  case 'D':
+    (*env)->GetDoubleArrayRegion(env, e->ref, ix, 1, &v.d);
+    return jb_imm_ok ? jb_imm_double(v.d) : JSValueMakeNumber(ctx, v.d);
   default: {
     v.l = (*env)->GetObjectArrayElement(env, e->ref, ix);
     JSValueRef r = jb_wrap(env, b, ctx, v.l, exc);
@@ -76,24 +115,35 @@ static JSValueRef array_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name,
   return jb_to_js(env, b, ctx, e->cls->elem, v, exc);
 }
 
-/* setProperty of an array wrapper: converts and stores element i
- * (TypeError / RangeError when it does not fit). Inside the gate. */
-static bool array_set(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef value, JSValueRef *exc) {
-  jb_rt *b;
-  jb_entry *e = array_entry(ctx, obj, &b);
-  if (!e) return false;
+/* undefined, without a C API call (each one takes the VM lock again). */
+static inline JSValueRef undefined_value(JSContextRef ctx) {
+  return jb_imm_ok ? (JSValueRef)(uintptr_t)JB_VALUE_UNDEFINED : JSValueMakeUndefined(ctx);
+}
+
+/* Stores an int-valued number into an int[] without the general
+ * conversion (the common case of a[i] = n). True when it did. */
+static bool store_int_fast(JNIEnv *env, jb_entry *e, jsize ix, JSValueRef value) {
+  double d;
+  if (e->cls->elem != 'I' || !jb_imm_ok || !jb_imm_number(value, &d)) return false;
+  if (!(d >= -2147483648.0 && d <= 2147483647.0) || d != (double)(jint)d) return false;
+  jint x = (jint)d;
+  (*env)->SetIntArrayRegion(env, e->ref, ix, 1, &x);
+  return true;
+}
+
+/* aset(code, i, v): converts v and stores it as element i (TypeError /
+ * RangeError when it does not fit or i is out of bounds; i = -1 is an
+ * assignment to length, a TypeError). Inside the gate. */
+JSValueRef jb_array_set_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                           const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  long i;
+  jb_entry *e = element(ctx, b, argc, argv, &i, exc);
+  if (!e) return NULL;
   JNIEnv *env = strait__env();
-  long i = parse_name(name);
-  if (i == -2) {
-    *exc = jb_error(ctx, "TypeError", "cannot assign to the length of %s", e->cls->name);
-    return true;
-  }
-  if (i < 0) return false;
-  jsize n = e->alen;
-  if (i >= n) {
-    *exc = jb_error(ctx, "RangeError", "%s index %ld out of bounds for length %d", e->cls->name, i, (int)n);
-    return true;
-  }
+  JSValueRef value = argc > 2 ? argv[2] : undefined_value(ctx);
+  jsize ix = (jsize)i;
+  if (store_int_fast(env, e, ix, value)) return undefined_value(ctx);
   /* copies: converting the value may run JS that grows the table */
   jobject ref = e->ref;
   jb_class *cls = e->cls;
@@ -109,7 +159,6 @@ static bool array_set(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSVal
   }
   jb_args_release(&a, 1);
   if (ok) {
-    jsize ix = (jsize)i;
     switch (cls->elem) {
     case 'Z': (*env)->SetBooleanArrayRegion(env, ref, ix, 1, &v.z); break;
     case 'B': (*env)->SetByteArrayRegion(env, ref, ix, 1, &v.b); break;
@@ -126,45 +175,17 @@ static bool array_set(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSVal
     }
   }
   jb_locals_free(env, &l);
-  return true;
+  return ok && !*exc ? undefined_value(ctx) : NULL;
 }
 
-
-/* Lists the indexes (Object.keys, for...in). Inside the gate. */
-static void array_names(JSContextRef ctx, JSObjectRef obj, JSPropertyNameAccumulatorRef acc) {
-  jb_rt *b;
-  jb_entry *e = array_entry(ctx, obj, &b);
-  if (!e) return;
-  jsize n = e->alen;
-  char buf[16];
-  for (jsize i = 0; i < n && i < 1000000; i++) {
-    snprintf(buf, sizeof buf, "%d", (int)i);
-    JSStringRef s = JSStringCreateWithUTF8CString(buf);
-    JSPropertyNameAccumulatorAddName(acc, s);
-    JSStringRelease(s);
-  }
-}
-
-/* Creates the array JSClass once per process. */
-static void make_array_class(void) {
-  JSClassDefinition d = kJSClassDefinitionEmpty;
-  d.className = "JavaArray";
-  d.getProperty = array_get;
-  d.setProperty = array_set;
-  d.getPropertyNames = array_names;
-  d.finalize = jb_token_finalize;
-  /* no hasProperty: every read, in bounds or not, reaches array_get (one
-   * callback per access, and an index out of bounds throws) */
-  array_class = JSClassCreate(&d);
-}
-
-/* The array JSClass (process-wide). Any thread. */
-JSClassRef jb_array_class(void) {
-  pthread_once(&array_once, make_array_class);
-  return array_class;
-}
-
-/* A wrapper for the array in entry slot (see bridge.h). */
+/* A wrapper for the array in entry slot (see bridge.h): the helper's
+ * Proxy over a target holding length, code and a new token. Should the
+ * helper fail (it cannot but for lack of memory), a bare token object
+ * stands in, so the caller always gets an object its table can hold. */
 JSObjectRef jb_array_wrapper(JSContextRef ctx, jb_rt *b, uint32_t slot, uint32_t gen) {
-  return JSObjectMake(ctx, jb_array_class(), (void *)jb_token_code(b, slot, gen));
+  JSObjectRef tok = JSObjectMake(ctx, b->token_class, (void *)jb_token_code(b, slot, gen));
+  JSValueRef args[3] = {JSValueMakeNumber(ctx, b->entries[slot].alen), JSValueMakeNumber(ctx, array_code(slot, gen)),
+                        tok};
+  JSValueRef w = b->make_array ? JSObjectCallAsFunction(ctx, b->make_array, NULL, 3, args, NULL) : NULL;
+  return w && JSValueIsObject(ctx, w) ? (JSObjectRef)w : tok;
 }

@@ -9,12 +9,23 @@
  *   Object.prototype
  * C.prototype holds one method function per instance method name (all
  * public methods, inherited ones too, so a call never walks the chain) and
- * accessors for instance fields. The catch-all is a JSClass object with a
- * getProperty callback, reached only when a lookup misses C.prototype: it
- * resolves explicit signatures ("append(char)"), builds `constructor`
- * lazily, lets JS built-ins through, and reports a missing member as a
- * TypeError. Constructors have the same arrangement for statics:
- *   C -> catch-all(C static) -> Function.prototype.
+ * accessors for instance fields. The catch-all is a JS Proxy (made by the
+ * helper script) over an empty object whose prototype is S.prototype,
+ * reached only when a lookup misses C.prototype. Its get trap resolves
+ * explicit signatures ("append(char)"), builds `constructor` lazily, lets
+ * JS built-ins through, and reports a missing member as a TypeError; its
+ * has trap answers `in` without throwing (a JSClass getProperty callback
+ * cannot tell `in` from a read). Constructors have the same arrangement
+ * for statics: C -> catch-all(C static) -> Function.prototype.
+ * The catch-all becomes the prototype only after the members are defined
+ * and while C.prototype is not yet anyone's prototype: members are then
+ * added without a trap on the way, and JSC never sees a prototype object
+ * get a Proxy (which may intercept indexed accesses) into its chain, which
+ * would make it slow down every array of the global object.
+ *
+ * Object.keys(wrapper) lists the members of the wrapper's prototype too
+ * (the helper replaces Object.keys with a function that does so for
+ * objects carrying a wrapper token; for...in finds them on its own).
  * Large classes need nothing special: JSC turns an object with many added
  * properties into a dictionary on its own, so adding members stays linear.
  *
@@ -25,19 +36,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static JSClassRef catchall_class, token_class;
+static JSClassRef token_class;
 static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
 
 static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                               const JSValueRef argv[], JSValueRef *exc);
-static JSValueRef catchall_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc);
+static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exc);
 
-/* Creates the process-wide JSClasses (catch-all, token). Once. */
+/* Creates the process-wide JSClass of tokens. Once. */
 static void make_classes(void) {
-  JSClassDefinition c = kJSClassDefinitionEmpty;
-  c.className = "JavaMembers";
-  c.getProperty = catchall_get;
-  catchall_class = JSClassCreate(&c);
   JSClassDefinition t = kJSClassDefinitionEmpty;
   t.className = "JavaRef";
   t.finalize = jb_token_finalize;
@@ -51,9 +59,10 @@ JSClassRef jb_token_class(void) {
 }
 
 static const char helper_src[] =
-  "(function (isInstance, iterStart, iterNext, DONE) {\n"
+  "(function (isInstance, iterStart, iterNext, TOK, resolve, aget, aset) {\n"
   "  'use strict';\n"
-  "  function makeCtor(ci, name, construct) {\n"
+  "  const defineProperty = Object.defineProperty, create = Object.create, R = Reflect;\n"
+  "  function makeCtor(ci, name, construct, proto) {\n"
   "    const C = function (a, b, c) {\n"
   "      if (new.target === undefined) throw new TypeError('Java class ' + name + ' must be called with new');\n"
   "      switch (arguments.length) {\n"
@@ -64,8 +73,10 @@ static const char helper_src[] =
   "      default: return construct(this, ...arguments);\n"
   "      }\n"
   "    };\n"
-  "    Object.defineProperty(C, 'name', { value: name });\n"
-  "    Object.defineProperty(C, Symbol.hasInstance, { value: (v) => isInstance(ci, v) });\n"
+  "    defineProperty(C, 'name', { value: name });\n"
+  "    defineProperty(C, Symbol.hasInstance, { value: (v) => isInstance(ci, v) });\n"
+  "    defineProperty(C, 'prototype', { value: proto, writable: false, enumerable: false, configurable: false });\n"
+  "    defineProperty(proto, 'constructor', { value: C, writable: true, enumerable: false, configurable: true });\n"
   "    return C;\n"
   "  }\n"
   "  function defineFields(obj, names, flags, wantStatic, cname, getters, setters) {\n"
@@ -75,23 +86,160 @@ static const char helper_src[] =
   "      if (isStatic !== wantStatic) continue;\n"
   "      const ro = () => { throw new TypeError('cannot assign to final field ' + cname + '.' + name); };\n"
   "      if (isStatic && isFinal) {\n"
-  "        Object.defineProperty(obj, name, { configurable: true, enumerable: true,\n"
+  "        defineProperty(obj, name, { configurable: true, enumerable: true,\n"
   "          get() { const v = g();\n"
-  "                  Object.defineProperty(obj, name, { value: v, writable: false, enumerable: true, configurable: false });\n"
+  "                  defineProperty(obj, name, { value: v, writable: false, enumerable: true, configurable: false });\n"
   "                  return v; },\n"
   "          set: ro });\n"
   "      } else {\n"
-  "        Object.defineProperty(obj, name, { configurable: false, enumerable: true, get: g, set: isFinal ? ro : s });\n"
+  "        defineProperty(obj, name, { configurable: false, enumerable: true, get: g, set: isFinal ? ro : s });\n"
   "      }\n"
   "    }\n"
   "  }\n"
   "  function iterate() {\n"
   "    const it = iterStart(this);\n"
   "    return { next() { const v = iterNext(it);\n"
-  "                      return v === DONE ? { done: true, value: undefined } : { done: false, value: v }; },\n"
+  "                      return v === TOK ? { done: true, value: undefined } : { done: false, value: v }; },\n"
   "             [Symbol.iterator]() { return this; } };\n"
   "  }\n"
-  "  return [makeCtor, defineFields, iterate, Symbol.iterator];\n"
+  /* catch-all: the Proxy after a class's own members; get and has are told
+   * apart, so `in` answers and a read of a missing member throws */
+  "  const PROBES = new Set(['then', 'toJSON', 'inspect', 'asymmetricMatch', 'nodeType', 'length', 'prototype',\n"
+  "                          'caller', 'arguments', '__proto__', 'toPrimitive', 'valueOf', 'toString', 'name']);\n"
+  "  const isProbe = (k) => { const c = k.charCodeAt(0); return c === 95 || c === 36 || c === 64 || PROBES.has(k); };\n"
+  /* console.log of a Java object: its class name and own keys, not the
+   * member list Object.keys now gives */
+  "  const INSPECT = Symbol.for('nodejs.util.inspect.custom');\n"
+  "  function inspectJava(depth, options, inspect) {\n"
+  "    let name = 'JavaObject';\n"
+  "    try { name = this.getClass().getName(); } catch (e) { /* not a live wrapper */ }\n"
+  "    if (typeof inspect !== 'function') return name;\n"
+  "    const own = {}, ks = ownKeys(this);\n"
+  "    for (let i = 0; i < ks.length; i++) own[ks[i]] = this[ks[i]];\n"
+  "    return name + ' ' + inspect(own, options);\n"
+  "  }\n"
+  "  function makeCatchall(ci, isStatic, owner, parent) {\n"
+  "    if (!isStatic && parent === Object.prototype)\n"
+  "      defineProperty(owner, INSPECT, { value: inspectJava, writable: true, enumerable: false, configurable: true });\n"
+  "    const define = (k, v) => {\n"
+  "      if (v !== undefined) defineProperty(owner, k, { value: v, writable: true, enumerable: false, configurable: true });\n"
+  "      return v;\n"
+  "    };\n"
+  "    return new Proxy(create(parent), {\n"
+  "      get(t, k, r) {\n"
+  "        if (typeof k === 'string') {\n"
+  "          if (k.indexOf('(') >= 0) return define(k, resolve(ci, isStatic, k, false));\n"
+  "          if (k === 'constructor' && !isStatic) return resolve(ci, false, k, false);\n"
+  "          if (!(k in t)) return !isStatic && isProbe(k) ? undefined : define(k, resolve(ci, isStatic, k, false));\n"
+  "        }\n"
+  "        return R.get(t, k, r);\n"
+  "      },\n"
+  "      has(t, k) {\n"
+  "        if (k in t) return true;\n"
+  "        if (typeof k !== 'string' || (!isStatic && k.indexOf('(') < 0)) return false;\n"
+  "        return define(k, resolve(ci, isStatic, k, true)) !== undefined;\n"
+  "      },\n"
+  "    });\n"
+  "  }\n"
+  /* Object.keys of a wrapper (an object whose TOK is its token object) also
+   * lists its class's public members, which live on the prototype */
+  "  const ownKeys = Object.keys, protoOf = Object.getPrototypeOf;\n"
+  "  const keys = { keys(o) {\n"
+  "    const r = ownKeys(o);\n"
+  "    if (typeof o !== 'object' || o === null) return r;\n"
+  "    const t = o[TOK];\n"
+  "    if (typeof t !== 'object' || t === null) return r;\n"
+  "    const p = protoOf(o);\n"
+  "    if (p === null) return r;\n"
+  "    const m = ownKeys(p);\n"
+  "    if (r.length === 0) return m;\n"
+  "    const seen = new Set(r);\n"
+  "    for (let i = 0; i < m.length; i++) if (!seen.has(m[i])) r.push(m[i]);\n"
+  "    return r;\n"
+  "  } }.keys;\n"
+  "  defineProperty(Object, 'keys', { value: keys, writable: true, enumerable: false, configurable: true });\n"
+  /* Java arrays: a Proxy over a plain target holding the length, the
+   * entry's code and the finalizing token; indexes reach aget / aset */
+  "  const CODE = Symbol('code'), ATOK = Symbol('token');\n"
+  "  function index(k) {\n"
+  "    const n = k.length;\n"
+  "    if (n === 0 || n > 10) return -1;\n"
+  "    let i = 0;\n"
+  "    for (let j = 0; j < n; j++) {\n"
+  "      const d = k.charCodeAt(j) - 48;\n"
+  "      if (d < 0 || d > 9) return -1;\n"
+  "      i = i * 10 + d;\n"
+  "    }\n"
+  "    return (n > 1 && k.charCodeAt(0) === 48) || i > 4294967294 ? -1 : i;\n"
+  "  }\n"
+  "  const MAX_KEYS = 1000000;\n"
+  "  const arrayHandler = {\n"
+  "    get(t, k, r) {\n"
+  "      if (typeof k === 'string') {\n"
+  "        if (k === 'length') return t.length;\n"
+  "        const i = index(k);\n"
+  "        if (i >= 0) return aget(t[CODE], i);\n"
+  "      }\n"
+  "      return R.get(t, k, r);\n"
+  "    },\n"
+  "    set(t, k, v, r) {\n"
+  "      if (typeof k === 'string') {\n"
+  "        const i = k === 'length' ? -1 : index(k);\n"
+  "        if (i >= 0 || k === 'length') { aset(t[CODE], i, v); return true; }\n"
+  "      }\n"
+  "      return R.set(t, k, v, r);\n"
+  "    },\n"
+  "    has(t, k) {\n"
+  "      if (typeof k === 'string') {\n"
+  "        if (k === 'length') return true;\n"
+  "        const i = index(k);\n"
+  "        if (i >= 0) return i < t.length;\n"
+  "      }\n"
+  "      return k !== CODE && k !== ATOK && R.has(t, k);\n"
+  "    },\n"
+  "    ownKeys(t) {\n"
+  "      const n = Math.min(t.length, MAX_KEYS), out = [];\n"
+  "      for (let i = 0; i < n; i++) out.push('' + i);\n"
+  "      const own = R.ownKeys(t);\n"
+  "      for (let i = 0; i < own.length; i++) if (own[i] !== CODE && own[i] !== ATOK) out.push(own[i]);\n"
+  "      return out;\n"
+  "    },\n"
+  "    getOwnPropertyDescriptor(t, k) {\n"
+  "      if (typeof k === 'string') {\n"
+  "        const i = index(k);\n"
+  "        if (i >= 0) return i < t.length ? { value: aget(t[CODE], i), writable: true, enumerable: true, configurable: true }\n"
+  "                                        : undefined;\n"
+  "      }\n"
+  "      if (k === 'length') return { value: t.length, writable: false, enumerable: false, configurable: true };\n"
+  "      return k === CODE || k === ATOK ? undefined : R.getOwnPropertyDescriptor(t, k);\n"
+  "    },\n"
+  "    defineProperty(t, k, d) {\n"
+  "      if (typeof k === 'string') {\n"
+  "        const i = index(k);\n"
+  "        if (i >= 0) {\n"
+  "          if (!('value' in d)) return false;\n"
+  "          aset(t[CODE], i, d.value);\n"
+  "          return true;\n"
+  "        }\n"
+  "        if (k === 'length') return false;\n"
+  "      }\n"
+  "      return R.defineProperty(t, k, d);\n"
+  "    },\n"
+  "    deleteProperty(t, k) {\n"
+  "      if (typeof k === 'string' && (k === 'length' || index(k) >= 0)) return false;\n"
+  "      return R.deleteProperty(t, k);\n"
+  "    },\n"
+  "  };\n"
+  /* every property of the target stays configurable and writable (the
+   * traps keep them from changing): JSC then returns a get trap's result
+   * without checking it against the target */
+  "  function makeArray(n, code, token) {\n"
+  "    const t = { length: n };\n"
+  "    t[CODE] = code;\n"
+  "    t[ATOK] = token;\n"
+  "    return new Proxy(t, arrayHandler);\n"
+  "  }\n"
+  "  return [makeCtor, defineFields, iterate, Symbol.iterator, makeCatchall, makeArray];\n"
   "})";
 
 /* Hash of a function's address for the function map. */
@@ -288,17 +436,24 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   if (!factory) return STRAIT_EJS;
   JSObjectRef istart = bridge_fn(b, ctx, native_iter_start);
   JSObjectRef inext = bridge_fn(b, ctx, native_iter_next);
-  JSValueRef args[4] = {is_inst, istart, inext, b->token_key};
-  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 4, args, exc);
+  JSObjectRef resolve = bridge_fn(b, ctx, native_resolve);
+  JSObjectRef aget = bridge_fn(b, ctx, jb_array_get_fn);
+  JSObjectRef aset = bridge_fn(b, ctx, jb_array_set_fn);
+  JSValueRef args[7] = {is_inst, istart, inext, b->token_key, resolve, aget, aset};
+  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 7, args, exc);
   if (!pair) return STRAIT_EJS;
   b->define_acc = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 1, NULL);
   b->make_ctor = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 0, NULL);
   b->iterate = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 2, NULL);
   b->iter_sym = JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 3, NULL);
+  b->make_catchall = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 4, NULL);
+  b->make_array = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 5, NULL);
   protect(ctx, b->define_acc);
   protect(ctx, b->make_ctor);
   protect(ctx, b->iterate);
   protect(ctx, b->iter_sym);
+  protect(ctx, b->make_catchall);
+  protect(ctx, b->make_array);
   return 0;
 }
 
@@ -312,8 +467,8 @@ void jb_jsclass_free(jb_rt *b) {
   free(b->jsc);
   b->jsc = NULL;
   b->njsc = 0;
-  JSValueRef vals[] = {b->token_key, b->object_proto, b->fn_proto, b->error_ctor,
-                       b->define_acc, b->make_ctor, b->iterate, b->iter_sym};
+  JSValueRef vals[] = {b->token_key, b->object_proto, b->fn_proto, b->error_ctor, b->define_acc,
+                       b->make_ctor, b->iterate, b->iter_sym, b->make_catchall, b->make_array};
   for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
     if (vals[i]) JSValueUnprotect(ctx, vals[i]);
   if (b->s_length) JSStringRelease(b->s_length);
@@ -449,13 +604,16 @@ static bool add_fields(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj,
   return JSObjectCallAsFunction(ctx, b->define_acc, NULL, 7, args, exc) != NULL;
 }
 
-/* A catch-all object for k with the given [[Prototype]]. */
-static JSObjectRef make_catchall(jb_rt *b, JSContextRef ctx, jb_class *k, bool is_static, JSObjectRef parent) {
-  jb_bound *bd = new_bound(b, k, NULL, NULL, is_static);
-  if (!bd) return NULL;
-  JSObjectRef c = JSObjectMake(ctx, catchall_class, bd);
-  JSObjectSetPrototype(ctx, c, parent);
-  return c;
+/* Makes owner's catch-all (a Proxy whose lookups continue at parent) and
+ * makes it owner's prototype. owner must not be anyone's prototype yet
+ * (see the file comment). false with *exc set on failure. */
+static bool attach_catchall(jb_rt *b, JSContextRef ctx, jb_class *k, bool is_static, JSObjectRef owner,
+                            JSObjectRef parent, JSValueRef *exc) {
+  JSValueRef args[4] = {JSValueMakeNumber(ctx, k->index), JSValueMakeBoolean(ctx, is_static), owner, parent};
+  JSValueRef c = JSObjectCallAsFunction(ctx, b->make_catchall, NULL, 4, args, exc);
+  if (!c) return false;
+  JSObjectSetPrototype(ctx, owner, c);
+  return true;
 }
 
 /* The prototype for instances of class index (see bridge.h). */
@@ -470,32 +628,22 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
     parent = jb_class_proto(env, b, ctx, k->super_index, exc);
     if (!parent) return NULL;
   }
-  JSObjectRef catchall = make_catchall(b, ctx, k, false, parent);
-  if (!catchall) {
-    *exc = jb_error(ctx, "Error", "out of memory making the prototype of %s", k->name);
-    return NULL;
-  }
+  /* members first, while the prototype is still Object.prototype: each
+   * put walks the chain, and a short plain chain makes that cheap */
   JSObjectRef proto = JSObjectMake(ctx, NULL, NULL);
-  JSObjectSetPrototype(ctx, proto, catchall);
   JSValueProtect(ctx, proto);
   s = slot_of(b, index);
   s->proto = proto;
-  jb_bound *cbd = JSObjectGetPrivate(catchall);
-  cbd->owner = proto;
-  /* each put below walks the chain and would reach the catch-all: it must
-   * answer "absent" quickly while the members are being defined */
-  cbd->busy = true;
   /* A writable slot for the wrappers' token key here ends the prototype
    * walk JSC makes when each wrapper gets its token, before the catch-all. */
   JSObjectSetPropertyForKey(ctx, proto, b->token_key, JSValueMakeUndefined(ctx), kJSPropertyAttributeDontEnum, NULL);
   add_methods(b, ctx, k, proto, false);
-  bool fields_ok = add_fields(b, ctx, k, proto, false, exc);
-  cbd->busy = false;
-  if (!fields_ok) return NULL;
+  if (!add_fields(b, ctx, k, proto, false, exc)) return NULL;
   if (b->iterate && b->iter_sym &&
       ((k->flags & JB_ARRAY) || (*env)->IsAssignableFrom(env, k->ref, jb.Iterable) ||
        (*env)->IsAssignableFrom(env, k->ref, jb.Map)))
     JSObjectSetPropertyForKey(ctx, proto, b->iter_sym, b->iterate, kJSPropertyAttributeDontEnum, NULL);
+  if (!attach_catchall(b, ctx, k, false, proto, parent, exc)) return NULL;
   return proto;
 }
 
@@ -513,29 +661,22 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
   if (!cb) { JSStringRelease(nm); return NULL; }
   JSObjectRef construct = JSObjectMakeFunctionWithCallback(ctx, nm, native_construct);
   fn_put(b, construct, cb);
-  JSValueRef args[3] = {JSValueMakeNumber(ctx, index), JSValueMakeString(ctx, nm), construct};
+  JSValueRef args[4] = {JSValueMakeNumber(ctx, index), JSValueMakeString(ctx, nm), construct, proto};
   JSStringRelease(nm);
-  JSValueRef cv = JSObjectCallAsFunction(ctx, b->make_ctor, NULL, 3, args, exc);
+  /* also defines C.prototype (read-only) and proto.constructor (not enumerable) */
+  JSValueRef cv = JSObjectCallAsFunction(ctx, b->make_ctor, NULL, 4, args, exc);
   if (!cv) return NULL;
   JSObjectRef ctor = (JSObjectRef)cv;
   JSValueProtect(ctx, ctor);
   s = slot_of(b, index);
   s->ctor = ctor;
-  JSObjectSetProperty(ctx, ctor, b->s_prototype, proto,
-                      kJSPropertyAttributeDontEnum | kJSPropertyAttributeDontDelete | kJSPropertyAttributeReadOnly, NULL);
-  JSObjectSetProperty(ctx, proto, b->s_constructor, ctor, kJSPropertyAttributeDontEnum, NULL);
   JSObjectSetPropertyForKey(ctx, ctor, b->token_key, JSValueMakeNumber(ctx, index),
                             kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete,
                             NULL);
-  JSObjectRef catchall = make_catchall(b, ctx, k, true, b->fn_proto);
-  jb_bound *cbd = JSObjectGetPrivate(catchall);
-  cbd->owner = ctor;
-  JSObjectSetPrototype(ctx, ctor, catchall);
-  cbd->busy = true;          /* see jb_class_proto */
   add_methods(b, ctx, k, ctor, true);
-  bool fields_ok = add_fields(b, ctx, k, ctor, true, exc);
-  cbd->busy = false;
-  return fields_ok ? ctor : NULL;
+  if (!add_fields(b, ctx, k, ctor, true, exc)) return NULL;
+  if (!attach_catchall(b, ctx, k, true, ctor, b->fn_proto, exc)) return NULL;
+  return ctor;
 }
 
 /* Calls a method function: resolves the receiver and invokes. */
@@ -589,72 +730,69 @@ static void list_sigs(jb_group *g, char *buf, size_t n) {
   if (o >= n) buf[n - 1] = 0;
 }
 
-/* Stores a resolved member on the catch-all's owner. The put walks the
- * owner's prototype chain and so reaches this catch-all again: busy makes
- * that nested lookup a miss. */
-static void define_on_owner(JSContextRef ctx, jb_bound *bd, JSStringRef name, JSValueRef v) {
-  if (!v || !bd->owner) return;
-  bd->busy = true;
-  JSObjectSetProperty(ctx, bd->owner, name, v, kJSPropertyAttributeDontEnum, NULL);
-  bd->busy = false;
-}
-
-/* getProperty of a catch-all (see file comment). */
-static JSValueRef catchall_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc) {
-  jb_bound *bd = JSObjectGetPrivate(obj);
-  if (!bd || bd->busy) return NULL;
-  jb_rt *b = bd->b;
-  char buf[512];
-  size_t max = JSStringGetMaximumUTF8CStringSize(name);
-  if (max > sizeof buf) return NULL;
-  size_t len = JSStringGetUTF8CString(name, buf, sizeof buf);
-  if (len == 0) return NULL;
-  len--;
+/* resolve(ci, isStatic, name, quiet): what the catch-all of class ci
+ * answers for a name its owner lacks: the function of an explicit
+ * signature ("append(char)"), the constructor (`constructor` of an
+ * instance), a nested class (static side), undefined for names generic JS
+ * code probes on any object, else a TypeError naming class and member.
+ * quiet (an `in` test) turns every failure into undefined. The caller
+ * stores what it gets on the owner. Inside the gate. */
+static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  if (!b || argc < 4 || !JSValueIsString(ctx, argv[2])) return JSValueMakeUndefined(ctx);
+  bool is_static = JSValueToBoolean(ctx, argv[1]);
+  bool quiet = JSValueToBoolean(ctx, argv[3]);
   JNIEnv *env = strait__env();
-  jb_class *k = bd->cls;
+  JSValueRef ignored = NULL;
+  jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, quiet ? &ignored : exc);
+  if (!k) return quiet ? JSValueMakeUndefined(ctx) : NULL;
+  char buf[512];
+  JSStringRef name = JSValueToStringCopy(ctx, argv[2], NULL);
+  if (!name) return JSValueMakeUndefined(ctx);
+  size_t max = JSStringGetMaximumUTF8CStringSize(name);
+  size_t len = max <= sizeof buf ? JSStringGetUTF8CString(name, buf, sizeof buf) : 0;
+  JSStringRelease(name);
+  if (len == 0) return JSValueMakeUndefined(ctx);
+  len--;
   if (memchr(buf, '(', len)) {
-    jb_member *m = jb_member_by_sig(k, buf, len, bd->is_static);
+    jb_member *m = jb_member_by_sig(k, buf, len, is_static);
     if (!m) {
+      if (quiet) return JSValueMakeUndefined(ctx);
       const char *open = memchr(buf, '(', len);
-      jb_group *g = jb_group_find(k, buf, (size_t)(open - buf), bd->is_static);
+      jb_group *g = jb_group_find(k, buf, (size_t)(open - buf), is_static);
       char sigs[600];
       list_sigs(g, sigs, sizeof sigs);
-      *exc = jb_error(ctx, "TypeError", "%s has no %smethod %s%s%s", k->name, bd->is_static ? "static " : "", buf,
+      *exc = jb_error(ctx, "TypeError", "%s has no %smethod %s%s%s", k->name, is_static ? "static " : "", buf,
                       g ? "; candidates: " : "", sigs);
       return NULL;
     }
-    jb_group *g = m->kind == 'c' ? &k->ctors : jb_group_find(k, m->name, strlen(m->name), bd->is_static);
-    JSObjectRef f = jb_method_fn(b, ctx, g, m);
-    define_on_owner(ctx, bd, name, f);
-    return f;
+    jb_group *g = m->kind == 'c' ? &k->ctors : jb_group_find(k, m->name, strlen(m->name), is_static);
+    JSObjectRef f = g ? jb_method_fn(b, ctx, g, m) : NULL;
+    return f ? f : JSValueMakeUndefined(ctx);
   }
-  if (!is_identifier(buf)) return NULL;
-  if (strcmp(buf, "constructor") == 0 && !bd->is_static) {
-    JSObjectRef c = jb_class_ctor(env, b, ctx, k->index, exc);
-    return c;
+  if (!is_identifier(buf)) return JSValueMakeUndefined(ctx);
+  if (strcmp(buf, "constructor") == 0 && !is_static) {
+    JSObjectRef c = jb_class_ctor(env, b, ctx, k->index, quiet ? &ignored : exc);
+    return c ? c : quiet ? JSValueMakeUndefined(ctx) : NULL;
   }
-  if (JSObjectHasProperty(ctx, bd->is_static ? b->fn_proto : b->object_proto, name)) return NULL;
-  if (bd->is_static) {
+  if (is_static) {
     /* nested class: java.util.Map.Entry */
     char nested[1024];
     snprintf(nested, sizeof nested, "%s$%s", k->name, buf);
     JSStringRef ns = JSStringCreateWithUTF8CString(nested);
     JSValueRef nv = JSValueMakeString(ctx, ns);
     JSStringRelease(ns);
-    JSValueRef ignored = NULL;
     JSObjectRef c = jb_type_by_name(env, b, ctx, nv, &ignored);
-    if (c) {
-      define_on_owner(ctx, bd, name, c);
-      return c;
-    }
+    if (c) return c;
   }
-  if (is_probe_name(buf)) return NULL;
-  jb_group *other = jb_group_find(k, buf, len, !bd->is_static);
+  if (quiet || is_probe_name(buf)) return JSValueMakeUndefined(ctx);
+  jb_group *other = jb_group_find(k, buf, len, !is_static);
   if (other) {
     *exc = jb_error(ctx, "TypeError", "%s.%s is %s method; use it on %s", k->name, buf,
-                    bd->is_static ? "an instance" : "a static", bd->is_static ? "an instance" : "the class");
+                    is_static ? "an instance" : "a static", is_static ? "an instance" : "the class");
     return NULL;
   }
-  *exc = jb_error(ctx, "TypeError", "%s has no public %smember '%s'", k->name, bd->is_static ? "static " : "", buf);
+  *exc = jb_error(ctx, "TypeError", "%s has no public %smember '%s'", k->name, is_static ? "static " : "", buf);
   return NULL;
 }

@@ -63,6 +63,73 @@ describe('arrays', () => {
   it('list indexes as keys', () => {
     const a = Java.array('int', 2);
     expect(Object.keys(a)).toEqual(['0', '1']);
+    const seen = [];
+    for (const k in a) seen.push(k);
+    expect(seen.slice(0, 2)).toEqual(['0', '1']);
     thrown(() => { a.length = 5; }, TypeError, /length/);
+    expect(a.length).toBe(2);
+  });
+
+  it('read and write every element type, with bounds and type errors', () => {
+    const cases = [['boolean', true], ['byte', -7], ['char', 'q'], ['short', 300], ['int', -5],
+      ['long', 2 ** 40], ['float', 1.5], ['double', 0.1], ['java.lang.String', 'str']];
+    for (const [type, v] of cases) {
+      const a = Java.array(type, 2);
+      a[1] = v;
+      expect(a[1]).toBe(v);
+      thrown(() => a[2], RangeError, /index 2 out of bounds for length 2/);
+      thrown(() => { a[2] = v; }, RangeError, /index 2 out of bounds for length 2/);
+    }
+    const b = Java.array('byte', 1);
+    thrown(() => { b[0] = 128; }, RangeError, /does not fit byte/);
+    const i = Java.array('int', 1);
+    i[0] = 2.0;
+    expect(i[0]).toBe(2);
+    thrown(() => { i[0] = 2.5; }, TypeError);
+    thrown(() => { i[0] = null; }, TypeError);
+    expect(i[0]).toBe(2);
+    const big = Java.array('long', 1);
+    big[0] = 2n ** 62n;
+    expect(big[0]).toBe(2n ** 62n);
+    const objs = Java.array(java.lang.Integer, 1);
+    thrown(() => { objs[0] = new java.util.ArrayList(); }, TypeError);
+  });
+
+  it('answer in, descriptors and non-index names like an indexed object', () => {
+    const a = Java.to([7, 8, 9], 'int[]');
+    expect(0 in a).toBe(true);
+    expect('2' in a).toBe(true);
+    expect(3 in a).toBe(false);
+    expect('length' in a).toBe(true);
+    expect('getClass' in a).toBe(true);
+    expect('nope' in a).toBe(false);
+    const d = Object.getOwnPropertyDescriptor(a, '1');
+    expect(d.value).toBe(8);
+    expect(d.enumerable).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(a, '3')).toBe(undefined);
+    expect(Object.getOwnPropertyDescriptor(a, 'length').value).toBe(3);
+    expect(Object.getOwnPropertyDescriptor(a, 'length').writable).toBe(false);
+    thrown(() => { delete a[0]; }, TypeError);
+    expect(a[0]).toBe(7);
+    expect(a['01']).toBe(undefined);
+    a.note = 'x';
+    expect(a.note).toBe('x');
+    expect(Object.keys(a)).toEqual(['0', '1', '2', 'note']);
+    expect(a.getClass().getName()).toBe('[I');
+    expect(Java.isJavaObject(a)).toBe(true);
+    expect(Array.isArray(a)).toBe(false);
+    expect(typeof a).toBe('object');
+    expect(java.util.Arrays.stream(a).sum()).toBe(24);
+    Object.defineProperty(a, 0, { value: 70 });
+    expect(a[0]).toBe(70);
+  });
+
+  it('keep the same wrapper for the same array', () => {
+    const holder = Java.array('int[]', 1);
+    holder[0] = Java.array('int', 4);
+    expect(holder[0]).toBe(holder[0]);
+    expect(holder[0].length).toBe(4);
+    holder[0][3] = 11;
+    expect(holder[0][3]).toBe(11);
   });
 });

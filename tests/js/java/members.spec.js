@@ -44,8 +44,69 @@ describe('members', () => {
     for (const k in list) names.push(k);
     expect(names.indexOf('size') >= 0).toBe(true);
     expect(names.indexOf('add') >= 0).toBe(true);
+    expect(names.indexOf('constructor')).toBe(-1);
     expect(Object.keys(java.lang.Integer).indexOf('MAX_VALUE') >= 0).toBe(true);
-    expect(JSON.stringify(Object.keys(new java.awt.Point(1, 2)))).toBe('[]');
+  });
+
+  it('list public instance members with Object.keys, own keys first', () => {
+    const p = new java.awt.Point(1, 2);
+    const keys = Object.keys(p);
+    for (const m of ['x', 'y', 'getX', 'getLocation', 'translate', 'equals', 'hashCode', 'toString', 'getClass']) {
+      expect(keys.indexOf(m) >= 0).toBe(true);
+    }
+    expect(keys.indexOf('constructor')).toBe(-1);
+    expect(new Set(keys).size).toBe(keys.length);
+    const forIn = [];
+    for (const k in p) forIn.push(k);
+    expect(forIn.slice().sort()).toEqual(keys.slice().sort());
+    p.note = 'mine';
+    const withOwn = Object.keys(p);
+    expect(withOwn[0]).toBe('note');
+    expect(withOwn.length).toBe(keys.length + 1);
+    // statics are not instance members, and the class lists only statics
+    expect(keys.indexOf('MAX_VALUE')).toBe(-1);
+    expect(Object.keys(java.lang.Integer).indexOf('intValue')).toBe(-1);
+    // plain JS objects, prototypes and null-prototype objects are unchanged
+    expect(Object.keys({ a: 1, b: 2 })).toEqual(['a', 'b']);
+    expect(Object.keys(Object.create(null))).toEqual([]);
+    expect(Object.keys(java.awt.Point.prototype).indexOf('getX') >= 0).toBe(true);
+    thrown(() => Object.keys(null), TypeError);
+  });
+
+  it('answer `in` for members and non-members without throwing', () => {
+    const list = new java.util.ArrayList();
+    expect('size' in list).toBe(true);
+    expect('nope' in list).toBe(false);
+    expect('hasOwnProperty' in list).toBe(true);
+    expect('remove(int)' in list).toBe(true);
+    expect('remove(boolean)' in list).toBe(false);
+    expect('x' in new java.awt.Point(1, 2)).toBe(true);
+    expect(Reflect.has(list, 'frobnicate')).toBe(false);
+    const I = java.lang.Integer;
+    expect('MAX_VALUE' in I).toBe(true);
+    expect('parseInt' in I).toBe(true);
+    expect('intValue' in I).toBe(false);
+    expect('NOPE' in I).toBe(false);
+    expect('Entry' in java.util.Map).toBe(true);
+    expect('Nope' in java.util.Map).toBe(false);
+    // a read of the same missing names still throws, naming class and member
+    thrown(() => list.nope, TypeError, /java\.util\.ArrayList has no public member 'nope'/);
+    thrown(() => list['remove(boolean)'], TypeError, /java\.util\.ArrayList has no method remove\(boolean\)/);
+    thrown(() => I.NOPE, TypeError, /java\.lang\.Integer has no public static member 'NOPE'/);
+    thrown(() => I.intValue, TypeError, /java\.lang\.Integer\.intValue is an instance method/);
+  });
+
+  it('keep JS expandos and built-ins working on wrappers', () => {
+    const list = new java.util.ArrayList();
+    list.extra = 5;
+    expect(list.extra).toBe(5);
+    expect(Object.prototype.hasOwnProperty.call(list, 'extra')).toBe(true);
+    expect(list.hasOwnProperty('size')).toBe(false);
+    expect(list.constructor).toBe(java.util.ArrayList);
+    expect(Object.getPrototypeOf(list)).toBe(java.util.ArrayList.prototype);
+    expect(Object.prototype.toString.call(list)).toBe('[object Object]');
+    expect(list.then).toBe(undefined);
+    expect(JSON.stringify({ v: list.size() })).toBe('{"v":0}');
   });
 
   it('report a member that does not exist', () => {
