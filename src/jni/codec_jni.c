@@ -155,7 +155,28 @@ static uint32_t hook_js_handle(void *ud, JSContextRef ctx, JSValueRef v, bool *o
   return id;
 }
 
-/* Reader hook: element id of the array Java passed, as a JS value. */
+/* The JS string of a Java String that the Java writer passed by reference
+ * (a long string: one UTF-16 copy out of Java, then JSC's own copies, instead
+ * of going through the value buffer). NULL with *exc set when out of memory.
+ * Inside the gate. */
+static JSValueRef string_value(JNIEnv *env, JSContextRef ctx, jstring s, JSValueRef *exc) {
+  jsize n = (*env)->GetStringLength(env, s);
+  JSChar *c = malloc(n ? (size_t)n * sizeof(JSChar) : 1);
+  if (!c) {
+    *exc = strait__make_error(ctx, "RangeError", "out of memory for a string of %d characters", (int)n);
+    return NULL;
+  }
+  (*env)->GetStringRegion(env, s, 0, n, (jchar *)c);
+  JSStringRef js = JSStringCreateWithCharacters(c, (size_t)n);
+  free(c);
+  JSValueRef r = JSValueMakeString(ctx, js);
+  JSStringRelease(js);
+  return r;
+}
+
+/* Reader hook: element id of the array Java passed, as a JS value (a
+ * String becomes a JS string, a JsValue its JS value, any other object its
+ * bridge wrapper). */
 static JSValueRef hook_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exc) {
   cj_conv *c = ud;
   JNIEnv *env = c->env;
@@ -165,7 +186,9 @@ static JSValueRef hook_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValu
   }
   jobject o = (*env)->GetObjectArrayElement(env, c->refs_in, (jsize)id);
   JSValueRef r;
-  if (o && (*env)->IsInstanceOf(env, o, strait__jc.JsValue)) {
+  if (o && (*env)->IsInstanceOf(env, o, strait__jc.String)) {
+    r = string_value(env, ctx, (jstring)o, exc);
+  } else if (o && (*env)->IsInstanceOf(env, o, strait__jc.JsValue)) {
     r = strait__handle_value((*env)->GetLongField(env, o, strait__jc.JsValue_handle));
   } else {
     jb_rt *b = jb_rt_of(ctx);

@@ -98,12 +98,21 @@ public final class CodecBench {
             payload(rt, jackson, stringify, parse, "numbers_100k", nums, "an array of 100000 numbers");
             JsValue str = (JsValue) rt.eval("({s: 'abcdefghij'.repeat(104858)})");
             payload(rt, jackson, stringify, parse, "string_1mb", str, "an object holding a 1 MB string");
-            sharing(rt);
+            if (wanted("sharing")) sharing(rt);
         }
+    }
+
+    /** BENCH_CODEC_ONLY: comma-separated payload names to run (default all), for profiling one row. */
+    static boolean wanted(String name) {
+        String only = System.getenv("BENCH_CODEC_ONLY");
+        if (only == null || only.isEmpty()) return true;
+        for (String s : only.split(",")) if (s.equals(name)) return true;
+        return false;
     }
 
     static void payload(JsRuntime rt, Jackson jackson, JsFunction stringify, JsFunction parse, String name,
             JsValue doc, String what) throws Throwable {
+        if (!wanted(name)) return;
         String g = "codec";
         String tj = "to_java_" + name, ts = "to_js_" + name;
         Bench.run(g, tj + "_naive", null, what + ": JS -> Java, one JNI call per value (baseline)",

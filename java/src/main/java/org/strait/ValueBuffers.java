@@ -14,13 +14,39 @@ import java.nio.ByteOrder;
 final class ValueBuffers {
     private ValueBuffers() {}
 
-    /** Per-thread state: the shared buffer and how many conversions use it. */
+    /** Arrays and spill buffers up to this size are kept for the thread's next conversion. */
+    static final int KEEP_MAX = 16 << 20;
+
+    /**
+     * Per-thread state: the shared buffer, how many conversions use it, and
+     * (for the outermost conversion only) the Java writer's byte array and a
+     * direct buffer for values larger than the shared one, both kept between
+     * conversions so a large value does not allocate and zero them each time.
+     */
     static final class State {
         final ByteBuffer buf;
         int busy;
+        byte[] scratch = new byte[4096];
+        ByteBuffer spill;
 
         State(ByteBuffer buf) {
             this.buf = buf.order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        /** Keeps the writer's array (if not too large) for the next conversion. */
+        void keep(byte[] a) {
+            if (a.length <= KEEP_MAX) scratch = a;
+        }
+
+        /** A direct buffer of at least n bytes for a value that does not fit in buf. */
+        ByteBuffer spill(int n) {
+            ByteBuffer s = spill;
+            if (s == null || s.capacity() < n) {
+                s = ByteBuffer.allocateDirect(Math.max(n, s == null ? 0 : Math.min(KEEP_MAX, s.capacity() * 2)))
+                        .order(ByteOrder.LITTLE_ENDIAN);
+                if (s.capacity() <= KEEP_MAX) spill = s;
+            }
+            return s;
         }
     }
 

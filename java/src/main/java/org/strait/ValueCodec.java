@@ -83,8 +83,17 @@ final class ValueCodec {
         boolean shared = st.busy == 0;
         st.busy++;
         try {
-            ByteBuffer out = ValueWriter.writeInto(shared ? st.buf : ByteBuffer.allocateDirect(4096), value, ids);
-            int len = out.getInt(4) + ValueTags.HEADER;
+            ValueWriter w = ValueWriter.writeArray(shared ? st.scratch : new byte[4096], value, ids, true);
+            byte[] bytes = w.bytes();
+            int len = w.length();
+            ByteBuffer out;
+            if (shared) {
+                st.keep(bytes);
+                out = len <= st.buf.capacity() ? st.buf : st.spill(len);
+            } else {
+                out = ByteBuffer.allocateDirect(len).order(ByteOrder.LITTLE_ENDIAN);
+            }
+            out.put(0, bytes, 0, len);
             Object[] refArray = refs.isEmpty() ? null : refs.toArray();
             rt.enter();
             try {

@@ -2,14 +2,15 @@ package org.strait;
 
 import static org.strait.ValueTags.*;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +27,10 @@ import java.util.Set;
  * through the {@link Refs} (without one, a {@link ValueConversionException}
  * naming the path). Shared and cyclic structure becomes BACKREFs.
  *
- * <p>Iterative (explicit stack). Writes into a buffer that grows by
- * reallocation when the value does not fit. One instance per conversion;
- * any thread.
+ * <p>Iterative (explicit stack). Writes into a byte array (little-endian
+ * stores through VarHandle views, no per-byte buffer checks) that grows by
+ * reallocation; composites and keys are found in open-addressing tables with
+ * int values (no boxing). One instance per conversion; any thread.
  */
 public final class ValueWriter {
     /** Gives ids to objects that cross by reference. */
@@ -42,16 +44,101 @@ public final class ValueWriter {
         }
     }
 
-    private ByteBuffer out;
+    private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle F64 = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Strings at least this long cross Java -> JS by reference when the caller allows it (see {@link #stringRefs}). */
+    static final int LONG_STRING = 4096;
+
+    private byte[] out;
     private int pos;
     private final Refs refs;
-    private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<>();
-    private final HashMap<String, Integer> keys = new HashMap<>();
+    /** Long strings are written as JAVAREFs to the String (the JNI layer makes the JS string straight from it). */
+    private final boolean stringRefs;
+    private final IdTable ids = new IdTable();
+    private final KeyTable keys = new KeyTable();
     private int ncomposites;
 
-    private ValueWriter(ByteBuffer out, Refs refs) {
-        this.out = out.order(ByteOrder.LITTLE_ENDIAN);
+    private ValueWriter(byte[] out, Refs refs, boolean stringRefs) {
+        this.out = out;
         this.refs = refs;
+        this.stringRefs = stringRefs && refs != null;
+    }
+
+    /** Composite -> index, by identity (open addressing, linear probing). */
+    static final class IdTable {
+        private Object[] keys = new Object[64];
+        private int[] vals = new int[64];
+        private int size;
+
+        /** The index of o, or -1 after recording it with index v. */
+        int putIfAbsent(Object o, int v) {
+            int mask = keys.length - 1;
+            int i = mix(System.identityHashCode(o)) & mask;
+            for (Object k; (k = keys[i]) != null; i = (i + 1) & mask)
+                if (k == o) return vals[i];
+            keys[i] = o;
+            vals[i] = v;
+            if (++size * 2 > keys.length) grow();
+            return -1;
+        }
+
+        private void grow() {
+            Object[] ok = keys;
+            int[] ov = vals;
+            keys = new Object[ok.length * 2];
+            vals = new int[ok.length * 2];
+            int mask = keys.length - 1;
+            for (int j = 0; j < ok.length; j++) {
+                Object k = ok[j];
+                if (k == null) continue;
+                int i = mix(System.identityHashCode(k)) & mask;
+                while (keys[i] != null) i = (i + 1) & mask;
+                keys[i] = k;
+                vals[i] = ov[j];
+            }
+        }
+    }
+
+    /** Object key -> key-table index (open addressing on String.hashCode). */
+    static final class KeyTable {
+        private String[] keys = new String[64];
+        private int[] vals = new int[64];
+        private int size;
+
+        /** The index of k, or -1 after giving it the next index. */
+        int putIfAbsent(String k) {
+            int mask = keys.length - 1;
+            int i = mix(k.hashCode()) & mask;
+            for (String x; (x = keys[i]) != null; i = (i + 1) & mask)
+                if (x == k || x.equals(k)) return vals[i];
+            keys[i] = k;
+            vals[i] = size;
+            if (++size * 2 > keys.length) grow();
+            return -1;
+        }
+
+        private void grow() {
+            String[] ok = keys;
+            int[] ov = vals;
+            keys = new String[ok.length * 2];
+            vals = new int[ok.length * 2];
+            int mask = keys.length - 1;
+            for (int j = 0; j < ok.length; j++) {
+                String k = ok[j];
+                if (k == null) continue;
+                int i = mix(k.hashCode()) & mask;
+                while (keys[i] != null) i = (i + 1) & mask;
+                keys[i] = k;
+                vals[i] = ov[j];
+            }
+        }
+    }
+
+    private static int mix(int h) {
+        h *= 0x9E3779B9;
+        return h ^ (h >>> 16);
     }
 
     /** Writes value (with header) into a new byte array. */
@@ -61,11 +148,9 @@ public final class ValueWriter {
 
     /** Same, giving ids to Java objects through refs (may be null). */
     public static byte[] write(Object value, Refs refs) {
-        ValueWriter w = new ValueWriter(ByteBuffer.allocate(256), refs);
+        ValueWriter w = new ValueWriter(new byte[256], refs, false);
         w.run(value);
-        byte[] r = new byte[w.pos];
-        w.out.get(0, r, 0, w.pos);
-        return r;
+        return Arrays.copyOf(w.out, w.pos);
     }
 
     /**
@@ -75,9 +160,32 @@ public final class ValueWriter {
      * its capacity); the length is {@link #lengthOf(ByteBuffer)}.
      */
     static ByteBuffer writeInto(ByteBuffer buf, Object value, Refs refs) {
-        ValueWriter w = new ValueWriter(buf, refs);
+        ValueWriter w = new ValueWriter(new byte[Math.min(buf.capacity(), 4096)], refs, false);
         w.run(value);
-        return w.out;
+        ByteBuffer dst = w.pos <= buf.capacity() ? buf : ByteBuffer.allocateDirect(w.pos);
+        dst.order(ByteOrder.LITTLE_ENDIAN).put(0, w.out, 0, w.pos);
+        return dst;
+    }
+
+    /**
+     * Writes value into scratch (or a larger array when it does not fit) for
+     * the JNI glue; long strings go by reference when stringRefs is set.
+     * Returns the writer: {@link #bytes()} and {@link #length()}.
+     */
+    static ValueWriter writeArray(byte[] scratch, Object value, Refs refs, boolean stringRefs) {
+        ValueWriter w = new ValueWriter(scratch, refs, stringRefs);
+        w.run(value);
+        return w;
+    }
+
+    /** The array holding the bytes written (from offset 0). */
+    byte[] bytes() {
+        return out;
+    }
+
+    /** The number of bytes written, header included. */
+    int length() {
+        return pos;
     }
 
     /** The byte length of the value (header included) at the start of buf. */
@@ -89,45 +197,54 @@ public final class ValueWriter {
     // ---- output ----
 
     private void need(int n) {
-        if (out.capacity() - pos >= n) return;
+        if (out.length - pos >= n) return;
         long want = (long) pos + n;
         if (want > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("value larger than 2 GiB");
-        int cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(want, (long) out.capacity() * 2));
-        ByteBuffer nb = out.isDirect() ? ByteBuffer.allocateDirect(cap) : ByteBuffer.allocate(cap);
-        nb.order(ByteOrder.LITTLE_ENDIAN);
-        nb.put(0, out, 0, pos);
-        out = nb;
+        int cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(want, (long) out.length * 2));
+        out = Arrays.copyOf(out, cap);
     }
 
     private void u8(int v) {
-        out.put(pos++, (byte) v);
+        out[pos++] = (byte) v;
     }
 
     private void u32(int v) {
-        out.putInt(pos, v);
+        I32.set(out, pos, v);
         pos += 4;
     }
 
     private void tagU32(int tag, int v) {
         need(5);
-        out.put(pos, (byte) tag);
-        out.putInt(pos + 1, v);
-        pos += 5;
+        byte[] o = out;
+        int p = pos;
+        o[p] = (byte) tag;
+        I32.set(o, p + 1, v);
+        pos = p + 5;
     }
 
     private void string(String s) {
+        string(s, true);
+    }
+
+    /** A STRING8/STRING16 (or, for a long value string with stringRefs, a JAVAREF to it). */
+    private void string(String s, boolean byRef) {
         int n = s.length();
+        if (n >= LONG_STRING && byRef && stringRefs) {
+            tagU32(JAVAREF, refs.javaId(s));
+            return;
+        }
         need(5 + 2 * n);
+        byte[] o = out;
         int at = pos;
-        int q = pos + 5;
-        if (n >= 32) {
+        int q = at + 5;
+        if (n >= LONG_STRING) {
             /* bulk: a String whose chars are all below 256 is stored as Latin-1
              * (compact strings), and only such a string equals its Latin-1 copy */
             byte[] latin = s.getBytes(StandardCharsets.ISO_8859_1);
             if (new String(latin, StandardCharsets.ISO_8859_1).equals(s)) {
-                out.put(at, (byte) STRING8);
-                out.putInt(at + 1, n);
-                out.put(q, latin);
+                o[at] = (byte) STRING8;
+                I32.set(o, at + 1, n);
+                System.arraycopy(latin, 0, o, q, n);
                 pos = q + n;
                 return;
             }
@@ -136,28 +253,30 @@ public final class ValueWriter {
         for (; i < n; i++) {
             char c = s.charAt(i);
             if (c > 0xFF) break;
-            out.put(q + i, (byte) c);
+            o[q + i] = (byte) c;
         }
+        I32.set(o, at + 1, n);
         if (i == n) {
-            out.put(at, (byte) STRING8);
-            out.putInt(at + 1, n);
+            o[at] = (byte) STRING8;
             pos = q + n;
             return;
         }
-        out.put(at, (byte) STRING16);
-        out.putInt(at + 1, n);
-        for (int k = 0; k < n; k++) out.putChar(q + 2 * k, s.charAt(k));
+        o[at] = (byte) STRING16;
+        for (int k = 0; k < n; k++) {
+            char c = s.charAt(k);
+            o[q + 2 * k] = (byte) c;
+            o[q + 2 * k + 1] = (byte) (c >>> 8);
+        }
         pos = q + 2 * n;
     }
 
     private void key(String k) {
-        Integer i = keys.get(k);
-        if (i != null) {
+        int i = keys.putIfAbsent(k);
+        if (i >= 0) {
             tagU32(KEYREF, i);
             return;
         }
-        keys.put(k, keys.size());
-        string(k);
+        string(k, false);
     }
 
     // ---- the explicit stack ----
@@ -243,7 +362,7 @@ public final class ValueWriter {
                 value(item);
             }
         }
-        out.putInt(4, pos - HEADER);
+        I32.set(out, 4, pos - HEADER);
     }
 
     /** The path of the item being written: "$.a.b[3]". */
@@ -273,8 +392,8 @@ public final class ValueWriter {
 
     /** Registers a composite; returns false (after writing a BACKREF) if seen before. */
     private boolean first(Object o) {
-        Integer seen = ids.putIfAbsent(o, ncomposites);
-        if (seen != null) {
+        int seen = ids.putIfAbsent(o, ncomposites);
+        if (seen >= 0) {
             tagU32(BACKREF, seen);
             return false;
         }
@@ -289,11 +408,11 @@ public final class ValueWriter {
             u32(((Number) n).intValue());
         } else if (n instanceof Long) {
             u8(INT64);
-            out.putLong(pos, (Long) n);
+            I64.set(out, pos, (long) (Long) n);
             pos += 8;
         } else {
             u8(DOUBLE);
-            out.putDouble(pos, ((Number) n).doubleValue());
+            F64.set(out, pos, ((Number) n).doubleValue());
             pos += 8;
         }
     }
@@ -321,17 +440,20 @@ public final class ValueWriter {
         need(5 + n * 8);
         u8(allInt ? ARRAY_I32 : ARRAY_F64);
         u32(n);
+        byte[] b = out;
+        int p = pos;
         if (allInt) {
             for (Object o : items) {
-                out.putInt(pos, (int) ((Number) o).doubleValue());
-                pos += 4;
+                I32.set(b, p, o instanceof Integer ? (int) (Integer) o : (int) ((Number) o).doubleValue());
+                p += 4;
             }
         } else {
             for (Object o : items) {
-                out.putDouble(pos, ((Number) o).doubleValue());
-                pos += 8;
+                F64.set(b, p, o instanceof Double ? (double) (Double) o : ((Number) o).doubleValue());
+                p += 8;
             }
         }
+        pos = p;
         return true;
     }
 
@@ -347,7 +469,7 @@ public final class ValueWriter {
         u8(BYTES);
         u8(kind);
         u32(len);
-        out.put(pos, src, 0, len);
+        src.get(0, out, pos, len);
         pos += len;
     }
 
@@ -409,7 +531,7 @@ public final class ValueWriter {
         u8(BIGINT);
         u8(v.signum() < 0 ? 1 : 0);
         u32(n);
-        for (int i = 0; i < n; i++) out.put(pos + i, be[be.length - 1 - i]);
+        for (int i = 0; i < n; i++) out[pos + i] = be[be.length - 1 - i];
         pos += n;
     }
 
@@ -417,7 +539,7 @@ public final class ValueWriter {
         if (!first(o)) return;
         need(9);
         u8(DATE);
-        out.putDouble(pos, (double) ms);
+        F64.set(out, pos, (double) ms);
         pos += 8;
     }
 
@@ -474,7 +596,7 @@ public final class ValueWriter {
             u8(EXT);
             u32(e.type());
             u32(d.length);
-            out.put(pos, d);
+            System.arraycopy(d, 0, out, pos, d.length);
             pos += d.length;
         } else if (v instanceof JsValue && refs != null) {
             tagU32(JSREF, refs.jsRef((JsValue) v));

@@ -104,6 +104,31 @@ class ValueCodecTest {
     }
 
     @Test
+    void longStringsAndBigValuesCrossToJsWhole() {
+        String latin = "\u00e9abc".repeat(5000), wide = "\u20ac\ud83d\ude00x".repeat(3000), lone = "a\ud800".repeat(4000);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("latin", latin);
+        m.put("wide", wide);
+        m.put("lone", lone);
+        m.put("k".repeat(5000), 1);
+        m.put("again", latin);
+        m.put("list", Collections.nCopies(3, wide));
+        Object v = rt.toJs(m);
+        assertTrue(check("v", v, "v.latin.length === 20000 && v.latin.charCodeAt(0) === 0xe9 && v.latin.endsWith('abc')"
+                + " && v.wide.length === 12000 && v.wide.codePointAt(1) === 0x1f600 && v.lone.charCodeAt(1) === 0xd800"
+                + " && v['k'.repeat(5000)] === 1 && v.again === v.latin && v.list[2] === v.wide"));
+        assertEquals(m, ((JsValue) v).toJava());
+        List<Object> big = new ArrayList<>();
+        for (int i = 0; i < 60000; i++) big.add(Map.of("i", i, "s", "v" + i));
+        Object b = rt.toJs(big);
+        assertTrue(check("b", b, "b.length === 60000 && b[59999].s === 'v59999' && b[123].i === 123"));
+        Object small = rt.toJs(List.of(1, 2, 3));
+        assertTrue(check("small", small, "small.length === 3 && small[2] === 3"));
+        Object b2 = rt.toJs(big);
+        assertTrue(check("b2", b2, "b2.length === 60000 && b2[1].s === 'v1'"));
+    }
+
+    @Test
     void javaObjectsComeBackAsThemselves() {
         StringBuilder sb = new StringBuilder("me");
         rt.setGlobal("sb", sb);
