@@ -1,7 +1,7 @@
 # report.awk - turns benchmark rows into Markdown tables, one per group, in
 # the order the groups first appear. Input lines (tab-separated, see
 # bench/README.md):
-#   row  GROUP NAME NS_PER_OP BASELINES DESCRIPTION
+#   row  GROUP NAME NS_PER_OP BASELINES DESCRIPTION [UNIT]
 #   skip GROUP NAME REASON
 # A row's id is GROUP.NAME. BASELINES is "-" or a comma-separated list of ids
 # or sums of ids ("a+b"); each ratio is the row's time divided by the
@@ -15,6 +15,7 @@ $1 == "row" && NF >= 5 {
   id = $2 "." $3
   if (!(id in cnt)) { order[nr++] = id; cnt[id] = 0 }
   all[id, cnt[id]++] = $4 + 0; grp[id] = $2; base[id] = $5; desc[id] = $6
+  unit[id] = (NF >= 7 && $7 != "") ? $7 : "ns"
   if (!($2 in seen)) { seen[$2] = 1; groups[ng++] = $2 }
   next
 }
@@ -47,6 +48,12 @@ function fmt_time(x) {
   if (x < 1e6) return sprintf("%.2f us", x / 1e3)
   if (x < 1e9) return sprintf("%.2f ms", x / 1e6)
   return sprintf("%.2f s", x / 1e9)
+}
+
+# The value x of a row in unit u: a time for "ns", else the number and u.
+function fmt_value(x, u) {
+  if (u == "ns") return fmt_time(x)
+  return sprintf("%.0f %s", x, u)
 }
 
 # Ratio text for one baseline expression ("a+b"); "" when a part of it was
@@ -84,7 +91,7 @@ END {
         }
       }
       d = desc[id]; gsub(/\|/, "\\|", d)
-      printf "| `%s` | %s | %s | %s |\n", id, fmt_time(val[id]), r, d
+      printf "| `%s` | %s | %s | %s |\n", id, fmt_value(val[id], unit[id]), r, d
     }
   }
   if (ns > 0) {

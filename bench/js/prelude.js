@@ -17,6 +17,8 @@
 // opts.desc describes one operation.
 // bench.skip(name, reason) reports a row this engine cannot run (for
 // example a workload that needs Java interop when the engine has none).
+// bench.row(name, value, baselines, desc, unit) prints a row the workload
+// measured itself; bench.now() is the clock in milliseconds.
 var bench = (function () {
   var out = (typeof console !== 'undefined' && console.log)
     ? function (s) { console.log(s); } : function (s) { print(s); };
@@ -87,5 +89,13 @@ var bench = (function () {
     out(['skip', BENCH_GROUP, name + '.' + BENCH_ENGINE, clean(reason)].join('\t'));
   }
 
-  return { run: run, skip: skip, engine: BENCH_ENGINE, sink: function () { return sink; } };
+  // A row measured by the workload itself (one long pass instead of
+  // calibrated rounds, or a quantity that is not a time: unit names it).
+  function row(name, value, baselines, desc, unit) {
+    out(['row', BENCH_GROUP, name + '.' + BENCH_ENGINE, value.toFixed(3), baselines || '-',
+         clean(desc + ' [' + BENCH_ENGINE + ']'), unit || 'ns'].join('\t'));
+  }
+
+  return { run: run, skip: skip, row: row, now: now, engine: BENCH_ENGINE,
+           sink: function () { return sink; } };
 })();
