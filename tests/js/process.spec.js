@@ -66,6 +66,18 @@ describe('process', () => {
     expect(ns).toBeLessThan(1e9);
   });
 
+  it('performance.now() counts milliseconds since start-up, as in Node', async () => {
+    const a = performance.now();
+    expect(typeof a).toBe('number');
+    expect(a).toBeGreaterThanOrEqual(0);
+    await new Promise((r) => setTimeout(r, 20));
+    const b = performance.now();
+    expect(b - a).toBeGreaterThanOrEqual(15);
+    expect(b - a).toBeLessThan(5000);
+    expect(Math.abs(performance.timeOrigin + b - Date.now())).toBeLessThan(1000);
+    expect(Object.keys(globalThis)).not.toContain('performance');
+  });
+
   it('exit is a function and the globals timers and queueMicrotask exist', () => {
     expect(typeof process.exit).toBe('function');
     expect(typeof setTimeout).toBe('function');

@@ -1,5 +1,6 @@
 // process.js - the global process object: argv, env (a snapshot), exit,
 // exitCode, cwd, nextTick, hrtime, platform, version, stdout/stderr.write,
+// the global performance.now(),
 // and a small listener registry (on/once/off/emit) so code that registers
 // handlers does not fail. Also defines queueMicrotask, which JSC lacks.
 (function (native, internal) {
@@ -117,4 +118,21 @@
   Object.defineProperty(globalThis, 'process', {
     value: process, writable: true, configurable: true, enumerable: false,
   });
+
+  // performance.now(): milliseconds since the runtime started, with
+  // sub-millisecond precision (monotonic clock), and timeOrigin, as in Node.
+  const timeOrigin = Date.now();
+  const performance = {
+    timeOrigin,
+    now() {
+      const [s, ns] = native.hrtime();
+      return Number(BigInt(s) * 1000000000n + BigInt(ns) - startTime) / 1e6;
+    },
+    toJSON() { return { timeOrigin }; },
+  };
+  if (typeof globalThis.performance === 'undefined') {
+    Object.defineProperty(globalThis, 'performance', {
+      value: performance, writable: true, configurable: true, enumerable: false,
+    });
+  }
 });
