@@ -27,6 +27,8 @@ final class ValueBuffers {
         final ByteBuffer buf;
         int busy;
         byte[] scratch = new byte[4096];
+        /** The Java reader's copy of a value (as large as the thread buffer; grown for spilled values). */
+        byte[] readScratch = new byte[256 * 1024];
         ByteBuffer spill;
 
         State(ByteBuffer buf) {

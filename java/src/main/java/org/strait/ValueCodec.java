@@ -34,7 +34,8 @@ final class ValueCodec {
             } finally {
                 rt.leave();
             }
-            if (res == null) return ValueReader.readRange(st.buf, 0, st.buf.getInt(4) + ValueTags.HEADER, null);
+            byte[] scratch = st.busy == 1 ? st.readScratch : null;
+            if (res == null) return ValueReader.readRange(st.buf, 0, st.buf.getInt(4) + ValueTags.HEADER, null, scratch);
             Object[] r = (Object[]) res;
             ByteBuffer spill = (ByteBuffer) r[0];
             Object[] refs = (Object[]) r[1];
@@ -52,7 +53,10 @@ final class ValueCodec {
             };
             try {
                 ByteBuffer b = spill != null ? spill.order(ByteOrder.LITTLE_ENDIAN) : st.buf;
-                return ValueReader.readRange(b, 0, b.getInt(4) + ValueTags.HEADER, resolver);
+                int len = b.getInt(4) + ValueTags.HEADER;
+                if (scratch != null && scratch.length < len && len <= ValueBuffers.KEEP_MAX)
+                    scratch = st.readScratch = new byte[Math.max(len, Math.min(ValueBuffers.KEEP_MAX, 2 * scratch.length))];
+                return ValueReader.readRange(b, 0, len, resolver, scratch);
             } finally {
                 if (addr != 0) Natives.codecFree(addr);
             }

@@ -2,10 +2,11 @@ package org.strait;
 
 import static org.strait.ValueTags.*;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,9 +26,12 @@ import java.util.Set;
  * reference. Shared and cyclic structure stays shared and cyclic.
  *
  * <p>Iterative (an explicit stack), so nesting depth costs heap, not the
- * Java stack. Never reads outside the given range: corrupt or truncated
- * input throws {@link ValueFormatException} naming the offset. Stateless
- * between calls; any thread.
+ * Java stack. Reads from a byte array (a buffer's bytes are copied into one
+ * first, which costs less than checked reads of a direct buffer); short
+ * Latin-1 strings that repeat within one value are made once. Never reads
+ * outside the given range: corrupt or truncated input throws
+ * {@link ValueFormatException} naming the offset. Stateless between calls;
+ * any thread.
  */
 public final class ValueReader {
     /** Resolves references a buffer may carry. */
@@ -50,7 +54,15 @@ public final class ValueReader {
         throw new IllegalStateException("the value refers to a Java object (id " + id + ") but no object table is attached");
     };
 
-    private final ByteBuffer b;
+    private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle F64 = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Latin-1 strings up to this length are looked up in the per-value cache. */
+    private static final int SHORT = 24;
+    private static final int CACHE = 512;
+
+    private final byte[] a;
     private final int base;
     private final int end;
     private final Refs refs;
@@ -59,10 +71,11 @@ public final class ValueReader {
     private int nkeys;
     private Object[] objs = new Object[32];
     private int nobjs;
-    private byte[] scratch = new byte[256];
+    /** Short Latin-1 strings seen in this value, by a hash of their bytes (direct-mapped). */
+    private String[] cache;
 
-    private ValueReader(ByteBuffer buf, int base, int end, Refs refs) {
-        this.b = buf;
+    private ValueReader(byte[] a, int base, int end, Refs refs) {
+        this.a = a;
         this.base = base;
         this.end = end;
         this.refs = refs == null ? NO_REFS : refs;
@@ -70,7 +83,7 @@ public final class ValueReader {
 
     /** Reads the value in bytes. */
     public static Object read(byte[] bytes) {
-        return read(ByteBuffer.wrap(bytes), null);
+        return new ValueReader(bytes, 0, bytes.length, null).run();
     }
 
     /** Reads the value in buf from its position to its limit (buf's position and order are not changed). */
@@ -80,13 +93,25 @@ public final class ValueReader {
 
     /** Same, resolving JAVAREF / JSREF / EXT through refs (may be null). */
     public static Object read(ByteBuffer buf, Refs refs) {
-        ByteBuffer le = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        return new ValueReader(le, buf.position(), buf.limit(), refs).run();
+        int from = buf.position(), n = buf.limit() - from;
+        if (buf.hasArray()) {
+            int off = buf.arrayOffset() + from;
+            return new ValueReader(buf.array(), off, off + n, refs).run();
+        }
+        byte[] copy = new byte[n];
+        buf.get(from, copy, 0, n);
+        return new ValueReader(copy, 0, n, refs).run();
     }
 
-    /** Reads buf[offset, offset+length) (order must be little-endian; used by the JNI glue). */
-    static Object readRange(ByteBuffer leBuf, int offset, int length, Refs refs) {
-        return new ValueReader(leBuf, offset, offset + length, refs).run();
+    /** Reads buf[offset, offset+length) (used by the JNI glue), copying it into scratch when that is large enough. */
+    static Object readRange(ByteBuffer buf, int offset, int length, Refs refs, byte[] scratch) {
+        byte[] copy = scratch != null && scratch.length >= length ? scratch : new byte[length];
+        buf.get(offset, copy, 0, length);
+        return new ValueReader(copy, 0, length, refs).run();
+    }
+
+    private int i32(int at) {
+        return (int) I32.get(a, at);
     }
 
     private ValueFormatException corrupt(int at, String problem) {
@@ -128,12 +153,12 @@ public final class ValueReader {
     }
 
     private Object run() {
-        if (end - base < HEADER || (b.get(base) & 0xFF) != MAGIC0 || (b.get(base + 1) & 0xFF) != MAGIC1
-                || (b.get(base + 2) & 0xFF) != MAGIC2)
+        if (end - base < HEADER || (a[base] & 0xFF) != MAGIC0 || (a[base + 1] & 0xFF) != MAGIC1
+                || (a[base + 2] & 0xFF) != MAGIC2)
             throw corrupt(base, "bad header (not a strait value)");
-        int version = b.get(base + 3) & 0xFF;
+        int version = a[base + 3] & 0xFF;
         if (version != VERSION) throw corrupt(base, "unsupported version " + version);
-        long len = b.getInt(base + 4) & 0xFFFFFFFFL;
+        long len = i32(base + 4) & 0xFFFFFFFFL;
         if (len != end - base - HEADER)
             throw corrupt(base, "header says " + len + " value bytes, buffer has " + (end - base - HEADER));
         p = base + HEADER;
@@ -182,8 +207,8 @@ public final class ValueReader {
 
     private String readKey() {
         if (end - p < 5) throw corrupt(p, "truncated object key");
-        int tag = b.get(p) & 0xFF;
-        int n = b.getInt(p + 1);
+        int tag = a[p] & 0xFF;
+        int n = i32(p + 1);
         if (tag == KEYREF) {
             if (n < 0 || n >= nkeys) throw corrupt(p, "key reference " + (n & 0xFFFFFFFFL) + " beyond the " + nkeys + " keys seen");
             p += 5;
@@ -200,33 +225,40 @@ public final class ValueReader {
     }
 
     /** Reads a STRING8/STRING16 payload at p (after the tag). */
+    @SuppressWarnings("deprecation")
     private String readString(int tag, int at) {
         need(p, 4, tag);
-        long n = b.getInt(p) & 0xFFFFFFFFL;
+        long n = i32(p) & 0xFFFFFFFFL;
         p += 4;
         if (tag == STRING8) {
             if (n > end - p) throw corrupt(at, "value with tag 0x08 runs past the end");
-            int len = (int) n;
-            if (scratch.length < len) scratch = new byte[Math.max(len, scratch.length * 2)];
-            b.get(p, scratch, 0, len);
+            int len = (int) n, from = p;
             p += len;
-            return new String(scratch, 0, len, StandardCharsets.ISO_8859_1);
+            if (len > SHORT || len == 0) return new String(a, 0, from, len);
+            int h = len;
+            for (int i = 0; i < len; i++) h = 31 * h + a[from + i];
+            h = (h ^ (h >>> 9)) & (CACHE - 1);
+            String[] c = cache;
+            if (c == null) c = cache = new String[CACHE];
+            String s = c[h];
+            if (s != null && s.length() == len) {
+                int i = 0;
+                while (i < len && s.charAt(i) == (a[from + i] & 0xFF)) i++;
+                if (i == len) return s;
+            }
+            return c[h] = new String(a, 0, from, len);
         }
         if (n * 2 > end - p) throw corrupt(at, "value with tag 0x09 runs past the end");
         int len = (int) n;
         char[] c = new char[len];
-        if (len > 32) {
-            b.slice(p, len * 2).order(ByteOrder.LITTLE_ENDIAN).asCharBuffer().get(c);
-        } else {
-            for (int i = 0; i < len; i++) c[i] = b.getChar(p + 2 * i);
-        }
+        for (int i = 0, q = p; i < len; i++, q += 2) c[i] = (char) ((a[q] & 0xFF) | (a[q + 1] << 8));
         p += len * 2;
         return new String(c);
     }
 
     private int count(int tag, int at, int per) {
         need(p, 4, tag);
-        long n = b.getInt(p) & 0xFFFFFFFFL;
+        long n = i32(p) & 0xFFFFFFFFL;
         if (n > (end - p - 4) / per) throw corrupt(at, "count " + n + " is larger than the bytes left");
         p += 4;
         return (int) n;
@@ -239,7 +271,7 @@ public final class ValueReader {
     private Object readValue() {
         if (p >= end) throw corrupt(p, "truncated: a value was expected");
         int at = p;
-        int tag = b.get(p++) & 0xFF;
+        int tag = a[p++] & 0xFF;
         switch (tag) {
             case UNDEFINED:
             case NULL:
@@ -250,19 +282,19 @@ public final class ValueReader {
                 return Boolean.TRUE;
             case INT32: {
                 need(p, 4, tag);
-                int v = b.getInt(p);
+                int v = i32(p);
                 p += 4;
                 return v;
             }
             case INT64: {
                 need(p, 8, tag);
-                long v = b.getLong(p);
+                long v = (long) I64.get(a, p);
                 p += 8;
                 return v;
             }
             case DOUBLE: {
                 need(p, 8, tag);
-                double v = b.getDouble(p);
+                double v = (double) F64.get(a, p);
                 p += 8;
                 return v;
             }
@@ -303,9 +335,9 @@ public final class ValueReader {
                 int n = count(tag, at, es);
                 Object[] items = new Object[n];
                 if (tag == ARRAY_F64) {
-                    for (int i = 0; i < n; i++) items[i] = number(b.getDouble(p + 8 * i));
+                    for (int i = 0; i < n; i++) items[i] = number((double) F64.get(a, p + 8 * i));
                 } else {
-                    for (int i = 0; i < n; i++) items[i] = b.getInt(p + 4 * i);
+                    for (int i = 0; i < n; i++) items[i] = i32(p + 4 * i);
                 }
                 p += n * es;
                 List<Object> l = new ArrayList<>(java.util.Arrays.asList(items));
@@ -314,7 +346,7 @@ public final class ValueReader {
             }
             case DATE: {
                 need(p, 8, tag);
-                double t = b.getDouble(p);
+                double t = (double) F64.get(a, p);
                 if (!Double.isFinite(t)) throw corrupt(at, "Date is not finite");
                 p += 8;
                 long ms = (long) Math.floor(t);
@@ -326,42 +358,41 @@ public final class ValueReader {
                 return readBytes(at);
             case BIGINT: {
                 need(p, 5, tag);
-                int sign = b.get(p) & 0xFF;
-                long n = b.getInt(p + 1) & 0xFFFFFFFFL;
+                int sign = a[p] & 0xFF;
+                long n = i32(p + 1) & 0xFFFFFFFFL;
                 if (sign > 1) throw corrupt(at, "BigInt sign byte " + sign);
                 if (n > end - p - 5) throw corrupt(at, "value with tag 0x07 runs past the end");
                 int len = (int) n;
                 byte[] mag = new byte[len];
-                for (int i = 0; i < len; i++) mag[len - 1 - i] = b.get(p + 5 + i);
+                for (int i = 0; i < len; i++) mag[len - 1 - i] = a[p + 5 + i];
                 p += 5 + len;
                 return new BigInteger(len == 0 ? 0 : sign == 1 ? -1 : 1, mag);
             }
             case JAVAREF: {
                 need(p, 4, tag);
-                int id = b.getInt(p);
+                int id = i32(p);
                 p += 4;
                 return refs.javaObject(id);
             }
             case JSREF: {
                 need(p, 4, tag);
-                int id = b.getInt(p);
+                int id = i32(p);
                 p += 4;
                 return refs.jsValue(id);
             }
             case BACKREF: {
                 need(p, 4, tag);
-                long i = b.getInt(p) & 0xFFFFFFFFL;
+                long i = i32(p) & 0xFFFFFFFFL;
                 if (i >= nobjs) throw corrupt(at, "back-reference " + i + " to an object not read yet");
                 p += 4;
                 return objs[(int) i];
             }
             case EXT: {
                 need(p, 8, tag);
-                int type = b.getInt(p);
-                long n = b.getInt(p + 4) & 0xFFFFFFFFL;
+                int type = i32(p);
+                long n = i32(p + 4) & 0xFFFFFFFFL;
                 if (n > end - p - 8) throw corrupt(at, "value with tag 0x15 runs past the end");
-                byte[] data = new byte[(int) n];
-                b.get(p + 8, data);
+                byte[] data = java.util.Arrays.copyOfRange(a, p + 8, p + 8 + (int) n);
                 p += 8 + (int) n;
                 return refs.ext(type, data);
             }
@@ -374,8 +405,8 @@ public final class ValueReader {
 
     private Object readBytes(int at) {
         need(p, 5, BYTES);
-        int kind = b.get(p) & 0xFF;
-        long n = b.getInt(p + 1) & 0xFFFFFFFFL;
+        int kind = a[p] & 0xFF;
+        long n = i32(p + 1) & 0xFFFFFFFFL;
         if (kind > B_KIND_MAX) throw corrupt(at, "unknown bytes kind " + kind);
         int es = KIND_SIZE[kind];
         if (n % es != 0) throw corrupt(at, "bytes length " + n + " is not a multiple of " + es);
@@ -383,7 +414,7 @@ public final class ValueReader {
         int len = (int) n;
         int from = p + 5;
         p = from + len;
-        ByteBuffer s = b.slice(from, len).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer s = ByteBuffer.wrap(a, from, len).slice().order(ByteOrder.LITTLE_ENDIAN);
         Object out;
         switch (kind) {
             case B_INT16: {
@@ -425,9 +456,7 @@ public final class ValueReader {
                 break;
             }
             default: {
-                byte[] a = new byte[len];
-                s.get(a);
-                out = a;
+                out = java.util.Arrays.copyOfRange(a, from, from + len);
             }
         }
         addObj(out);
