@@ -52,6 +52,11 @@ extern strait__hcache strait__hc;
  * with a Java exception pending. */
 int strait__handles_init(JNIEnv *env);
 
+/* Number of runtimes made by JsRuntime.create() whose engine is not freed
+ * yet, process-wide (jsruntime.c; exposed to tests by testprobe.c). Any
+ * thread. */
+long strait__jrt_live_embedded(void);
+
 /* ---- per-runtime state (handles_state.c) ------------------------------- */
 
 /* A CompletableFuture waiting for a JS promise (threads_future.c). */
@@ -115,12 +120,18 @@ enum {
   STRAIT__ARG_HANDLE = 7,     /* vals[i] is a JsValue handle of this runtime */
   STRAIT__ARG_JAVA = 8,       /* refs[i] is a Java object for the bridge */
   STRAIT__ARG_BIGINT = 9,     /* vals[i] is a long beyond 2^53: a BigInt */
+  STRAIT__ARG_JAVA_REG = 10,  /* refs[i] is a Java object and vals[i] what the
+                               * runtime's ObjectTable.register() returned for
+                               * it, inside this same stay of the gate (see
+                               * InteropNatives.enterArgs): no upcall */
 };
 
 /*
  * Turns packed arguments into JS values in out[0..argc). Returns 0, or
  * STRAIT_EJS with *exc set (a Java object the bridge cannot wrap).
- * Inside the gate.
+ * Releases the bridge's queued dead wrappers first when a Java object is
+ * wrapped by the hint path (STRAIT__ARG_JAVA), never when the arguments
+ * were registered by Java (STRAIT__ARG_JAVA_REG). Inside the gate.
  */
 int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjectArray refs,
                         int argc, JSValueRef *out, JSValueRef *exc);

@@ -67,12 +67,10 @@ jobject strait__handle_wrap_as_object(JNIEnv *env, strait__jrt *jrt, jobject own
   return r;
 }
 
-/* JS wrapper of a Java object via the bridge; TypeError when the bridge is
- * not attached. Inside the gate. */
-static JSValueRef wrap_java(JNIEnv *env, strait__jrt *jrt, jobject o, uint32_t ihash,
+/* JS wrapper of a Java object via the bridge (b: the runtime's bridge, NULL
+ * when not attached: TypeError). Inside the gate. */
+static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, uint32_t ihash,
                             JSValueRef *exc) {
-  JSContextRef ctx = strait_runtime_context(jrt->rt);
-  jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
   if (!b || !jb_wrap) {
     *exc = strait__make_error(ctx, "TypeError",
                               "a Java object cannot cross into JS: the Java bridge is not attached");
@@ -91,17 +89,29 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
   jlong vals[nlongs];
   (*env)->GetLongArrayRegion(env, packed, 0, nlongs, vals);
   const unsigned char *tags = (const unsigned char *)&vals[argc];
+  jb_rt *b = jrt->bridge;
+  bool imm = jb_imm_ok, flushed = false;
   for (int i = 0; i < argc; i++) {
     switch (tags[i]) {
-      case STRAIT__ARG_UNDEFINED: out[i] = JSValueMakeUndefined(ctx); break;
-      case STRAIT__ARG_NULL: out[i] = JSValueMakeNull(ctx); break;
-      case STRAIT__ARG_FALSE: out[i] = JSValueMakeBoolean(ctx, false); break;
-      case STRAIT__ARG_TRUE: out[i] = JSValueMakeBoolean(ctx, true); break;
-      case STRAIT__ARG_INT: out[i] = JSValueMakeNumber(ctx, (double)(int32_t)vals[i]); break;
+      case STRAIT__ARG_UNDEFINED:
+        out[i] = imm ? (JSValueRef)(uintptr_t)JB_VALUE_UNDEFINED : JSValueMakeUndefined(ctx);
+        break;
+      case STRAIT__ARG_NULL:
+        out[i] = imm ? (JSValueRef)(uintptr_t)JB_VALUE_NULL : JSValueMakeNull(ctx);
+        break;
+      case STRAIT__ARG_FALSE:
+        out[i] = imm ? (JSValueRef)(uintptr_t)JB_VALUE_FALSE : JSValueMakeBoolean(ctx, false);
+        break;
+      case STRAIT__ARG_TRUE:
+        out[i] = imm ? (JSValueRef)(uintptr_t)JB_VALUE_TRUE : JSValueMakeBoolean(ctx, true);
+        break;
+      case STRAIT__ARG_INT:
+        out[i] = imm ? jb_imm_int((int32_t)vals[i]) : JSValueMakeNumber(ctx, (double)(int32_t)vals[i]);
+        break;
       case STRAIT__ARG_DOUBLE: {
         double d;
         memcpy(&d, &vals[i], sizeof d);
-        out[i] = JSValueMakeNumber(ctx, d);
+        out[i] = imm ? jb_imm_double(d) : JSValueMakeNumber(ctx, d);
         break;
       }
       case STRAIT__ARG_BIGINT:
@@ -119,8 +129,23 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
         break;
       }
       case STRAIT__ARG_JAVA: {
+        /* Java -> JS calls alone make wrappers too: release the dead ones
+         * here, as JS -> Java crossings do, or the tables only grow */
+        if (!flushed && b) jb_maybe_flush(env, b);
+        flushed = true;
         jobject o = (*env)->GetObjectArrayElement(env, refs, i);
-        out[i] = wrap_java(env, jrt, o, (uint32_t)vals[i], exc);
+        out[i] = wrap_java(env, b, ctx, o, (uint32_t)vals[i], exc);
+        (*env)->DeleteLocalRef(env, o);
+        if (!out[i]) return STRAIT_EJS;
+        break;
+      }
+      case STRAIT__ARG_JAVA_REG: {
+        if (!b) {
+          *exc = strait__make_error(ctx, "TypeError", "argument %d: the Java bridge is not attached", i);
+          return STRAIT_EJS;
+        }
+        jobject o = (*env)->GetObjectArrayElement(env, refs, i);
+        out[i] = jb_wrap_registered(env, b, ctx, o, vals[i], exc);
         (*env)->DeleteLocalRef(env, o);
         if (!out[i]) return STRAIT_EJS;
         break;

@@ -12,6 +12,7 @@
  * global object.
  */
 #include "handles.h"
+#include "bridge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,8 @@ static jobject finish(JNIEnv *env, stay *s, jobject owner, JSValueRef r, JSValue
     strait__rethrow_to_java(env, s->jrt, exc ? exc : JSValueMakeUndefined(s->ctx));
     return NULL;
   }
+  /* undefined and null (most results of calls) need no C API call */
+  if (jb_imm_ok && (jb_bits(r) == JB_VALUE_UNDEFINED || jb_bits(r) == JB_VALUE_NULL)) return NULL;
   return strait__to_java(env, s->jrt, owner, r);
 }
 
@@ -354,6 +357,37 @@ static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong
   return out;
 }
 
+/* InteropNatives.enterArgs: enters the runtime's gate for the Java code
+ * that registers a call's Java arguments in the runtime's ObjectTable
+ * (which only the thread inside may touch), after releasing the bridge's
+ * queued dead wrappers and entering the objects JS constructed into that
+ * table, so no release and no registration of the same object happens
+ * between the registration and the call (jb_wrap_registered's rule). The
+ * caller then makes its call (re-entrant) and always calls leaveArgs.
+ * Throws (JsInterruptedException, "runtime closed") and stays out when the
+ * wait fails. Any Java thread. */
+static void JNICALL n_enter_args(JNIEnv *env, jclass c, jlong peer) {
+  strait__jrt *jrt = PEER(peer);
+  if (strait__java_enter(env, jrt)) return;
+  jb_rt *b = jrt->bridge;
+  if (b) {
+    jb_maybe_flush(env, b);
+    if (b->nunreg) jb_register_pending(env, b);
+  }
+}
+
+/* InteropNatives.leaveArgs: leaves the stay of enterArgs (drains the
+ * microtasks when it is the outermost). The thread inside only. */
+static void JNICALL n_leave_args(JNIEnv *env, jclass c, jlong peer) { strait_leave(PEER(peer)->rt); }
+
+/* InteropNatives.objectTable: the runtime's org.strait.ObjectTable (set
+ * when the bridge is attached, constant afterwards), or null without the
+ * bridge. Any Java thread holding an in-flight count. */
+static jobject JNICALL n_object_table(JNIEnv *env, jclass c, jlong peer) {
+  jb_rt *b = PEER(peer)->bridge;
+  return b && b->table ? (*env)->NewLocalRef(env, b->table) : NULL;
+}
+
 /* InteropNatives.rawCallLoop: the floor of a Java->JS call measured from
  * C: `iterations` plain JSObjectCallAsFunction calls of fn with no
  * arguments, in one stay. Benchmarks only. Any Java thread. */
@@ -398,6 +432,9 @@ const JNINativeMethod strait__interop_natives[] = {
      (void *)n_invoke_named},
     {"internName", "(Ljava/lang/String;)J", (void *)n_intern_name},
     {"memberKinds", "(JJ[Ljava/lang/String;)[I", (void *)n_member_kinds},
+    {"enterArgs", "(J)V", (void *)n_enter_args},
+    {"leaveArgs", "(J)V", (void *)n_leave_args},
+    {"objectTable", "(J)Lorg/strait/ObjectTable;", (void *)n_object_table},
     {"rawCallLoop", "(JJI)V", (void *)n_raw_call_loop},
     {"rawNoop", "(J)I", (void *)n_raw_noop},
     {"rawCallNoGate", "(JJ)V", (void *)n_raw_call_no_gate},

@@ -8,7 +8,7 @@ package org.strait;
  */
 final class Args {
     static final byte UNDEFINED = 0, NULL = 1, FALSE = 2, TRUE = 3, INT = 4, DOUBLE = 5,
-            STRING = 6, HANDLE = 7, JAVA = 8, BIGINT = 9;
+            STRING = 6, HANDLE = 7, JAVA = 8, BIGINT = 9, JAVA_REG = 10;
 
     private static final long MAX_SAFE = 1L << 53;
 
@@ -23,6 +23,47 @@ final class Args {
     }
 
     static final Args NONE = new Args(null, null, 0);
+
+    /**
+     * InteropNatives.call(fn, flags) with these arguments. Java objects
+     * among them are registered here, in the runtime's ObjectTable, inside
+     * the runtime's gate (enterArgs ... leaveArgs around the call), so the
+     * native side wraps each without an upcall (STRAIT__ARG_JAVA_REG). The
+     * caller holds a count of rt.
+     */
+    Object call(JsRuntime rt, long fn, int flags) {
+        ObjectTable t = refs == null ? null : rt.table();
+        if (t == null || !hasJava())
+            return InteropNatives.call(rt.peer, rt, fn, flags, vals, refs, argc);
+        InteropNatives.enterArgs(rt.peer);
+        try {
+            for (int i = 0; i < argc; i++) {
+                if (tagOf(i) != JAVA) continue;
+                vals[i] = t.register(refs[i]);
+                retag(i, JAVA_REG);
+            }
+            return InteropNatives.call(rt.peer, rt, fn, flags, vals, refs, argc);
+        } finally {
+            InteropNatives.leaveArgs(rt.peer);
+        }
+    }
+
+    /** True when an argument is a Java object for the bridge. */
+    private boolean hasJava() {
+        for (int i = 0; i < argc; i++)
+            if (tagOf(i) == JAVA) return true;
+        return false;
+    }
+
+    private int tagOf(int i) {
+        return (int) (vals[argc + (i >>> 3)] >>> ((i & 7) * 8)) & 0xff;
+    }
+
+    private void retag(int i, byte t) {
+        int sh = (i & 7) * 8;
+        int w = argc + (i >>> 3);
+        vals[w] = (vals[w] & ~(0xffL << sh)) | ((long) (t & 0xff) << sh);
+    }
 
     /** Packs receiver (when hasThis) followed by args, for runtime rt. */
     static Args pack(JsRuntime rt, boolean hasThis, Object receiver, Object[] args) {

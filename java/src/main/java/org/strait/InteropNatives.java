@@ -96,6 +96,20 @@ final class InteropNatives {
     /** Sets the gate's spin budget in microseconds (negative: park at once). */
     static native void setGateSpin(long peer, long micros);
 
+    /**
+     * Enters the runtime's gate so the caller may register a call's Java
+     * arguments in the runtime's {@link ObjectTable} (only the thread inside
+     * may touch it); the caller then calls {@link #call} (re-entrant) and
+     * always {@link #leaveArgs}. Throws (and stays out) when the wait fails.
+     */
+    static native void enterArgs(long peer);
+
+    /** Leaves the stay of {@link #enterArgs}. */
+    static native void leaveArgs(long peer);
+
+    /** The runtime's ObjectTable, or null when the Java bridge is not attached. */
+    static native ObjectTable objectTable(long peer);
+
     /** Test support: the peers' raw call of fn with no arguments (the floor). */
     static native void rawCallLoop(long peer, long fn, int iterations);
 

@@ -31,8 +31,7 @@ public final class JsFunction extends JsObject {
         JsRuntime rt = begin();
         try {
             Args a = Args.pack(rt, false, null, args);
-            return InteropNatives.call(rt.peer, rt, handle, InteropNatives.CALL, a.vals, a.refs,
-                                       a.argc);
+            return a.call(rt, handle, InteropNatives.CALL);
         } finally {
             rt.leave();
             Reference.reachabilityFence(this);
@@ -45,8 +44,7 @@ public final class JsFunction extends JsObject {
         JsRuntime rt = begin();
         try {
             Args a = Args.pack(rt, true, thiz, args);
-            return InteropNatives.call(rt.peer, rt, handle, InteropNatives.THIS_PACKED, a.vals,
-                                       a.refs, a.argc);
+            return a.call(rt, handle, InteropNatives.THIS_PACKED);
         } finally {
             rt.leave();
             Reference.reachabilityFence(this);
@@ -60,8 +58,7 @@ public final class JsFunction extends JsObject {
         JsRuntime rt = begin();
         try {
             Args a = Args.pack(rt, false, null, args);
-            return InteropNatives.call(rt.peer, rt, handle, InteropNatives.CONSTRUCT, a.vals,
-                                       a.refs, a.argc);
+            return a.call(rt, handle, InteropNatives.CONSTRUCT);
         } finally {
             rt.leave();
             Reference.reachabilityFence(this);

@@ -196,4 +196,44 @@ class HandlesTest {
         assertEquals(Boolean.FALSE, same.call(objs[0], objs[1]));
         assertEquals(Boolean.TRUE, same.call(objs[2], objs[2]));
     }
+
+    @Test
+    void anObjectJsConstructedComesBackAsItsOwnWrapper() {
+        // JS made it with `new`: the native side enters it into the Java table
+        // only when needed, which must happen before Java registers arguments
+        Object sb = rt.eval("globalThis.sb = new java.lang.StringBuilder('x'); sb");
+        assertTrue(sb instanceof StringBuilder);
+        JsFunction isSb = (JsFunction) rt.eval("(function (a, b) { return a === globalThis.sb && b === a; })");
+        assertEquals(Boolean.TRUE, isSb.call(sb, sb));
+        rt.setGlobal("again", sb);
+        assertEquals(Boolean.TRUE, rt.eval("again === sb"));
+        assertEquals(Boolean.TRUE, isSb.callWithThis(null, sb, sb));
+    }
+
+    @Test
+    void javaObjectsMixedWithOtherArgumentsKeepTheirPlaces() {
+        JsFunction f = (JsFunction) rt.eval(
+                "(function (a, s, o, n, h, p) { return [typeof a, s, o.getClass().getName(), n, h.k,"
+                + " p.size()].join(','); })");
+        JsObject h = (JsObject) rt.eval("({k: 'v'})");
+        java.util.List<String> list = java.util.List.of("a", "b");
+        assertEquals("object,str,java.lang.Object,2.5,v,2",
+                f.call(new Object(), "str", new Object(), 2.5, h, list));
+        Object made = ((JsFunction) rt.eval("(function (C) { return new C(); })")).construct(
+                rt.eval("Object"));
+        assertTrue(made instanceof JsObject);
+    }
+
+    @Test
+    void wrappersMadeOnlyByJavaCallsAreReleased() {
+        // Java -> JS calls alone (no JS -> Java crossing, no loop) must not
+        // make the bridge's tables grow without end
+        JsFunction f = (JsFunction) rt.eval("(function (a, b, c) {})");
+        int calls = 200_000;
+        for (int i = 0; i < calls; i++) f.call(new Object(), new Object(), new Object());
+        rt.eval("for (let i = 0; i < 1e5; i++) ({});");
+        f.call(new Object());
+        int held = rt.table().size();
+        assertTrue(held < calls, "the runtime still holds " + held + " of " + 3 * calls + " objects");
+    }
 }
