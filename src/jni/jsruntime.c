@@ -11,10 +11,20 @@
 #include "jni_internal.h"
 #include "handles.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 _Thread_local strait__entry *strait__entries;
+
+/* Runtimes made by JsRuntime.create() whose engine is not freed yet
+ * (process-wide; read by tests through the probe, testprobe.c). */
+static _Atomic long live_embedded;
+
+/* Number of live runtimes made by JsRuntime.create(). Any thread. */
+long strait__jrt_live_embedded(void) {
+  return atomic_load_explicit(&live_embedded, memory_order_relaxed);
+}
 
 /* Non-zero when the calling thread is inside a native of jrt. Any thread. */
 int strait__jrt_entered_here(strait__jrt *jrt) {
@@ -31,6 +41,7 @@ static void jrt_teardown(strait_runtime *rt, void *data) {
   strait__handles_state_free(jrt, env);
   if (jrt->bridge_free) jrt->bridge_free(jrt, env);
   if (jrt->owner && env) (*env)->DeleteWeakGlobalRef(env, jrt->owner);
+  if (jrt->embedded) atomic_fetch_sub_explicit(&live_embedded, 1, memory_order_relaxed);
   free(jrt);
 }
 
@@ -84,6 +95,7 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner) {
   jrt->rt = rt;
   rc = strait_enter(rt);
   if (rc == 0) {
+    atomic_fetch_add_explicit(&live_embedded, 1, memory_order_relaxed);
     strait_runtime_set_embedder(rt, jrt, jrt_teardown);
     JSValueRef exc = NULL;
     rc = strait_java_attach(rt, &exc);
@@ -105,7 +117,10 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner) {
 }
 
 /* Natives.runtimeFree(peer): frees the runtime; its teardown frees the jrt.
- * Called once by JsRuntime after the in-flight count drained. Any thread. */
+ * Called once, by JsRuntime.close() after the in-flight count drained, or
+ * by the Cleaner thread once the JsRuntime is unreachable (then no Java
+ * thread is inside or waiting: every entry holds the JsRuntime until it
+ * returns); strait_runtime_free takes the gate either way. Any thread. */
 static void JNICALL n_runtime_free(JNIEnv *env, jclass cls, jlong peer) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
   strait_runtime_free(jrt->rt);

@@ -1,11 +1,14 @@
 /*
- * testprobe.c - a test-only native class for the signal/GC stress test:
- * objects whose JSC finalizer counts up a process-wide counter, so a test
- * can allocate millions of JS objects with native finalizers while Java
+ * testprobe.c - test-only natives: for the signal/GC stress test, objects
+ * whose JSC finalizer counts up a process-wide counter, so a test can
+ * allocate millions of JS objects with native finalizers while Java
  * threads run the JVM's collector (both heaps' GCs and their signals at
- * once). Installed only on request (Natives.probeInstall).
+ * once), installed only on request (Natives.probeInstall); and the number
+ * of live JsRuntime engines (Natives.probeLiveRuntimes), so a test can see
+ * forgotten runtimes being freed.
  */
 #include "jni_internal.h"
+#include "handles.h"
 
 #include <stdatomic.h>
 
@@ -53,9 +56,16 @@ static jlong JNICALL n_probe_finalized(JNIEnv *env, jclass cls) {
   return (jlong)atomic_load_explicit(&probe_finalized, memory_order_relaxed);
 }
 
+/* Natives.probeLiveRuntimes(): runtimes made by JsRuntime.create() whose
+ * engine is not freed yet, process-wide. Any thread. */
+static jlong JNICALL n_probe_live_runtimes(JNIEnv *env, jclass cls) {
+  return (jlong)strait__jrt_live_embedded();
+}
+
 const JNINativeMethod strait__probe_natives[] = {
     {"probeInstall", "(J)V", (void *)n_probe_install},
     {"probeFinalized", "()J", (void *)n_probe_finalized},
+    {"probeLiveRuntimes", "()J", (void *)n_probe_live_runtimes},
 };
 const int strait__probe_natives_count =
     (int)(sizeof strait__probe_natives / sizeof strait__probe_natives[0]);

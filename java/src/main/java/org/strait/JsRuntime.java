@@ -1,6 +1,7 @@
 package org.strait;
 
 import java.lang.invoke.MethodHandles;
+import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
@@ -22,8 +23,12 @@ import java.util.Objects;
  * flight and carries a CLOSED bit; every native call holds a count, so the
  * native memory is never freed under a running call.
  *
- * A runtime that is never closed keeps its engine (and its JS heap) until
- * the JVM exits: use try-with-resources.
+ * A runtime that is never closed is freed once the garbage collector finds
+ * the JsRuntime unreachable (no handle, JS implementation of an interface or
+ * running call refers to it): a {@link Cleaner} then frees the engine on its
+ * own thread, under the runtime's gate. Until then the JS heap stays, and a
+ * Java object handed to JS that refers back to the runtime keeps it alive
+ * for good: close runtimes with try-with-resources.
  *
  * <p><b>process.exit()</b> in a script does not end the JVM: {@code eval}
  * throws {@link JsExitException}. The runtime stays exited: later calls
@@ -49,13 +54,17 @@ public final class JsRuntime implements AutoCloseable {
     private volatile long state;
     /** The native peer (a strait__jrt*); valid until the engine is freed. */
     final long peer;
-    private boolean freed;          // guarded by this
     private boolean freeOnDrain;    // guarded by this
+    /** Frees the engine once: close(), or the Cleaner after the GC (null: adopted). */
+    private final Cleaner.Cleanable engine;
 
     private final Object releaseLock = new Object();
     private long[] releaseQueue = new long[32];   // guarded by releaseLock
     private int releaseCount;                     // guarded by releaseLock
     private volatile boolean releasePending;
+
+    /** The runtime's ObjectTable (see {@link #table()}); set on first use. */
+    private ObjectTable table;
 
     /** True for a runtime made by the launcher (see {@link #adopt}). */
     private final boolean adopted;
@@ -63,11 +72,38 @@ public final class JsRuntime implements AutoCloseable {
     private JsRuntime() {
         this.peer = Natives.runtimeNew(this);
         this.adopted = false;
+        this.engine = CLEANER.register(this, new EngineFree(peer));
     }
 
     private JsRuntime(long peer) {
         this.peer = peer;
         this.adopted = true;
+        this.engine = null;
+    }
+
+    /** Frees the engines of runtimes nobody closed (one daemon thread, made on first use). */
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    /**
+     * The engine's release, run at most once (Cleanable): by {@link #free()}
+     * on the thread that closes, or on the Cleaner's thread once the
+     * JsRuntime is unreachable. It must not refer to the JsRuntime. The
+     * Cleaner thread may free the engine itself: an unreachable JsRuntime
+     * has no call inside or waiting (each holds it until it returns) and
+     * none can start, so the runtime is idle; strait_runtime_free takes its
+     * gate all the same. See docs/threading.md.
+     */
+    private static final class EngineFree implements Runnable {
+        private final long peer;
+
+        EngineFree(long peer) {
+            this.peer = peer;
+        }
+
+        @Override
+        public void run() {
+            Natives.runtimeFree(peer);
+        }
     }
 
     /**
@@ -252,12 +288,18 @@ public final class JsRuntime implements AutoCloseable {
     }
 
     private void free() {
-        if (adopted) return;
-        synchronized (this) {
-            if (freed) return;
-            freed = true;
-        }
-        Natives.runtimeFree(peer);
+        if (engine != null) engine.clean();
+    }
+
+    /**
+     * The runtime's ObjectTable (the Java objects its JS holds wrappers of),
+     * or null without the Java bridge. Only the thread inside the runtime's
+     * gate may use it. Caller holds a count.
+     */
+    ObjectTable table() {
+        ObjectTable t = table;
+        if (t == null) table = t = InteropNatives.objectTable(peer);
+        return t;
     }
 
     // ---- JsValue handles ------------------------------------------------

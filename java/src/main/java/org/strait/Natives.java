@@ -60,6 +60,9 @@ final class Natives {
     /** Number of probe objects finalized so far, process-wide. */
     static native long probeFinalized();
 
+    /** Runtimes made by {@link JsRuntime#create()} whose engine is not freed yet, process-wide. */
+    static native long probeLiveRuntimes();
+
     // ---- bridge (h6) -----------------------------------------------------
     // The JS->Java bridge declares its natives here (registered from
     // strait__bridge_init in src/jni/bridge_init.c).

@@ -155,4 +155,67 @@ class TeardownTest {
         rt.close();
         assertEquals(0, ran.get());
     }
+
+    /** Lets the GC find unreachable runtimes until at most `target` live engines remain. */
+    private static long gcUntilLive(long target, long timeoutMs) throws InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMs;
+        long live = Natives.probeLiveRuntimes();
+        while (live > target && System.currentTimeMillis() < end) {
+            System.gc();
+            Thread.sleep(20);
+            live = Natives.probeLiveRuntimes();
+        }
+        return live;
+    }
+
+    /** Creates a runtime that is used (a handle, a Java object in JS) and then forgotten. */
+    private static void createAndForget(int i) {
+        JsRuntime rt = JsRuntime.create();
+        JsFunction f = (JsFunction) rt.eval("(function (x, o) { globalThis.keep = o; return x + 1; })");
+        assertEquals(i + 1, f.call(i, new Object()));
+    }
+
+    @Test
+    @Timeout(120)
+    void forgottenRuntimesAreFreedByTheCleaner() throws Exception {
+        gcUntilLive(0, 2000);
+        long before = Natives.probeLiveRuntimes();
+        int n = 40;
+        for (int i = 0; i < n; i++) createAndForget(i);
+        assertTrue(Natives.probeLiveRuntimes() > before, "the runtimes were counted while alive");
+        long live = gcUntilLive(before, 60_000);
+        assertEquals(before, live, "every forgotten runtime's engine was freed");
+    }
+
+    @Test
+    @Timeout(120)
+    void aReachableHandleKeepsItsForgottenRuntime() throws Exception {
+        JsFunction f = (JsFunction) JsRuntime.create().eval("(function (x) { return x * 2; })");
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertFalse(f.runtime().isClosed());
+        assertEquals(42, f.call(21));
+        f.runtime().close();
+    }
+
+    @Test
+    @Timeout(120)
+    void aClosedRuntimeIsFreedOnceAndTheCleanerTouchesNothing() throws Exception {
+        gcUntilLive(0, 2000);
+        long before = Natives.probeLiveRuntimes();
+        for (int i = 0; i < 10; i++) {
+            JsRuntime rt = JsRuntime.create();
+            JsObject o = (JsObject) rt.eval("({a: 1})");
+            rt.close();
+            assertThrows(IllegalStateException.class, () -> o.get("a"));
+        }
+        assertEquals(before, Natives.probeLiveRuntimes(), "close() freed each engine at once");
+        gcUntilLive(-1, 500);
+        assertEquals(before, Natives.probeLiveRuntimes(), "the Cleaner freed nothing twice");
+        try (JsRuntime rt = JsRuntime.create()) {
+            assertEquals(2, rt.eval("1 + 1"));
+        }
+    }
 }
