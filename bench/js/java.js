@@ -4,7 +4,7 @@
 // raw JNI call from C with cached IDs (bench-floors, same run).
 
 var ROWS = ['list_size', 'math_max', 'sb_append', 'objects3_existing', 'objects3_new', 'new_object',
-            'static_field', 'static_final', 'array_read', 'array_write', 'array_length',
+            'static_field', 'static_final', 'array_read', 'array_write', 'array_length', 'js_length',
             'first_access_static_fields', 'first_access_methods'];
 
 if (typeof java === 'undefined') {
@@ -89,6 +89,15 @@ if (typeof java === 'undefined') {
     for (var i = 0; i < n; i++) s += arr.length;
     return s;
   }, { desc: 'Java array length', floor: 'floor.js_property_read' });
+
+  // the same loop over a plain JS object's length, in the same process: the
+  // baseline array_length is meant to match
+  var plainArr = { length: 8 };
+  bench.run('js_length', function (n) {
+    var s = 0;
+    for (var i = 0; i < n; i++) s += plainArr.length;
+    return s;
+  }, { desc: 'plain JS object .length read (same-process baseline of array_length)', floor: 'floor.js_property_read' });
 
   // First access: once per process, so one measurement per pass, reported
   // per member (the harness takes the median over passes).

@@ -111,15 +111,13 @@ typedef struct jb_entry {
   uint32_t upos;            /* its index in jb_rt.unreg while unreg */
 } jb_entry;
 
-/* Private data of method functions and catch-all objects. */
+/* Bound data of method, field and constructor functions. */
 typedef struct jb_bound {
   struct jb_rt *b;
   jb_class *cls;
   jb_group *g;              /* method functions */
-  jb_member *forced;        /* explicit-signature functions */
-  JSObjectRef owner;        /* catch-alls: the object to define found members on */
+  jb_member *forced;        /* explicit-signature functions; fields */
   bool is_static;
-  bool busy;                /* catch-alls: defining on owner (its put looks here) */
 } jb_bound;
 
 /* Per-runtime JS objects of one class. Protected while the runtime lives. */
