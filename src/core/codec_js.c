@@ -302,8 +302,9 @@ static const char codec_js_source[] =
     "/* reader: state lives in a frame object per call (decode does not nest\n"
     " * often, but it may: a hook can run JS that converts again) */\n"
     "/* Latin-1 strings are substrings of one string holding every byte of the\n"
-    " * buffer as a character (made by C on first use): O(1) each, no copy until\n"
-    " * JSC flattens them. */\n"
+    " * buffer (up to the last Latin-1 string) as a character, made by C before\n"
+    " * the call when the buffer has such strings (else by a native call on first\n"
+    " * use): O(1) each, no copy until JSC flattens them. */\n"
     "function text(r, wide) {\n"
     "  var u8 = r.u8, p = r.p, n = r.dv.getUint32(p, true), s, i;\n"
     "  p += 4;\n"
@@ -406,16 +407,20 @@ static const char codec_js_source[] =
     "/* decodeIn is never nested (C uses decode for a nested read), so its\n"
     " * Reader and arrays are kept, emptied after each read. */\n"
     "var inR = new Reader(inAB, 0, inU8, inDV);\n"
-    "function decodeIn(len) {\n"
+    "function decodeIn(len, big) {\n"
     "  var r = inR;\n"
-    "  r.len = len; r.big = null; r.p = 8; r.sp = 0;\n"
+    "  r.len = len; r.big = big; r.p = 8; r.sp = 0;\n"
     "  try { return run2(r); }\n"
     "  finally {\n"
     "    r.big = null; r.keys.length = 0; r.objs.length = 0;\n"
     "    for (var t = 0; t < r.sp; t++) { r.sObj[t] = null; r.sKey[t] = undefined; }\n"
     "  }\n"
     "}\n"
-    "function decode(ab, len) { return run2(new Reader(ab, len, new Uint8Array(ab, 0, len), new DataView(ab, 0, len))); }\n"
+    "function decode(ab, len, big) {\n"
+    "  var r = new Reader(ab, len, new Uint8Array(ab, 0, len), new DataView(ab, 0, len));\n"
+    "  r.big = big;\n"
+    "  return run2(r);\n"
+    "}\n"
     "/* o[k] = v at one of 16 sites chosen by the key's position, so each site\n"
     " * sees few (shape, key) pairs and JSC caches the store (one shared site\n"
     " * goes generic: a C++ property lookup per key). */\n"
@@ -565,21 +570,16 @@ static JSValueRef nf_put_string(JSContextRef ctx, JSObjectRef f, JSObjectRef sel
   return JSValueMakeNumber(ctx, (double)(pos + 5 + (wide ? n * 2 : n)));
 }
 
-/* native.makeString(ab, pos, n, wide): a JS string of n Latin-1 bytes or
- * UTF-16 units at pos of ab. */
-/* native.bytesAsString(ab, len): one string whose character i is byte i
- * of ab (Latin-1), for the reader's substrings. */
-static JSValueRef nf_bytes_as_string(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
-                                     const JSValueRef argv[], JSValueRef *exc) {
-  const uint8_t *base = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)argv[0], NULL);
-  size_t n = (size_t)JSValueToNumber(ctx, argv[1], NULL);
+/* A JS string whose character i is byte i of p[0, n) (Latin-1); NULL with
+ * *exc set when out of memory. Inside the gate. */
+static JSValueRef bytes_string(JSContextRef ctx, const uint8_t *p, size_t n, JSValueRef *exc) {
   JSChar *c = malloc(n ? n * sizeof(JSChar) : 1);
-  if (!c || !base) {
+  if (!c || !p) {
     free(c);
     *exc = strait__make_error(ctx, "RangeError", "out of memory for the strings of a value");
     return NULL;
   }
-  for (size_t i = 0; i < n; i++) c[i] = base[i];
+  for (size_t i = 0; i < n; i++) c[i] = p[i];
   JSStringRef s = JSStringCreateWithCharacters(c, n);
   free(c);
   JSValueRef r = JSValueMakeString(ctx, s);
@@ -587,6 +587,16 @@ static JSValueRef nf_bytes_as_string(JSContextRef ctx, JSObjectRef f, JSObjectRe
   return r;
 }
 
+/* native.bytesAsString(ab, len): one string whose character i is byte i
+ * of ab (Latin-1), for the reader's substrings. */
+static JSValueRef nf_bytes_as_string(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                     const JSValueRef argv[], JSValueRef *exc) {
+  const uint8_t *base = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)argv[0], NULL);
+  return bytes_string(ctx, base, (size_t)JSValueToNumber(ctx, argv[1], NULL), exc);
+}
+
+/* native.makeString(ab, pos, n, wide): a JS string of n Latin-1 bytes or
+ * UTF-16 units at pos of ab. */
 static JSValueRef nf_make_string(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                                  const JSValueRef argv[], JSValueRef *exc) {
   const uint8_t *base = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)argv[0], NULL);
@@ -726,6 +736,27 @@ static void lent_dealloc(void *bytes, void *ctx) {
   (void)ctx;
 }
 
+/* Validates buf (as strait__codec_validate) and sets *latin_end to the end
+ * offset of the last Latin-1 string of two or more characters (value or
+ * key; 0 if none): the reader's substrings come from a string of the
+ * buffer's bytes up to there. Any thread (pure C). */
+static int validate_scan(const uint8_t *buf, size_t size, strait__codec_error *err, size_t *latin_end) {
+  strait__vparser ps;
+  strait__vev ev;
+  size_t end = 0;
+  int rc = strait__vparser_init(&ps, buf, size, err);
+  while (!rc) {
+    rc = strait__vparser_next(&ps, &ev, err);
+    if (rc || ev.type == STRAIT_VEV_DONE) break;
+    bool latin = (ev.type == STRAIT_VEV_VALUE && ev.tag == STRAIT_V_STRING8) ||
+                 (ev.type == STRAIT_VEV_KEY && !ev.kind);
+    if (latin && ev.len >= 2 && (size_t)(ev.data - buf) + ev.len > end) end = (size_t)(ev.data - buf) + ev.len;
+  }
+  strait__vparser_free(&ps);
+  *latin_end = end;
+  return rc;
+}
+
 /* Reads buf with the JS reader after validating it in C; same contract as
  * strait__codec_read. The bytes are lent to JS for the call only (the
  * reader copies what it keeps). Inside the gate. */
@@ -733,26 +764,30 @@ int strait__codec_js_read(strait_runtime *rt, const uint8_t *buf, size_t size,
                           const strait__codec_hooks *hooks, JSValueRef *result,
                           strait__codec_error *err, JSValueRef *exception) {
   JSContextRef ctx = rt->ctx;
-  int rc = strait__codec_validate(buf, size, err);
+  size_t latin_end;
+  int rc = validate_scan(buf, size, err, &latin_end);
   if (rc) return rc;
   err->status = 0;
   err->msg[0] = 0;
   JSValueRef exc = NULL, r = NULL;
+  JSValueRef big = latin_end ? bytes_string(ctx, buf, latin_end, &exc) : JSValueMakeNull(ctx);
   js_conv conv = {hooks, 0};
   JSObjectRef codec = reading ? NULL : codec_object(rt, &exc);
   JSValueRef in = codec ? JSObjectGetProperty(ctx, codec, name_in_ab, NULL) : NULL;
   uint8_t *inp = in && JSValueIsObject(ctx, in) ? JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)in, NULL) : NULL;
   reading++;
-  if (inp && size <= JSObjectGetArrayBufferByteLength(ctx, (JSObjectRef)in, NULL)) {
+  if (!big) {
+    /* out of memory: exc is set */
+  } else if (inp && size <= JSObjectGetArrayBufferByteLength(ctx, (JSObjectRef)in, NULL)) {
     /* small value, outermost read: copy into the runtime's input buffer */
     memcpy(inp, buf, size);
-    JSValueRef arg = JSValueMakeNumber(ctx, (double)size);
-    r = call_codec(rt, "decodeIn", 1, &arg, &conv, &exc);
+    JSValueRef args[2] = {JSValueMakeNumber(ctx, (double)size), big};
+    r = call_codec(rt, "decodeIn", 2, args, &conv, &exc);
   } else if (!exc) {
     JSObjectRef ab = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, (void *)buf, size, lent_dealloc, NULL, &exc);
     if (ab) {
-      JSValueRef args[2] = {ab, JSValueMakeNumber(ctx, (double)size)};
-      r = call_codec(rt, "decode", 2, args, &conv, &exc);
+      JSValueRef args[3] = {ab, JSValueMakeNumber(ctx, (double)size), big};
+      r = call_codec(rt, "decode", 3, args, &conv, &exc);
     }
   }
   reading--;

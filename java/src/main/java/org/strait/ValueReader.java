@@ -67,9 +67,9 @@ public final class ValueReader {
     private final int end;
     private final Refs refs;
     private int p;
-    private String[] keys = new String[32];
+    private String[] keys = new String[8];
     private int nkeys;
-    private Object[] objs = new Object[32];
+    private Object[] objs = new Object[8];
     private int nobjs;
     /** Short Latin-1 strings seen in this value, by a hash of their bytes (direct-mapped). */
     private String[] cache;
@@ -123,11 +123,11 @@ public final class ValueReader {
     }
 
     // ---- the explicit stack: one frame per open container ----
-    private Object[] fObj = new Object[16];
-    private byte[] fTag = new byte[16];
-    private int[] fLeft = new int[16];
-    private Object[] fKey = new Object[16];
-    private boolean[] fHaveKey = new boolean[16];
+    private Object[] fObj = new Object[8];
+    private byte[] fTag = new byte[8];
+    private int[] fLeft = new int[8];
+    private Object[] fKey = new Object[8];
+    private boolean[] fHaveKey = new boolean[8];
     private int depth;
 
     private void push(Object o, int tag, int items) {
@@ -218,7 +218,7 @@ public final class ValueReader {
             throw corrupt(p, "object key has tag 0x" + String.format("%02x", tag) + ", not a string");
         int at = p;
         p++;
-        String s = readString(tag, at);
+        String s = readString(tag, at, false);
         if (nkeys == keys.length) keys = java.util.Arrays.copyOf(keys, nkeys * 2);
         keys[nkeys++] = s;
         return s;
@@ -226,7 +226,7 @@ public final class ValueReader {
 
     /** Reads a STRING8/STRING16 payload at p (after the tag). */
     @SuppressWarnings("deprecation")
-    private String readString(int tag, int at) {
+    private String readString(int tag, int at, boolean cached) {
         need(p, 4, tag);
         long n = i32(p) & 0xFFFFFFFFL;
         p += 4;
@@ -234,12 +234,12 @@ public final class ValueReader {
             if (n > end - p) throw corrupt(at, "value with tag 0x08 runs past the end");
             int len = (int) n, from = p;
             p += len;
-            if (len > SHORT || len == 0) return new String(a, 0, from, len);
+            if (len > SHORT || len == 0 || !cached) return new String(a, 0, from, len);
             int h = len;
             for (int i = 0; i < len; i++) h = 31 * h + a[from + i];
-            h = (h ^ (h >>> 9)) & (CACHE - 1);
             String[] c = cache;
-            if (c == null) c = cache = new String[CACHE];
+            if (c == null) c = cache = new String[Math.max(16, Math.min(CACHE, Integer.highestOneBit(end - base) >>> 4))];
+            h = (h ^ (h >>> 9)) & (c.length - 1);
             String s = c[h];
             if (s != null && s.length() == len) {
                 int i = 0;
@@ -300,7 +300,7 @@ public final class ValueReader {
             }
             case STRING8:
             case STRING16:
-                return readString(tag, at);
+                return readString(tag, at, true);
             case OBJECT: {
                 int n = count(tag, at, 6);
                 Map<String, Object> m = new LinkedHashMap<>(capacity(n));

@@ -68,8 +68,8 @@ public final class ValueWriter {
 
     /** Composite -> index, by identity (open addressing, linear probing). */
     static final class IdTable {
-        private Object[] keys = new Object[64];
-        private int[] vals = new int[64];
+        private Object[] keys = new Object[32];
+        private int[] vals = new int[32];
         private int size;
 
         /** The index of o, or -1 after recording it with index v. */
@@ -103,8 +103,8 @@ public final class ValueWriter {
 
     /** Object key -> key-table index (open addressing on String.hashCode). */
     static final class KeyTable {
-        private String[] keys = new String[64];
-        private int[] vals = new int[64];
+        private String[] keys = new String[32];
+        private int[] vals = new int[32];
         private int size;
 
         /** The index of k, or -1 after giving it the next index. */
@@ -283,12 +283,12 @@ public final class ValueWriter {
 
     private static final int F_OBJECT = 0, F_LIST = 1, F_ARRAY = 2, F_MAP = 3, F_SET = 4;
 
-    private Object[] fIt = new Object[16];     /* Iterator, or Object[] for arrays */
-    private byte[] fKind = new byte[16];
-    private int[] fIndex = new int[16];        /* next item (for paths and arrays) */
-    private Object[] fCur = new Object[16];    /* current key / map entry (for paths) */
-    private Object[] fPendingValue = new Object[16];
-    private boolean[] fHavePending = new boolean[16];
+    private Object[] fIt = new Object[8];     /* Iterator, or Object[] for arrays */
+    private byte[] fKind = new byte[8];
+    private int[] fIndex = new int[8];        /* next item (for paths and arrays) */
+    private Object[] fCur = new Object[8];    /* current key / map entry (for paths) */
+    private Object[] fPendingValue = new Object[8];
+    private boolean[] fHavePending = new boolean[8];
     private int depth;
 
     private void push(int kind, Object it) {
