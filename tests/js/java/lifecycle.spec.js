@@ -17,6 +17,24 @@ describe('lifecycle', () => {
     expect(after.live - before.live).toBeLessThan(2000);
   });
 
+  it('releases Java arrays whose wrappers were collected, and keeps reachable ones', () => {
+    const before = Java.__stats();
+    const kept = Java.array('int', 3);
+    kept[2] = 9;
+    (function churn() {
+      for (let i = 0; i < 30000; i++) {
+        const a = Java.array('int', 2);
+        a[1] = i;
+      }
+    })();
+    Java.__gc();
+    const after = Java.__stats();
+    expect(after.live).toBe(after.javaHeld);
+    expect(after.live - before.live).toBeLessThan(2000);
+    expect(kept[2]).toBe(9);
+    expect(java.util.Arrays.toString(kept)).toBe('[0, 0, 9]');
+  });
+
   it('keeps a Java object alive while JS reaches its wrapper', () => {
     const list = new java.util.ArrayList();
     list.add(new java.lang.StringBuilder('kept'));
