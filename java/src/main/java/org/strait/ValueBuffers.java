@@ -27,12 +27,21 @@ final class ValueBuffers {
         final ByteBuffer buf;
         int busy;
         byte[] scratch = new byte[4096];
+        /** The Java writer's tables (emptied after each use; replaced when they grew too large). */
+        ValueWriter.IdTable ids = new ValueWriter.IdTable();
+        ValueWriter.KeyTable keys = new ValueWriter.KeyTable();
         /** The Java reader's copy of a value (as large as the thread buffer; grown for spilled values). */
         byte[] readScratch = new byte[256 * 1024];
         ByteBuffer spill;
 
         State(ByteBuffer buf) {
             this.buf = buf.order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        /** Replaces the writer's tables if they grew too large to keep (they are empty here). */
+        void keepTables() {
+            if (!ids.clear()) ids = new ValueWriter.IdTable();
+            if (!keys.clear()) keys = new ValueWriter.KeyTable();
         }
 
         /** Keeps the writer's array (if not too large) for the next conversion. */

@@ -87,7 +87,10 @@ final class ValueCodec {
         boolean shared = st.busy == 0;
         st.busy++;
         try {
-            ValueWriter w = ValueWriter.writeArray(shared ? st.scratch : new byte[4096], value, ids, true);
+            ValueWriter w = shared
+                    ? ValueWriter.writeArray(st.scratch, value, ids, true, st.ids, st.keys)
+                    : ValueWriter.writeArray(new byte[4096], value, ids, true, null, null);
+            if (shared) st.keepTables();
             byte[] bytes = w.bytes();
             int len = w.length();
             ByteBuffer out;

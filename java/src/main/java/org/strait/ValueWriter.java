@@ -56,21 +56,37 @@ public final class ValueWriter {
     private final Refs refs;
     /** Long strings are written as JAVAREFs to the String (the JNI layer makes the JS string straight from it). */
     private final boolean stringRefs;
-    private final IdTable ids = new IdTable();
-    private final KeyTable keys = new KeyTable();
+    private final IdTable ids;
+    private final KeyTable keys;
     private int ncomposites;
 
-    private ValueWriter(byte[] out, Refs refs, boolean stringRefs) {
+    private ValueWriter(byte[] out, Refs refs, boolean stringRefs, IdTable ids, KeyTable keys) {
         this.out = out;
         this.refs = refs;
         this.stringRefs = stringRefs && refs != null;
+        this.ids = ids != null ? ids : new IdTable();
+        this.keys = keys != null ? keys : new KeyTable();
     }
 
-    /** Composite -> index, by identity (open addressing, linear probing). */
+    /** Tables larger than this are not kept for another conversion. */
+    static final int KEEP_SLOTS = 1 << 16;
+
+    /**
+     * Composite -> index, by identity (open addressing, linear probing).
+     * Reusable: {@link #clear()} empties only the slots used (O(entries)).
+     */
     static final class IdTable {
         private Object[] keys = new Object[32];
         private int[] vals = new int[32];
+        private int[] used = new int[16];
         private int size;
+
+        /** Empties the table (drops every reference); false if it is too large to keep. */
+        boolean clear() {
+            for (int k = 0; k < size; k++) keys[used[k]] = null;
+            size = 0;
+            return keys.length <= KEEP_SLOTS;
+        }
 
         /** The index of o, or -1 after recording it with index v. */
         int putIfAbsent(Object o, int v) {
@@ -80,6 +96,8 @@ public final class ValueWriter {
                 if (k == o) return vals[i];
             keys[i] = o;
             vals[i] = v;
+            if (size == used.length) used = Arrays.copyOf(used, size * 2);
+            used[size] = i;
             if (++size * 2 > keys.length) grow();
             return -1;
         }
@@ -89,7 +107,7 @@ public final class ValueWriter {
             int[] ov = vals;
             keys = new Object[ok.length * 2];
             vals = new int[ok.length * 2];
-            int mask = keys.length - 1;
+            int mask = keys.length - 1, n = 0;
             for (int j = 0; j < ok.length; j++) {
                 Object k = ok[j];
                 if (k == null) continue;
@@ -97,15 +115,24 @@ public final class ValueWriter {
                 while (keys[i] != null) i = (i + 1) & mask;
                 keys[i] = k;
                 vals[i] = ov[j];
+                used[n++] = i;
             }
         }
     }
 
-    /** Object key -> key-table index (open addressing on String.hashCode). */
+    /** Object key -> key-table index (open addressing on String.hashCode); reusable like IdTable. */
     static final class KeyTable {
         private String[] keys = new String[32];
         private int[] vals = new int[32];
+        private int[] used = new int[16];
         private int size;
+
+        /** Empties the table; false if it is too large to keep. */
+        boolean clear() {
+            for (int k = 0; k < size; k++) keys[used[k]] = null;
+            size = 0;
+            return keys.length <= KEEP_SLOTS;
+        }
 
         /** The index of k, or -1 after giving it the next index. */
         int putIfAbsent(String k) {
@@ -115,6 +142,8 @@ public final class ValueWriter {
                 if (x == k || x.equals(k)) return vals[i];
             keys[i] = k;
             vals[i] = size;
+            if (size == used.length) used = Arrays.copyOf(used, size * 2);
+            used[size] = i;
             if (++size * 2 > keys.length) grow();
             return -1;
         }
@@ -124,7 +153,7 @@ public final class ValueWriter {
             int[] ov = vals;
             keys = new String[ok.length * 2];
             vals = new int[ok.length * 2];
-            int mask = keys.length - 1;
+            int mask = keys.length - 1, n = 0;
             for (int j = 0; j < ok.length; j++) {
                 String k = ok[j];
                 if (k == null) continue;
@@ -132,6 +161,7 @@ public final class ValueWriter {
                 while (keys[i] != null) i = (i + 1) & mask;
                 keys[i] = k;
                 vals[i] = ov[j];
+                used[n++] = i;
             }
         }
     }
@@ -148,7 +178,7 @@ public final class ValueWriter {
 
     /** Same, giving ids to Java objects through refs (may be null). */
     public static byte[] write(Object value, Refs refs) {
-        ValueWriter w = new ValueWriter(new byte[256], refs, false);
+        ValueWriter w = new ValueWriter(new byte[256], refs, false, null, null);
         w.run(value);
         return Arrays.copyOf(w.out, w.pos);
     }
@@ -160,7 +190,7 @@ public final class ValueWriter {
      * its capacity); the length is {@link #lengthOf(ByteBuffer)}.
      */
     static ByteBuffer writeInto(ByteBuffer buf, Object value, Refs refs) {
-        ValueWriter w = new ValueWriter(new byte[Math.min(buf.capacity(), 4096)], refs, false);
+        ValueWriter w = new ValueWriter(new byte[Math.min(buf.capacity(), 4096)], refs, false, null, null);
         w.run(value);
         ByteBuffer dst = w.pos <= buf.capacity() ? buf : ByteBuffer.allocateDirect(w.pos);
         dst.order(ByteOrder.LITTLE_ENDIAN).put(0, w.out, 0, w.pos);
@@ -169,12 +199,20 @@ public final class ValueWriter {
 
     /**
      * Writes value into scratch (or a larger array when it does not fit) for
-     * the JNI glue; long strings go by reference when stringRefs is set.
-     * Returns the writer: {@link #bytes()} and {@link #length()}.
+     * the JNI glue; long strings go by reference when stringRefs is set; ids
+     * and keys (may be null) are empty tables to use, emptied again before
+     * this returns or throws. Returns the writer: {@link #bytes()} and
+     * {@link #length()}.
      */
-    static ValueWriter writeArray(byte[] scratch, Object value, Refs refs, boolean stringRefs) {
-        ValueWriter w = new ValueWriter(scratch, refs, stringRefs);
-        w.run(value);
+    static ValueWriter writeArray(byte[] scratch, Object value, Refs refs, boolean stringRefs, IdTable ids,
+            KeyTable keys) {
+        ValueWriter w = new ValueWriter(scratch, refs, stringRefs, ids, keys);
+        try {
+            w.run(value);
+        } finally {
+            w.ids.clear();
+            w.keys.clear();
+        }
         return w;
     }
 
