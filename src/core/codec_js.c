@@ -668,10 +668,11 @@ static JSObjectRef codec_object(strait_runtime *rt, JSValueRef *exc) {
   return result;
 }
 
-/* Calls codec[name](args) with the thread's current conversion set. */
-static JSValueRef call_codec(strait_runtime *rt, const char *name, size_t argc, const JSValueRef *argv,
-                             js_conv *conv, JSValueRef *exc) {
-  JSObjectRef codec = codec_object(rt, exc);
+/* Calls codec[name](args) with the thread's current conversion set; codec
+ * is the runtime's codec object if the caller has it, else NULL. */
+static JSValueRef call_codec(strait_runtime *rt, JSObjectRef codec, const char *name, size_t argc,
+                             const JSValueRef *argv, js_conv *conv, JSValueRef *exc) {
+  if (!codec) codec = codec_object(rt, exc);
   if (!codec) return NULL;
   pthread_once(&names_once, make_names);
   JSStringRef key = name[0] == 'e' ? name_encode : strcmp(name, "decode") == 0 ? name_decode : name_decode_in;
@@ -697,7 +698,7 @@ int strait__codec_js_write(strait_runtime *rt, JSValueRef v, strait__vbuf *out, 
   err->offset = 0;
   err->msg[0] = 0;
   out->len = 0;
-  JSValueRef r = call_codec(rt, "encode", 3, args, &conv, &exc);
+  JSValueRef r = call_codec(rt, NULL, "encode", 3, args, &conv, &exc);
   if (!r) {
     err->status = STRAIT_EJS;
     snprintf(err->msg, sizeof err->msg, "JavaScript exception while converting a value");
@@ -782,12 +783,12 @@ int strait__codec_js_read(strait_runtime *rt, const uint8_t *buf, size_t size,
     /* small value, outermost read: copy into the runtime's input buffer */
     memcpy(inp, buf, size);
     JSValueRef args[2] = {JSValueMakeNumber(ctx, (double)size), big};
-    r = call_codec(rt, "decodeIn", 2, args, &conv, &exc);
+    r = call_codec(rt, codec, "decodeIn", 2, args, &conv, &exc);
   } else if (!exc) {
     JSObjectRef ab = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, (void *)buf, size, lent_dealloc, NULL, &exc);
     if (ab) {
       JSValueRef args[3] = {ab, JSValueMakeNumber(ctx, (double)size), big};
-      r = call_codec(rt, "decode", 3, args, &conv, &exc);
+      r = call_codec(rt, codec, "decode", 3, args, &conv, &exc);
     }
   }
   reading--;
