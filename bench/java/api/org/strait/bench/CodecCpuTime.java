@@ -38,7 +38,7 @@ public final class CodecCpuTime {
     static volatile Object sink;
 
     public static void main(String[] args) throws Throwable {
-        String only = args.length > 0 ? args[0] : "json_400b,json_5kb,json_50kb,json_500kb,json_5mb,numbers_100k,string_1mb";
+        String only = args.length > 0 && !args[0].isEmpty() ? args[0] : "json_400b,json_5kb,json_50kb,json_500kb,json_5mb,numbers_100k,string_1mb";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
         CodecBench.Jackson jk = new CodecBench.Jackson();
         try (JsRuntime rt = JsRuntime.create()) {

@@ -104,6 +104,21 @@ class ValueCodecTest {
     }
 
     @Test
+    void longStringsCrossToJavaWhole() {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) js("var l = '\\u00e9ab'.repeat(3000); ({latin: l, wide: '\\u20ac\\ud83d\\ude00'.repeat(2000),"
+                + " lone: 'a\\ud800'.repeat(2000), again: l, list: [l, 'short'], ['k'.repeat(3000)]: 1,"
+                + " map: new Map([[l, l]])})");
+        assertEquals("\u00e9ab".repeat(3000), m.get("latin"));
+        assertEquals("\u20ac\ud83d\ude00".repeat(2000), m.get("wide"));
+        assertEquals("a\ud800".repeat(2000), m.get("lone"));
+        assertEquals(m.get("latin"), m.get("again"));
+        assertEquals(List.of("\u00e9ab".repeat(3000), "short"), m.get("list"));
+        assertEquals(1, m.get("k".repeat(3000)));
+        assertEquals(Map.of("\u00e9ab".repeat(3000), "\u00e9ab".repeat(3000)), m.get("map"));
+    }
+
+    @Test
     void longStringsAndBigValuesCrossToJsWhole() {
         String latin = "\u00e9abc".repeat(5000), wide = "\u20ac\ud83d\ude00x".repeat(3000), lone = "a\ud800".repeat(4000);
         Map<String, Object> m = new LinkedHashMap<>();
