@@ -180,6 +180,7 @@ typedef struct jb_rt {
   JSObjectRef fn_proto;     /* protected: Function.prototype */
   JSObjectRef make_catchall; /* protected: JS helper making a class's catch-all Proxy */
   JSObjectRef make_array;   /* protected: JS helper making an array wrapper (a Proxy) */
+  JSObjectRef make_wrapper; /* protected: JS helper making an object wrapper with its hidden token */
   JSStringRef s_length;     /* cached names */
   JSStringRef s_prototype;
   JSStringRef s_constructor;

@@ -239,7 +239,15 @@ static const char helper_src[] =
   "    t[ATOK] = token;\n"
   "    return new Proxy(t, arrayHandler);\n"
   "  }\n"
-  "  return [makeCtor, defineFields, iterate, Symbol.iterator, makeCatchall, makeArray];\n"
+  /* a wrapper of a Java object: a plain object over the class prototype
+   * (or the `this` of a JS `new`) with its finalizing token under TOK,
+   * hidden: not enumerable, not writable, not deletable */
+  "  function makeWrapper(proto, tok, adopted) {\n"
+  "    const w = adopted === undefined ? create(proto) : adopted;\n"
+  "    defineProperty(w, TOK, { value: tok });\n"
+  "    return w;\n"
+  "  }\n"
+  "  return [makeCtor, defineFields, iterate, Symbol.iterator, makeCatchall, makeArray, makeWrapper];\n"
   "})";
 
 /* Hash of a function's address for the function map. */
@@ -448,12 +456,14 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   b->iter_sym = JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 3, NULL);
   b->make_catchall = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 4, NULL);
   b->make_array = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 5, NULL);
+  b->make_wrapper = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 6, NULL);
   protect(ctx, b->define_acc);
   protect(ctx, b->make_ctor);
   protect(ctx, b->iterate);
   protect(ctx, b->iter_sym);
   protect(ctx, b->make_catchall);
   protect(ctx, b->make_array);
+  protect(ctx, b->make_wrapper);
   return 0;
 }
 
@@ -468,7 +478,8 @@ void jb_jsclass_free(jb_rt *b) {
   b->jsc = NULL;
   b->njsc = 0;
   JSValueRef vals[] = {b->token_key, b->object_proto, b->fn_proto, b->error_ctor, b->define_acc,
-                       b->make_ctor, b->iterate, b->iter_sym, b->make_catchall, b->make_array};
+                       b->make_ctor, b->iterate, b->iter_sym, b->make_catchall, b->make_array,
+                       b->make_wrapper};
   for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
     if (vals[i]) JSValueUnprotect(ctx, vals[i]);
   if (b->s_length) JSStringRelease(b->s_length);

@@ -411,17 +411,19 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
     w = jb_array_wrapper(ctx, b, slot, gen);
     JSObjectSetPrototype(ctx, w, proto);
   } else {
-    if (b->adopt) {
-      w = b->adopt;       /* already made by `new`, with its prototype */
-      b->adopt = NULL;
-    } else {
-      w = JSObjectMake(ctx, NULL, NULL);
-      JSObjectSetPrototype(ctx, w, proto);
-    }
+    /* the token is defined by a JS helper: JSObjectSetPropertyForKey
+     * ignores attributes, which left it enumerable (copied by spread and
+     * Object.assign) and deletable; the helper costs the same */
     JSObjectRef tok = JSObjectMake(ctx, b->token_class, (void *)token_code(b->slot, slot, gen));
-    JSObjectSetPropertyForKey(ctx, w, b->token_key, tok,
-                              kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly |
-                                  kJSPropertyAttributeDontDelete, NULL);
+    JSValueRef args[3] = {proto, tok, b->adopt ? (JSValueRef)b->adopt : JSValueMakeUndefined(ctx)};
+    b->adopt = NULL;        /* `this` of a JS `new`, already with its prototype */
+    JSValueRef made = JSObjectCallAsFunction(ctx, b->make_wrapper, NULL, 3, args, exc);
+    if (!made || !JSValueIsObject(ctx, made)) {
+      JSUnlock(ctx);
+      if (!*exc) *exc = jb_error(ctx, "Error", "cannot make the wrapper of a Java object");
+      return NULL;
+    }
+    w = (JSObjectRef)made;
   }
   JSWeakRef weak = JSWeakCreate(JSContextGetGroup(ctx), w);
   JSUnlock(ctx);

@@ -45,6 +45,22 @@ describe('identity', () => {
     expect(Java.isJavaObject(Java.array('int', 1))).toBe(true);
   });
 
+  it('keeps a wrapper\'s link to its Java object out of copies and deletes', () => {
+    'use strict';
+    const list = new java.util.ArrayList();
+    list.add(new java.lang.Object());
+    for (const w of [list, list.get(0)]) {
+      const copy = { ...w };
+      expect(Java.isJavaObject(copy)).toBe(false);
+      expect(Object.getOwnPropertySymbols(copy).length).toBe(0);
+      expect(Object.keys(Object.assign({}, w)).length).toBe(0);
+      for (const s of Object.getOwnPropertySymbols(w)) expect(() => { delete w[s]; }).toThrow(TypeError);
+    }
+    Java.__gc();
+    expect(list.size()).toBe(1);
+    expect(list.get(0)).toBe(list.get(0));
+  });
+
   it('compares with Java equals', () => {
     const a = java.util.List.of(1);
     const b = java.util.List.of(1);
