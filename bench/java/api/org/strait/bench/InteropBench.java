@@ -5,6 +5,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.locks.ReentrantLock;
+import org.strait.InteropFloor;
 import org.strait.JsFunction;
 import org.strait.JsObject;
 import org.strait.JsRuntime;
@@ -22,47 +23,142 @@ public final class InteropBench {
 
     static final String FLOOR = "floor.jni_downcall+floor.jsc_call_function";
 
+    /**
+     * BENCH_INTEROP_ROWS: comma-separated prefixes of the rows to run (for
+     * example "call_,proxy"); unset runs every row.
+     */
+    static boolean wanted(String row) {
+        String only = System.getenv("BENCH_INTEROP_ROWS");
+        if (only == null || only.isEmpty()) return true;
+        for (String p : only.split(","))
+            if (!p.isEmpty() && row.startsWith(p)) return true;
+        return false;
+    }
+
     public static void main(String[] args) throws Exception {
         try (JsRuntime rt = JsRuntime.create()) {
             JsFunction f = (JsFunction) rt.eval("(function () {})");
             JsFunction f3 = (JsFunction) rt.eval("(function (a, b, c) {})");
-            Bench.run("interop", "call_noargs", FLOOR,
-                    "JsFunction.call() from Java, empty JS function, no arguments",
-                    n -> {
-                        for (long i = 0; i < n; i++) f.call();
-                    });
             Object a = new Object(), b = new Object(), c = new Object();
             boolean bridge;
             try {
                 f3.call(a, b, c);
+                /* JS keeps them, so their wrappers stay alive between calls */
+                rt.setGlobal("benchKeepA", a);
+                rt.setGlobal("benchKeepB", b);
+                rt.setGlobal("benchKeepC", c);
                 bridge = true;
             } catch (RuntimeException e) {
                 bridge = false;
             }
+            String base = FLOOR_HERE + "," + FLOOR;
+            Row floor = new Row("floor_call", null,
+                    "floor in this process: empty JNI downcall making one raw JSObjectCallAsFunction"
+                            + " of an empty function, no arguments, JSC's API lock only",
+                    n -> InteropFloor.rawCalls(f, n));
+            Row noargs = new Row("call_noargs", base,
+                    "JsFunction.call() from Java, empty JS function, no arguments",
+                    n -> {
+                        for (long i = 0; i < n; i++) f.call();
+                    });
+            Row existing = new Row("call_3_existing", base,
+                    "JsFunction.call(a, b, c): three Java objects JS has seen before (and holds)",
+                    n -> {
+                        for (long i = 0; i < n; i++) f3.call(a, b, c);
+                    });
+            Row fresh = new Row("call_3_new", base,
+                    "JsFunction.call(new Object() x3): three new Java objects per call",
+                    n -> {
+                        for (long i = 0; i < n; i++) f3.call(new Object(), new Object(), new Object());
+                    });
+            /* call_3_new leaves garbage in both heaps that would slow the
+             * rows after it: it is interleaved with the floor alone */
+            interleaved(floor, noargs, bridge ? existing : null);
             if (bridge) {
-                Bench.run("interop", "call_3_existing", FLOOR,
-                        "JsFunction.call(a, b, c): three Java objects JS has seen before",
-                        n -> {
-                            for (long i = 0; i < n; i++) f3.call(a, b, c);
-                        });
-                Bench.run("interop", "call_3_new", FLOOR,
-                        "JsFunction.call(new Object() x3): three new Java objects per call",
-                        n -> {
-                            for (long i = 0; i < n; i++) f3.call(new Object(), new Object(), new Object());
-                        });
+                interleaved(floor, fresh);
             } else {
                 Bench.skip("interop", "call_3_existing", "the Java bridge cannot wrap Java objects yet");
                 Bench.skip("interop", "call_3_new", "the Java bridge cannot wrap Java objects yet");
             }
             Runnable r = ((JsObject) rt.eval("({ run() {} })")).as(Runnable.class);
-            Bench.run("interop", "proxy_run", FLOOR + ",interop.call_noargs",
-                    "Runnable implemented in JS: r.run() from Java (Proxy + InvocationHandler)",
-                    n -> {
-                        for (long i = 0; i < n; i++) r.run();
-                    });
-            contention(rt, f);
+            if (wanted("proxy_run"))
+                Bench.run("interop", "proxy_run", base + ",interop.call_noargs",
+                        "Runnable implemented in JS: r.run() from Java (Proxy + InvocationHandler)",
+                        n -> {
+                            for (long i = 0; i < n; i++) r.run();
+                        });
+            if (wanted("contention_")) contention(rt, f);
         }
-        loopRows();
+        if (wanted("loop_") || wanted("idle_")) loopRows();
+    }
+
+    /** The floor of the call rows measured in this process (interop.floor_call). */
+    static final String FLOOR_HERE = "interop.floor_call";
+
+    /** One row of {@link #interleaved}. */
+    private static final class Row {
+        final String name, baselines, desc;
+        final Bench.Op op;
+        long n;
+        double[] v;
+
+        Row(String name, String baselines, String desc, Bench.Op op) {
+            this.name = name;
+            this.baselines = baselines;
+            this.desc = desc;
+            this.op = op;
+        }
+    }
+
+    /**
+     * Measures the floor and the wanted rows of others (null: none) with
+     * their rounds interleaved (round 1 of each, then round 2, ...), like
+     * bench-floors, so a noisy neighbour hits a row and its same-process
+     * floor alike. Each row is calibrated to BENCH_ROUND_MS and warmed up
+     * first; median ns per operation. The floor's row may print more than
+     * once (the report takes the median).
+     */
+    static void interleaved(Row floor, Row... others) throws Exception {
+        long target = Bench.envLong("BENCH_ROUND_MS", 40) * 1_000_000L;
+        int warmup = (int) Bench.envLong("BENCH_WARMUP", 2) + 1;
+        int rounds = (int) Math.min(64, Bench.envLong("BENCH_ROUNDS", 7));
+        java.util.List<Row> rows = new java.util.ArrayList<>();
+        for (Row r : others)
+            if (r != null && wanted(r.name)) rows.add(r);
+        if (rows.isEmpty()) return;
+        rows.add(0, floor);
+        for (Row r : rows) {
+            r.v = null;
+            try {
+                long n = 16;
+                long t = time(r.op, n);
+                while (t < target && n < (1L << 40)) {
+                    double k = t > 0 ? (double) target / t * 1.2 : 10;
+                    n = (long) (n * Math.max(2, Math.min(10, k)));
+                    t = time(r.op, n);
+                }
+                for (int i = 0; i < warmup; i++) time(r.op, n);
+                r.n = n;
+                r.v = new double[rounds];
+            } catch (Throwable e) {
+                Bench.skip("interop", r.name, e.toString());
+            }
+        }
+        for (int i = 0; i < rounds; i++)
+            for (Row r : rows)
+                if (r.v != null) r.v[i] = (double) time(r.op, r.n) / r.n;
+        for (Row r : rows) {
+            if (r.v == null) continue;
+            Arrays.sort(r.v);
+            double med = (rounds & 1) == 1 ? r.v[rounds / 2] : (r.v[rounds / 2 - 1] + r.v[rounds / 2]) / 2;
+            Bench.row("interop", r.name, med, r.baselines, r.desc);
+        }
+    }
+
+    private static long time(Bench.Op op, long n) throws Exception {
+        long t0 = System.nanoTime();
+        op.run(n);
+        return System.nanoTime() - t0;
     }
 
     /** One contention row: its gate spin setting and one call. */
