@@ -79,8 +79,10 @@ static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, 
   return jb_wrap_hinted ? jb_wrap_hinted(env, b, ctx, o, ihash, exc) : jb_wrap(env, b, ctx, o, exc);
 }
 
-/* Unpacks Java arguments (see handles.h). Inside the gate. The values are
- * kept on the caller's C stack (out), which JSC scans conservatively. */
+/* Unpacks Java arguments (see handles.h). Inside the gate, once per native
+ * call made from Java (it may leave up to 4 local refs to that native's
+ * frame). The values are kept on the caller's C stack (out), which JSC
+ * scans conservatively. */
 int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjectArray refs,
                         int argc, JSValueRef *out, JSValueRef *exc) {
   if (argc <= 0) return 0;
@@ -91,6 +93,9 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
   const unsigned char *tags = (const unsigned char *)&vals[argc];
   jb_rt *b = jrt->bridge;
   bool imm = jb_imm_ok, flushed = false;
+  /* the few local refs of a short call are freed when the native returns
+   * (JNI guarantees 16 per native frame): no DeleteLocalRef each */
+  bool keep_locals = argc <= 4;
   for (int i = 0; i < argc; i++) {
     switch (tags[i]) {
       case STRAIT__ARG_UNDEFINED:
@@ -122,7 +127,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
       case STRAIT__ARG_STRING: {
         jstring s = (*env)->GetObjectArrayElement(env, refs, i);
         JSStringRef js = strait__jsstring_from_java(env, s);
-        (*env)->DeleteLocalRef(env, s);
+        if (!keep_locals) (*env)->DeleteLocalRef(env, s);
         if (!js) return STRAIT_ENOMEM;
         out[i] = JSValueMakeString(ctx, js);
         JSStringRelease(js);
@@ -135,7 +140,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
         flushed = true;
         jobject o = (*env)->GetObjectArrayElement(env, refs, i);
         out[i] = wrap_java(env, b, ctx, o, (uint32_t)vals[i], exc);
-        (*env)->DeleteLocalRef(env, o);
+        if (!keep_locals) (*env)->DeleteLocalRef(env, o);
         if (!out[i]) return STRAIT_EJS;
         break;
       }
@@ -146,7 +151,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
         }
         jobject o = (*env)->GetObjectArrayElement(env, refs, i);
         out[i] = jb_wrap_registered(env, b, ctx, o, vals[i], exc);
-        (*env)->DeleteLocalRef(env, o);
+        if (!keep_locals) (*env)->DeleteLocalRef(env, o);
         if (!out[i]) return STRAIT_EJS;
         break;
       }
