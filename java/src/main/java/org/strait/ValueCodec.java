@@ -34,8 +34,11 @@ final class ValueCodec {
             } finally {
                 rt.leave();
             }
-            byte[] scratch = st.busy == 1 ? st.readScratch : null;
-            if (res == null) return ValueReader.readRange(st.buf, 0, st.buf.getInt(4) + ValueTags.HEADER, null, scratch);
+            boolean outer = st.busy == 1;
+            if (res == null) {
+                int len = st.buf.getInt(4) + ValueTags.HEADER;
+                return ValueReader.readRange(st.buf, 0, len, null, outer ? st.readArray(len) : null);
+            }
             Object[] r = (Object[]) res;
             ByteBuffer spill = (ByteBuffer) r[0];
             Object[] refs = (Object[]) r[1];
@@ -54,9 +57,7 @@ final class ValueCodec {
             try {
                 ByteBuffer b = spill != null ? spill.order(ByteOrder.LITTLE_ENDIAN) : st.buf;
                 int len = b.getInt(4) + ValueTags.HEADER;
-                if (scratch != null && scratch.length < len && len <= ValueBuffers.KEEP_MAX)
-                    scratch = st.readScratch = new byte[Math.max(len, Math.min(ValueBuffers.KEEP_MAX, 2 * scratch.length))];
-                return ValueReader.readRange(b, 0, len, resolver, scratch);
+                return ValueReader.readRange(b, 0, len, resolver, outer ? st.readArray(len) : null);
             } finally {
                 if (addr != 0) Natives.codecFree(addr);
             }
@@ -88,7 +89,7 @@ final class ValueCodec {
         st.busy++;
         try {
             ValueWriter w = shared
-                    ? ValueWriter.writeArray(st.scratch, value, ids, true, st.ids, st.keys)
+                    ? ValueWriter.writeArray(st.writerArray(), value, ids, true, st.ids, st.keys)
                     : ValueWriter.writeArray(new byte[4096], value, ids, true, null, null);
             if (shared) st.keepTables();
             byte[] bytes = w.bytes();
