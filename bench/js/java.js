@@ -4,7 +4,7 @@
 // raw JNI call from C with cached IDs (bench-floors, same run).
 
 var ROWS = ['list_size', 'math_max', 'sb_append', 'objects3_existing', 'objects3_new', 'new_object',
-            'static_field', 'static_final', 'array_read', 'array_write', 'array_length', 'js_length',
+            'static_field', 'static_final', 'array_read', 'array_write', 'array_length', 'js_length', 'js_property',
             'first_access_static_fields', 'first_access_methods'];
 
 if (typeof java === 'undefined') {
@@ -70,7 +70,18 @@ if (typeof java === 'undefined') {
     var s = 0;
     for (var i = 0; i < n; i++) s += JInteger.MAX_VALUE;
     return s;
-  }, { desc: 'read of a static final after the first (Integer.MAX_VALUE)', floor: 'floor.js_property_read' });
+  }, { desc: 'read of a static final after the first (Integer.MAX_VALUE)',
+        floor: 'java.js_property.strait,floor.js_property_read' });
+
+  // the same loop over a plain JS object's property, in the same process:
+  // the baseline static_final is meant to match (floor.js_property_read
+  // reads a global, which the JIT hoists out of its loop)
+  var plainObj = { MAX_VALUE: 2147483647 };
+  bench.run('js_property', function (n) {
+    var s = 0;
+    for (var i = 0; i < n; i++) s += plainObj.MAX_VALUE;
+    return s;
+  }, { desc: 'plain JS object property read (same-process baseline of static_final)', floor: 'floor.js_property_read' });
 
   var arr = java.lang.reflect.Array.newInstance(java.lang.Integer.TYPE, 8);
   bench.run('array_read', function (n) {
@@ -88,7 +99,7 @@ if (typeof java === 'undefined') {
     var s = 0;
     for (var i = 0; i < n; i++) s += arr.length;
     return s;
-  }, { desc: 'Java array length', floor: 'floor.js_property_read' });
+  }, { desc: 'Java array length', floor: 'java.js_length.strait,floor.js_property_read' });
 
   // the same loop over a plain JS object's length, in the same process: the
   // baseline array_length is meant to match
