@@ -236,4 +236,31 @@ class HandlesTest {
         int held = rt.table().size();
         assertTrue(held < calls, "the runtime still holds " + held + " of " + 3 * calls + " objects");
     }
+
+    @Test
+    void javaArgumentsFromACallbackAndFromManyThreads() throws Exception {
+        JsFunction same = (JsFunction) rt.eval(
+                "(function (a, b) { globalThis.last = a; return a === b && a === globalThis.last; })");
+        Object shared = new Object();
+        // nested: JS calls Java, which calls JS with Java objects (re-entrant gate)
+        Runnable inner = () -> assertEquals(Boolean.TRUE, same.call(shared, shared));
+        rt.setGlobal("inner", inner);
+        rt.eval("for (let i = 0; i < 100; i++) inner.run();");
+        // concurrent: every thread registers its arguments inside the gate
+        int threads = 4, calls = 5000;
+        java.util.concurrent.atomic.AtomicInteger bad = new java.util.concurrent.atomic.AtomicInteger();
+        Thread[] ts = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            ts[t] = new Thread(() -> {
+                Object mine = new Object();
+                for (int i = 0; i < calls; i++) {
+                    Object o = (i & 1) == 0 ? mine : new Object();
+                    if (!Boolean.TRUE.equals(same.call(o, o))) bad.incrementAndGet();
+                }
+            });
+            ts[t].start();
+        }
+        for (Thread t : ts) t.join();
+        assertEquals(0, bad.get());
+    }
 }
