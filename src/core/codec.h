@@ -199,9 +199,6 @@ typedef struct strait__codec_hooks {
   JSValueRef (*java_value)(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exception);
   /* Reader: the JS value of handle id, or NULL with *exception set. */
   JSValueRef (*js_value)(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exception);
-  /* Writer (optional): take the long string value s by reference: store the
-   * id of an equal Java string and return true; false writes it in full. */
-  bool (*java_string)(void *ud, JSContextRef ctx, JSValueRef s, uint32_t *id);
   /* Reader: an EXT value, or NULL with *exception set. */
   JSValueRef (*ext_value)(void *ud, JSContextRef ctx, uint32_t type, const uint8_t *data,
                           uint32_t len, JSValueRef *exception);

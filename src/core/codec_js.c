@@ -54,12 +54,7 @@ static const char codec_js_source[] =
     "  }\n"
     "  u8[pos] = 6; dv.setFloat64(pos + 1, d, true); pos += 9;\n"
     "}\n"
-    "/* a string value; a long one goes by reference when the hooks take it\n"
-    " * (a Java String made straight from it, not copied through the buffer) */\n"
-    "function strValue(s) {\n"
-    "  if (s.length > LONG && hooks) { var id = native.ref(s, 2); if (id >= 0) { tagU32(19, id); return; } }\n"
-    "  str(s);\n"
-    "}\n"
+
     "function str(s) {\n"
     "  var n = s.length;\n"
     "  if (pos + 5 + 2 * n > cap) grow(5 + 2 * n);\n"
@@ -200,7 +195,7 @@ static const char codec_js_source[] =
     "function value(v) {\n"
     "  switch (typeof v) {\n"
     "    case 'number': num(v); return;\n"
-    "    case 'string': strValue(v); return;\n"
+    "    case 'string': str(v); return;\n"
     "    case 'boolean': if (pos + 1 > cap) grow(1); u8[pos++] = v ? 3 : 2; return;\n"
     "    case 'undefined': if (pos + 1 > cap) grow(1); u8[pos++] = 0; return;\n"
     "    case 'bigint': big(v); return;\n"
@@ -497,8 +492,8 @@ typedef struct js_conv {
 
 static _Thread_local js_conv *cur;
 
-/* native.ref(v, kind): kind 0 asks java_id, kind 1 js_handle, kind 2
- * java_string; the id or -1. Inside the gate (a JS callback). */
+/* native.ref(obj, kind): kind 0 asks java_id, kind 1 js_handle; the id or -1.
+ * Inside the gate (a JS callback). */
 static JSValueRef nf_ref(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                          const JSValueRef argv[], JSValueRef *exc) {
   double r = -1;
@@ -515,9 +510,6 @@ static JSValueRef nf_ref(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size
         return NULL;
       }
       r = id;
-    } else if (kind == 2 && cur->hooks->java_string && JSValueIsString(ctx, argv[0])) {
-      uint32_t id;
-      if (cur->hooks->java_string(cur->hooks->ud, ctx, argv[0], &id)) r = id;
     }
   }
   return JSValueMakeNumber(ctx, r);

@@ -174,22 +174,6 @@ static JSValueRef string_value(JNIEnv *env, JSContextRef ctx, jstring s, JSValue
   return r;
 }
 
-/* Writer hook: a long JS string value becomes a Java String in the array
- * (one UTF-16 copy out of JSC, then the JVM's), instead of being copied
- * into the buffer and out again. Inside the gate. */
-static bool hook_java_string(void *ud, JSContextRef ctx, JSValueRef v, uint32_t *id) {
-  cj_conv *c = ud;
-  JSStringRef s = JSValueToStringCopy(ctx, v, NULL);
-  if (!s) return false;
-  jstring r = (*c->env)->NewString(c->env, JSStringGetCharactersPtr(s), (jsize)JSStringGetLength(s));
-  JSStringRelease(s);
-  if (!r) {
-    (*c->env)->ExceptionClear(c->env);
-    return false;
-  }
-  return conv_add(c, r, id);
-}
-
 /* Reader hook: element id of the array Java passed, as a JS value (a
  * String becomes a JS string, a JsValue its JS value, any other object its
  * bridge wrapper). */
@@ -294,8 +278,7 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
   strait__entry entry;
   if (cj_enter(env, jrt, &entry)) return NULL;
   cj_conv c = {.env = env, .jrt = jrt, .owner = owner};
-  strait__codec_hooks hooks = {.ud = &c, .java_id = hook_java_id, .js_handle = hook_js_handle,
-                               .java_string = hook_java_string};
+  strait__codec_hooks hooks = {.ud = &c, .java_id = hook_java_id, .js_handle = hook_js_handle};
   strait__vbuf out;
   bool lent = !tls.busy && !(flags & CJ_NO_THREAD_BUFFER) && thread_buffer();
   strait__vbuf_init(&out, lent ? tls.mem : NULL, lent ? tls.cap : 0);
