@@ -40,6 +40,11 @@ JSWeakRef JSWeakCreate(JSContextGroupRef group, JSObjectRef object);
 void JSWeakRelease(JSContextGroupRef group, JSWeakRef weak);
 JSObjectRef JSWeakGetObject(JSWeakRef weak);
 
+/* A full, synchronous collection followed by a sweep of everything,
+ * including JSC's "logically empty" weak blocks (see jb_flush). Takes the
+ * VM lock. */
+void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
+
 /* Tells the GC about memory held outside the JS heap. */
 void JSReportExtraMemoryCost(JSContextRef ctx, size_t size);
 

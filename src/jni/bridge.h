@@ -143,6 +143,7 @@ typedef struct jb_rt {
   uint32_t idxcap;          /* capacity of both indexes (power of two) */
   uint32_t idxused;         /* used + tombstones */
   size_t live;              /* live entries */
+  size_t dead_weaks;        /* weak handles released since the last full sweep (jb_flush) */
   /* Java -> JS arguments: identityHashCode -> the entry last seen for it
    * (direct-mapped, JB_HINTS places, allocated on first use; a hit is
    * checked with IsSameObject, so a stale place only costs a miss) */

@@ -288,10 +288,6 @@ static JSValueRef java_stats(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
   return o;
 }
 
-/* Exported by JavaScriptCore, declared only in its private headers; used
- * here alone, by the test hook below. */
-void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
-
 /* Java.__gc(): a full JSC collection (finalizers queue dead wrappers). */
 static JSValueRef java_gc(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                           const JSValueRef argv[], JSValueRef *exc) {
