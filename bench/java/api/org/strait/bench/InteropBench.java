@@ -66,17 +66,8 @@ public final class InteropBench {
                     n -> {
                         for (long i = 0; i < n; i++) f3.call(a, b, c);
                     });
-            Row fresh = new Row("call_3_new", base,
-                    "JsFunction.call(new Object() x3): three new Java objects per call",
-                    n -> {
-                        for (long i = 0; i < n; i++) f3.call(new Object(), new Object(), new Object());
-                    });
-            /* call_3_new leaves garbage in both heaps that would slow the
-             * rows after it: it is interleaved with the floor alone */
             interleaved(floor, noargs, bridge ? existing : null);
-            if (bridge) {
-                interleaved(floor, fresh);
-            } else {
+            if (!bridge) {
                 Bench.skip("interop", "call_3_existing", "the Java bridge cannot wrap Java objects yet");
                 Bench.skip("interop", "call_3_new", "the Java bridge cannot wrap Java objects yet");
             }
@@ -89,7 +80,36 @@ public final class InteropBench {
                         });
             if (wanted("contention_")) contention(rt, f);
         }
+        if (wanted("call_3_new")) newObjectRows();
         if (wanted("loop_") || wanted("idle_")) loopRows();
+    }
+
+    /**
+     * call_3_new, interleaved with the floor, in a runtime of its own: the
+     * wrappers it leaves for both collectors go with that runtime instead
+     * of slowing the rows measured after it.
+     */
+    static void newObjectRows() throws Exception {
+        try (JsRuntime rt = JsRuntime.create()) {
+            JsFunction f = (JsFunction) rt.eval("(function () {})");
+            JsFunction f3 = (JsFunction) rt.eval("(function (a, b, c) {})");
+            try {
+                f3.call(new Object(), new Object(), new Object());
+            } catch (RuntimeException e) {
+                return;   /* skipped with call_3_existing */
+            }
+            interleaved(new Row("floor_call", null,
+                    "floor in this process: empty JNI downcall making one raw JSObjectCallAsFunction"
+                            + " of an empty function, no arguments, JSC's API lock only",
+                    n -> InteropFloor.rawCalls(f, n)),
+                    new Row("call_3_new", FLOOR_HERE + "," + FLOOR,
+                            "JsFunction.call(new Object() x3): three new Java objects per call",
+                            n -> {
+                                for (long i = 0; i < n; i++)
+                                    f3.call(new Object(), new Object(), new Object());
+                            }));
+        }
+        System.gc();
     }
 
     /** The floor of the call rows measured in this process (interop.floor_call). */
