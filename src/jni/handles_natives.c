@@ -409,6 +409,17 @@ static void JNICALL n_raw_call_no_gate(JNIEnv *env, jclass c, jlong peer, jlong 
   JSObjectCallAsFunction(ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
 }
 
+/* InteropNatives.rawCallGated: the same call as rawCallNoGate, entering
+ * the runtime through its admission gate as every native does (the "gate"
+ * rows of the contention benchmark: only the gate differs). Benchmarks only;
+ * any Java thread. */
+static void JNICALL n_raw_call_gated(JNIEnv *env, jclass c, jlong peer, jlong fn) {
+  stay s;
+  if (stay_begin(env, &s, peer)) return;
+  JSObjectCallAsFunction(s.ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
+  stay_end(&s);
+}
+
 /* InteropNatives.rawNoop: an empty JNI downcall (the JNI part of the
  * floor). Any thread. */
 static jint JNICALL n_raw_noop(JNIEnv *env, jclass c, jlong peer) { return (jint)(peer & 1); }
@@ -438,6 +449,7 @@ const JNINativeMethod strait__interop_natives[] = {
     {"rawCallLoop", "(JJI)V", (void *)n_raw_call_loop},
     {"rawNoop", "(J)I", (void *)n_raw_noop},
     {"rawCallNoGate", "(JJ)V", (void *)n_raw_call_no_gate},
+    {"rawCallGated", "(JJ)V", (void *)n_raw_call_gated},
 };
 const int strait__interop_natives_count =
     (int)(sizeof strait__interop_natives / sizeof strait__interop_natives[0]);

@@ -212,22 +212,27 @@ public final class InteropBench {
         for (int threads : new int[] {1, 2, 4}) {
             String base = "interop.contention_" + threads + "t_";
             Variant[] vs = {
-                new Variant("gate", threads + " Java threads calling one runtime, admission gate (one waiter"
-                        + " yields the CPU for up to 50 us, the others park); ns per call",
-                        50, () -> f.call(), rounds),
-                new Variant("enginelock", threads + " threads, no admission gate: JSC's own API lock only",
+                new Variant("gate", threads + " Java threads calling one runtime through its admission gate"
+                        + " (one waiter yields the CPU for up to 50 us, the others park); ns per call of an"
+                        + " empty JS function with no arguments",
+                        50, () -> JsRuntimeTuning.callGateOnly(f), rounds),
+                new Variant("enginelock", threads + " threads, the same call with no admission gate: JSC's own"
+                        + " API lock only",
                         50, () -> JsRuntimeTuning.callWithoutGate(f), rounds),
-                new Variant("park", threads + " threads, gate parking at once (a plain lock in front of"
-                        + " the engine lock)", -1, () -> f.call(), rounds),
-                new Variant("rlock", threads + " threads, each call under one shared"
+                new Variant("park", threads + " threads, the same call through the gate parking at once (a"
+                        + " plain lock in front of the engine lock)", -1, () -> JsRuntimeTuning.callGateOnly(f),
+                        rounds),
+                new Variant("rlock", threads + " threads, the same call with no gate under one shared"
                         + " java.util.concurrent.locks.ReentrantLock", 50, () -> {
                             lock.lock();
                             try {
-                                f.call();
+                                JsRuntimeTuning.callWithoutGate(f);
                             } finally {
                                 lock.unlock();
                             }
                         }, rounds),
+                new Variant("api", threads + " threads, JsFunction.call() through the gate (argument"
+                        + " packing and result conversion included)", 50, () -> f.call(), rounds),
             };
             try {
                 for (Variant v : vs) {
@@ -253,8 +258,8 @@ public final class InteropBench {
                     double med = (rounds & 1) == 1 ? v.v[rounds / 2]
                             : (v.v[rounds / 2 - 1] + v.v[rounds / 2]) / 2;
                     Bench.row("interop", "contention_" + threads + "t_" + v.name, med,
-                            v.name.equals("gate")
-                                    ? base + "enginelock," + base + "park," + base + "rlock" : null,
+                            v.name.equals("gate") ? base + "enginelock," + base + "park," + base + "rlock"
+                                    : v.name.equals("api") ? base + "gate" : null,
                             v.desc);
                 }
             } catch (Throwable e) {

@@ -116,6 +116,9 @@ final class InteropNatives {
     /** Benchmarks: calls fn with no arguments under JSC's API lock only (no gate). */
     static native void rawCallNoGate(long peer, long fn);
 
+    /** Benchmarks: the same call entering through the runtime's admission gate. */
+    static native void rawCallGated(long peer, long fn);
+
     /** Test support: raw JNI downcall cost (no engine). */
     static native int rawNoop(long peer);
 }

@@ -33,4 +33,18 @@ public final class JsRuntimeTuning {
             rt.leave();
         }
     }
+
+    /**
+     * The same raw call as {@link #callWithoutGate}, entering the runtime
+     * through its admission gate: the contention benchmark's gate rows, in
+     * which the gate is the only difference from the engine-lock rows.
+     */
+    public static void callGateOnly(JsFunction f) {
+        JsRuntime rt = f.begin();
+        try {
+            InteropNatives.rawCallGated(rt.peer, f.handle);
+        } finally {
+            rt.leave();
+        }
+    }
 }
