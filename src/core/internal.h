@@ -66,6 +66,7 @@ typedef struct strait__gate {
   _Atomic int turn_waiters;          /* resumers parked on turn_cv */
   pthread_cond_t turn_cv;            /* with mu */
   _Atomic int spinner;       /* 1 while one waiter spins (the others park) */
+  _Atomic uint32_t releases; /* count of releases (written by the word holder only) */
   _Atomic int starving;      /* parked waiters that waited past the fairness delay */
   int handoff;               /* with mu: the word was handed to a parked waiter */
 } strait__gate;
