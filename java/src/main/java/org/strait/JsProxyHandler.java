@@ -179,6 +179,9 @@ public final class JsProxyHandler implements InvocationHandler {
             r = InteropNatives.invokeNamed(rt.peer, rt, impl.handle, name, a.vals, a.refs, a.argc);
         } finally {
             rt.leave();
+            /* impl's Cleaner releases the handle passed above: keep impl
+             * reachable until the call has returned */
+            java.lang.ref.Reference.reachabilityFence(impl);
         }
         if (r == ABSENT || (r == NOT_FUNCTION && isFunction)) {
             if (isDefault) return InvocationHandler.invokeDefault(proxy, method, args);
