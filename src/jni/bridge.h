@@ -286,7 +286,9 @@ jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj);
 JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc);
 /* jb_wrap() for an object the caller has already registered: r is what
  * ObjectTable.register(obj) returned (on this runtime's table, on this
- * thread, after the last release), so no upcall is made. Inside the gate. */
+ * thread, after the last release, and after jb_register_pending entered the
+ * objects JS constructed, so that none gets a second id), so no upcall is
+ * made. Inside the gate. */
 JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc);
 /* jb_wrap() for an object whose System.identityHashCode the caller knows
  * (Java -> JS arguments packed by org.strait.Args): an object JS has seen

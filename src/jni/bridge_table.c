@@ -55,6 +55,14 @@ static inline uint32_t hash_id(int64_t id) {
   return (uint32_t)id;
 }
 
+/* The wrapper of e when the caller knows it is reachable (a call's receiver
+ * or argument, or a value inside one): its weak handle cannot be cleared
+ * while it is, so no lock is needed. NULL when the weak handle says the
+ * entry's wrapper died. Inside the gate. */
+static inline JSObjectRef wrapper_rooted(const jb_entry *e) {
+  return e->weak ? JSWeakGetObject(e->weak) : NULL;
+}
+
 /* The wrapper of e, read from its weak handle: NULL once a collection has
  * found it dead. The token's finalizer (which sets `dead`) runs only when
  * the token's cell is swept, which can be long after that collection; in
@@ -67,26 +75,20 @@ static inline uint32_t hash_id(int64_t id) {
  * by then the wrapper sits in its registers or on its stack, where the
  * final conservative scan finds it. Inside the gate. */
 static JSObjectRef wrapper_alive(JSContextRef ctx, const jb_entry *e) {
-  if (!e->weak) return NULL;
   JSLock(ctx);
-  JSObjectRef w = JSWeakGetObject(e->weak);
+  JSObjectRef w = wrapper_rooted(e);
   JSUnlock(ctx);
   return w;
 }
 
-/* The wrapper of e when the caller knows it is reachable (a call's receiver
- * or argument, or a value inside one): its weak handle cannot be cleared
- * while it is, so no lock is needed. NULL when the weak handle says the
- * entry's wrapper died. Inside the gate. */
-static inline JSObjectRef wrapper_rooted(const jb_entry *e) {
-  return e->weak ? JSWeakGetObject(e->weak) : NULL;
-}
-
-/* Drops the weak handle of e, if any. Inside the gate (takes the VM lock). */
+/* Drops the weak handle of e, if any, counting it for jb_flush's sweep
+ * (its wrapper has died, or the table goes away). Inside the gate (takes
+ * the VM lock). */
 static void drop_weak(jb_rt *b, jb_entry *e) {
   if (e->weak) {
-    JSWeakRelease(JSContextGetGroup(strait_runtime_context(b->rt)), e->weak);
+    JSWeakRelease(JSContextGetGroup(b->ctx), e->weak);
     e->weak = NULL;
+    b->dead_weaks++;
   }
 }
 
@@ -299,7 +301,6 @@ static bool release_slot(JNIEnv *env, jb_rt *b, uint32_t slot) {
   if (e->unreg) unreg_remove(b, slot);
   else idx_del(b->by_id, b->idxcap, hash_id(e->id), slot);
   if (e->wrapper) idx_del(b->by_ptr, b->idxcap, hash_ptr(e->wrapper), slot);
-  if (e->weak) b->dead_weaks++;
   drop_weak(b, e);
   (*env)->DeleteGlobalRef(env, e->ref);
   e->id = 0;
@@ -325,7 +326,7 @@ static void release_ids(JNIEnv *env, jb_rt *b, jlong *ids, int n) {
 void jb_flush(JNIEnv *env, jb_rt *b) {
   jthrowable pending = (*env)->ExceptionOccurred(env);
   if (pending) (*env)->ExceptionClear(env);
-  JSContextRef ctx = strait_runtime_context(b->rt);
+  JSContextRef ctx = b->ctx;
   jlong ids[MAX_BATCH];
   uint64_t items[256];
   int n = 0;
@@ -471,7 +472,6 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
  * bridge.h. Inside the gate. */
 JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc) {
   if (!obj) return JSValueMakeNull(ctx);
-  if (b->nunreg) jb_register_pending(env, b);
   if (r < 0) {
     jvalue v;
     v.j = 0;
