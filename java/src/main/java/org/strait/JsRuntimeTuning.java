@@ -26,12 +26,7 @@ public final class JsRuntimeTuning {
      * loop or Java bridge.
      */
     public static void callWithoutGate(JsFunction f) {
-        JsRuntime rt = f.begin();
-        try {
-            InteropNatives.rawCallNoGate(rt.peer, f.handle);
-        } finally {
-            rt.leave();
-        }
+        rawCall(f, false);
     }
 
     /**
@@ -40,9 +35,15 @@ public final class JsRuntimeTuning {
      * which the gate is the only difference from the engine-lock rows.
      */
     public static void callGateOnly(JsFunction f) {
+        rawCall(f, true);
+    }
+
+    /** The raw call of f with no arguments, through the gate or not. */
+    private static void rawCall(JsFunction f, boolean gated) {
         JsRuntime rt = f.begin();
         try {
-            InteropNatives.rawCallGated(rt.peer, f.handle);
+            if (gated) InteropNatives.rawCallGated(rt.peer, f.handle);
+            else InteropNatives.rawCallNoGate(rt.peer, f.handle);
         } finally {
             rt.leave();
         }
