@@ -171,18 +171,27 @@ static void *other_thread(void *arg) {
   return NULL;
 }
 
+/* Sets up v on a new runtime whose javaCall() waits in "Java" for
+ * other_thread (started here) to run JS; nested: javaCall() first calls
+ * back into JS on its own thread. Returns other_thread. */
+static pthread_t start_waiting_visit(tcap *c, visit *v, int nested) {
+  v->rt = trt_new(c, 0, NULL);
+  the_visit = v;
+  install_java_call(v->rt);
+  T_EVAL(v->rt, "globalThis.otherRuns = 0; globalThis.nestedRuns = 0", "0");
+  v->wait_for_other = 1;
+  v->nested = nested;
+  pthread_t th;
+  pthread_create(&th, NULL, other_thread, v);
+  return th;
+}
+
 /* A thread that waits in Java for another thread's JS does not deadlock:
  * the other thread takes the gate over and runs; the first then resumes. */
 static void long_stay_in_java_lets_another_thread_in(void) {
   tcap c = {0};
   visit v = {0};
-  v.rt = trt_new(&c, 0, NULL);
-  the_visit = &v;
-  install_java_call(v.rt);
-  T_EVAL(v.rt, "globalThis.otherRuns = 0; globalThis.nestedRuns = 0", "0");
-  v.wait_for_other = 1;
-  pthread_t th;
-  pthread_create(&th, NULL, other_thread, &v);
+  pthread_t th = start_waiting_visit(&c, &v, 0);
   T_EVAL(v.rt, "javaCall(); otherRuns", "1");
   pthread_join(th, NULL);
   T_EQ_INT(atomic_load(&v.other_done), 1);
@@ -195,14 +204,7 @@ static void long_stay_in_java_lets_another_thread_in(void) {
 static void nested_call_then_wait(void) {
   tcap c = {0};
   visit v = {0};
-  v.rt = trt_new(&c, 0, NULL);
-  the_visit = &v;
-  install_java_call(v.rt);
-  T_EVAL(v.rt, "globalThis.otherRuns = 0; globalThis.nestedRuns = 0", "0");
-  v.wait_for_other = 1;
-  v.nested = 1;
-  pthread_t th;
-  pthread_create(&th, NULL, other_thread, &v);
+  pthread_t th = start_waiting_visit(&c, &v, 1);
   T_EVAL(v.rt, "javaCall(); javaCall(); [nestedRuns, otherRuns]", "[ 2, 1 ]");
   pthread_join(th, NULL);
   strait_runtime_free(v.rt);
