@@ -27,6 +27,20 @@
 #include <stdatomic.h>
 #include <string.h>
 
+/* ---- debug-build invariants -------------------------------------------- */
+/*
+ * JB_CHECK(cond): with -DSTRAIT_DEBUG (make debug) a false cond prints the
+ * condition and aborts; otherwise nothing is evaluated.
+ */
+#ifdef STRAIT_DEBUG
+#include <stdio.h>
+#include <stdlib.h>
+#define JB_CHECK(cond) \
+  ((cond) ? (void)0 : (fprintf(stderr, "%s:%d: bridge invariant failed: %s\n", __FILE__, __LINE__, #cond), abort()))
+#else
+#define JB_CHECK(cond) ((void)0)
+#endif
+
 /* ---- type codes (computed by Bridge.code() in Java) ------------------- */
 /*
  * V void; Z B C S I J F D primitives; z b c s i j f d their boxes;
@@ -197,9 +211,6 @@ typedef struct jb_rt {
   JSChar sc_c0[JB_SCACHE];
   JSValueRef sc_seen[JB_SCACHE];
 
-  JSObjectRef adopt;        /* `this` of a JS `new`, used as the next wrapper */
-  JSObjectRef self;         /* wrapper of the receiver of the call being made */
-
   /* method functions (JSObjectMakeFunctionWithCallback, no private data):
    * open addressing, function address -> bound group */
   uintptr_t *fn_keys;
@@ -262,6 +273,10 @@ jb_group *jb_group_find(jb_class *cls, const char *name, size_t len, bool is_sta
 jb_member *jb_field_find(jb_class *cls, const char *name, size_t len, bool is_static);
 /* True when class `sub` is assignable to `sup` (JNI IsAssignableFrom). */
 bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup);
+/* Same answer, cached process-wide per (sub, sup) pair (bridge_conv.c):
+ * the check of every wrapper that reaches a JNI call. A wrapper's recorded
+ * class is its object's exact class, so this is IsInstanceOf. */
+bool jb_is_a(JNIEnv *env, jb_class *sub, jb_class *sup);
 
 /* ---- per-runtime registry (bridge_init.c) ------------------------------ */
 
@@ -296,8 +311,11 @@ JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o
 JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
                           JSValueRef *exc);
 /* The wrapper of obj, an instance of exactly cls that this runtime just
- * constructed (so no wrapper of it exists): no upcall, see jb_rt.unreg. */
-JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_class *cls, JSValueRef *exc);
+ * constructed (so no wrapper of it exists): no upcall, see jb_rt.unreg.
+ * adopt: the `this` of a JS `new` (already with its prototype) to become
+ * the wrapper, or NULL for a new object. */
+JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_class *cls, JSObjectRef adopt,
+                       JSValueRef *exc);
 /* Enters the constructed objects waiting in b->unreg into the Java table
  * (one upcall per 1024). Inside the gate. */
 void jb_register_pending(JNIEnv *env, jb_rt *b);
@@ -334,12 +352,30 @@ void jb_jsclass_free(jb_rt *b);
 
 /* ---- calls (bridge_call.c) --------------------------------------------- */
 
-/* Calls group g with receiver (NULL for static) and JS arguments. */
-JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *forced,
-                     jobject recv, size_t argc, const JSValueRef argv[], JSValueRef *exc);
-/* Constructs an instance of cls with JS arguments. */
-JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, JSObjectRef self,
-                        size_t argc, const JSValueRef argv[], JSValueRef *exc);
+/*
+ * One JS -> Java call: what is called and on what. It lives in the frame
+ * of the callback that makes the call (never in jb_rt), so a nested call
+ * made while the arguments convert (a getter calling Java) cannot see or
+ * change it.
+ */
+typedef struct jb_call {
+  jb_group *g;              /* the overloads (constructors: &cls->ctors) */
+  jb_member *forced;        /* an explicit overload, or NULL */
+  jobject recv;             /* instance methods: the receiver (its wrapper's
+                             * global ref; `self` keeps it alive), else NULL */
+  JSObjectRef self;         /* the receiver's wrapper (a method returning its
+                             * receiver returns it), or NULL */
+  JSObjectRef adopt;        /* constructors: the `this` of a JS `new`, made
+                             * the new object's wrapper; NULL: a new wrapper */
+} jb_call;
+
+/* Makes call c with JS arguments. Inside the gate. */
+JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, size_t argc,
+                     const JSValueRef argv[], JSValueRef *exc);
+/* Constructs an instance of cls with JS arguments: with the overload
+ * forced (NULL: resolved), the wrapper made from adopt (NULL: a new one). */
+JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, jb_member *forced,
+                        JSObjectRef adopt, size_t argc, const JSValueRef argv[], JSValueRef *exc);
 /* Reads / writes a field (recv NULL for static). */
 JSValueRef jb_field_get(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv,
                         JSValueRef *exc);
@@ -418,6 +454,13 @@ void jb_strcache_free(jb_rt *b, JNIEnv *env);
  * wider conversions, JB_NO when not applicable. */
 #define JB_NO 1000000
 int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls);
+
+/* JS type of a for messages (a wrapper's class name, else "string", ...). */
+const char *jb_arg_type_name(const jb_arg *a);
+
+/* JS arrays nested deeper than this are not converted (RangeError): the
+ * conversions recurse once per level on the C stack. */
+#define JB_MAX_DEPTH 256
 
 /* Local refs made while converting arguments, deleted after the call. */
 typedef struct jb_locals {

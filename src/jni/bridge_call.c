@@ -80,6 +80,18 @@ static int make_key(const jb_arg *args, size_t argc, unsigned char *key, int cap
 
 static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* Lists the JS types of args ("string, java.util.ArrayList") into buf. */
+static void arg_types(const jb_arg *args, size_t argc, char *buf, size_t n) {
+  size_t o = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < argc && o + 8 < n; i++) {
+    int w = snprintf(buf + o, n - o, "%s%s", i ? ", " : "", jb_arg_type_name(&args[i]));
+    if (w < 0) break;
+    o += (size_t)w;
+  }
+  if (o >= n) buf[n - 1] = 0;
+}
+
 /* Picks the overload of g for args; NULL with TypeError. The choice is
  * cached per argument-kind key (varargs choices are marked in the key). */
 static jb_member *resolve(JNIEnv *env, JSContextRef ctx, jb_group *g, const jb_arg *args, size_t argc,
@@ -107,17 +119,18 @@ static jb_member *resolve(JNIEnv *env, JSContextRef ctx, jb_group *g, const jb_a
     else if (c == best && c < JB_NO) nbest++;
   }
   if (!bm || nbest > 1) {
-    char name[300], cands[1500];
+    char name[300], cands[1500], types[400];
     group_name(g, name, sizeof name);
     candidates(g, cands, sizeof cands);
+    arg_types(args, argc, types, sizeof types);
     if (!bm && !arity_ok)
       *exc = jb_error(ctx, "TypeError", "%s: no overload takes %zu argument%s; candidates: %s", name, argc,
                       argc == 1 ? "" : "s", cands);
     else if (!bm)
-      *exc = jb_error(ctx, "TypeError", "%s: no overload matches the argument types; candidates: %s", name, cands);
+      *exc = jb_error(ctx, "TypeError", "%s: no overload matches (%s); candidates: %s", name, types, cands);
     else
-      *exc = jb_error(ctx, "TypeError", "%s: ambiguous call, the argument types match several overloads "
-                      "(select one with obj['name(type,...)']); candidates: %s", name, cands);
+      *exc = jb_error(ctx, "TypeError", "%s: ambiguous call, the argument types (%s) match several overloads "
+                      "(select one with obj['name(type,...)']); candidates: %s", name, types, cands);
     return NULL;
   }
   jb_choice *c = malloc(sizeof *c + (size_t)klen);
@@ -248,9 +261,13 @@ static bool is_object_code(char c) {
   return !(c == 'V' || c == 'Z' || c == 'B' || c == 'C' || c == 'S' || c == 'I' || c == 'J' || c == 'F' || c == 'D');
 }
 
-/* Invokes group g; see bridge.h. Inside the gate. */
-JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *forced,
-                     jobject recv, size_t argc, const JSValueRef argv[], JSValueRef *exc) {
+/* Makes call c; see bridge.h. Every piece of the call's state (arguments,
+ * local refs, the JSLock, receiver and adopted `this`) lives in this frame
+ * and is released at `done`. Inside the gate. */
+JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, size_t argc,
+                     const JSValueRef argv[], JSValueRef *exc) {
+  jb_group *g = c->g;
+  jobject recv = c->recv;
   jb_maybe_flush(env, b);
   jb_arg stack_args[MAX_STACK_ARGS];
   jvalue stack_jv[MAX_STACK_ARGS];
@@ -270,7 +287,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
   }
   JSValueRef result = NULL;
   bool as_varargs = false;
-  jb_member *m = forced;
+  jb_member *m = c->forced;
   jvalue *jv = stack_jv;
   jb_locals l;
   l.n = 0; l.more = NULL; l.nmore = l.capmore = 0;
@@ -312,18 +329,23 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, jb_me
     jobject o = (*env)->NewObjectA(env, g->cls->ref, m->mid, jv);
     strait__gate_resume(b->rt, depth);
     if (!o) { jb_throw_pending(env, b, ctx, exc); goto done; }
-    /* recv carries the `this` of the JS `new`: it becomes the wrapper */
-    b->adopt = (JSObjectRef)recv;
     /* exactly g->cls, and new to this runtime: no table lookup in Java;
-     * String and the boxes cross as JS values (jb_wrap) */
+     * String and the boxes cross as JS values (jb_wrap); the `this` of a
+     * JS `new` becomes the wrapper */
     if (strchr("Tzbcsijfd", g->cls->self_code)) result = jb_wrap(env, b, ctx, o, exc);
-    else result = jb_wrap_new(env, b, ctx, o, g->cls, exc);
-    b->adopt = NULL;
+    else result = jb_wrap_new(env, b, ctx, o, g->cls, c->adopt, exc);
     (*env)->DeleteLocalRef(env, o);
     goto done;
   }
-  JSObjectRef self = b->self;   /* read before Java may re-enter this runtime */
-  b->self = NULL;
+  /* the receiver must be an instance of the class declaring the member
+   * (the caller checked it against the class of the function; this holds
+   * for every caller, whatever it checked) */
+  JB_CHECK(m->is_static || (recv && (*env)->IsInstanceOf(env, recv, m->owner->ref)));
+  if (!m->is_static && !recv) {
+    *exc = jb_error(ctx, "TypeError", "%s.%s: receiver is not a Java object", m->owner->name, m->sig);
+    goto done;
+  }
+  JSObjectRef self = c->self;
   jvalue r = call_java(env, b, m, g->cls->ref, recv, jv);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
@@ -342,12 +364,14 @@ done:
   jb_args_release(args, argc);
   if (args != stack_args) free(args);
   if (jv != stack_jv) free(jv);
+  JB_CHECK(l.n == 0 && l.nmore == 0 && !l.more);
+  JB_CHECK(result || *exc);
   return result;
 }
 
 /* new k(...args); see bridge.h. */
-JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef self,
-                        size_t argc, const JSValueRef argv[], JSValueRef *exc) {
+JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, jb_member *forced,
+                        JSObjectRef adopt, size_t argc, const JSValueRef argv[], JSValueRef *exc) {
   if (k->flags & (JB_IFACE | JB_ABSTRACT)) {
     if ((k->flags & JB_IFACE) && argc == 1 && JSValueIsObject(ctx, argv[0]))
       return strait__js_implement_value(env, b->rt, k->ref, (JSObjectRef)argv[0], exc);
@@ -360,9 +384,10 @@ JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, JS
                     (k->flags & JB_ARRAY) ? " (use Java.array)" : "");
     return NULL;
   }
-  JSValueRef r = jb_invoke(env, b, ctx, &k->ctors, NULL, (jobject)self, argc, argv, exc);
-  /* the adopted `this` is an object; String and boxes come back primitive */
-  if (r && r != (JSValueRef)self && !JSValueIsObject(ctx, r)) r = JSValueToObject(ctx, r, exc);
+  jb_call c = {.g = &k->ctors, .forced = forced, .adopt = adopt};
+  JSValueRef r = jb_invoke(env, b, ctx, &c, argc, argv, exc);
+  /* a `new` gives an object; String and boxes come back primitive */
+  if (r && adopt && r != (JSValueRef)adopt && !JSValueIsObject(ctx, r)) r = JSValueToObject(ctx, r, exc);
   return r;
 }
 

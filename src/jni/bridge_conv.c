@@ -211,6 +211,28 @@ static jclass box_class_of(const jb_arg *a) {
   }
 }
 
+/*
+ * Assignability answers, process-wide: direct-mapped places of one atomic
+ * word each, (sub index << 32 | sup index << 1 | answer) + 1, 0 = empty.
+ * A word is written whole, so a reader sees an answer for its own pair or
+ * a miss; a collision only costs an IsAssignableFrom call.
+ */
+#define ISA_CACHE 4096
+static _Atomic uint64_t isa_cache[ISA_CACHE];
+
+/* True when sub is assignable to sup; see bridge.h. Any thread inside a runtime. */
+bool jb_is_a(JNIEnv *env, jb_class *sub, jb_class *sup) {
+  if (sub == sup || sup->self_code == 'O') return true;
+  uint64_t key = ((uint64_t)(uint32_t)sub->index << 32) | ((uint64_t)(uint32_t)sup->index << 1);
+  uint32_t h = (uint32_t)(((uint64_t)(uint32_t)sub->index * 0x9e3779b1u) ^ ((uint32_t)sup->index * 0x85ebca6bu));
+  h = (h ^ (h >> 15)) & (ISA_CACHE - 1);
+  uint64_t v = atomic_load_explicit(&isa_cache[h], memory_order_relaxed);
+  if (v && ((v - 1) & ~(uint64_t)1) == key) return ((v - 1) & 1) != 0;
+  bool r = (*env)->IsAssignableFrom(env, sub->ref, sup->ref);
+  atomic_store_explicit(&isa_cache[h], (key | (r ? 1 : 0)) + 1, memory_order_relaxed);
+  return r;
+}
+
 /* Distance from class `sub` up to `sup` along superclasses (interfaces
  * count as 5, Object as 20). Assumes assignable. */
 static int class_distance(JNIEnv *env, jb_class *sub, jb_class *sup) {
@@ -283,7 +305,7 @@ int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
       return JB_NO;
     if (pcls < 0) return JB_NO;
     jb_class *p = jb_class_get(env, NULL, pcls, false, NULL);
-    if (!p || !jb_assignable(env, a->cls, p)) return JB_NO;
+    if (!p || !jb_is_a(env, a->cls, p)) return JB_NO;
     return 1 + class_distance(env, a->cls, p);
   }
   case JK_ARRAY:
@@ -356,6 +378,12 @@ static const char *show_arg(const jb_arg *a, char *buf, size_t n) {
   default: snprintf(buf, n, "%s", kind_name(a->kind)); break;
   }
   return buf;
+}
+
+/* JS type of an argument for messages: the class of a wrapper, else the
+ * JS kind ("string", "number", "JS array"). */
+const char *jb_arg_type_name(const jb_arg *a) {
+  return (a->kind == JK_WRAPPER || a->kind == JK_JARRAY) && a->cls ? a->cls->name : kind_name(a->kind);
 }
 
 /* Sets a TypeError naming what, the value and the wanted type; with
@@ -474,9 +502,33 @@ static jobject to_biginteger(JNIEnv *env, JSContextRef ctx, const jb_arg *a, JSV
   return r;
 }
 
-/* The natural Java object for a JS value passed as Object / Number. */
+static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
+                    jvalue *out, jb_locals *l, const char *what, int depth, JSValueRef *exc);
+
+/* RangeError for a JS array nested deeper than JB_MAX_DEPTH (what NULL:
+ * failure only, described on the retry). */
+static bool depth_error(JSContextRef ctx, const char *what, JSValueRef *exc) {
+  if (!what) return false;
+  *exc = jb_error(ctx, "RangeError", "%s: arrays nested deeper than %d levels cannot be converted",
+                  what, JB_MAX_DEPTH);
+  return false;
+}
+
+/* "<what> element <i>" in a malloc'd string; NULL when what is NULL or
+ * what already names 4 levels (deeper elements keep that description, so
+ * the end of a message stays in it). */
+static char *element_what(const char *what, long i, int depth) {
+  if (!what || depth >= 4) return NULL;
+  size_t n = strlen(what) + 32;
+  char *s = malloc(n);
+  if (s) snprintf(s, n, "%s element %ld", what, i);
+  return s;
+}
+
+/* The natural Java object for a JS value passed as Object / Number.
+ * depth: JS arrays enclosing this value in the conversion. */
 static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
-                      jvalue *out, jb_locals *l, const char *what, JSValueRef *exc) {
+                      jvalue *out, jb_locals *l, const char *what, int depth, JSValueRef *exc) {
   jvalue p;
   jobject r = NULL;
   switch (a->kind) {
@@ -502,7 +554,7 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
     return true;
   case JK_ARRAY:
     if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
-    return jb_to_java(env, b, ctx, a, 'U', -1, out, l, what, exc);
+    return to_java(env, b, ctx, a, 'U', -1, out, l, what, depth, exc);
   default:
     return type_error(env, ctx, a, code, pcls, what, exc);
   }
@@ -516,9 +568,11 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
   return true;
 }
 
-/* Builds a Java array of class pcls from the JS array a->v. */
+/* Builds a Java array of class pcls from the JS array a->v (depth: the
+ * JS arrays around it; at JB_MAX_DEPTH a RangeError). */
 static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, int pcls, jvalue *out,
-                     jb_locals *l, const char *what, JSValueRef *exc) {
+                     jb_locals *l, const char *what, int depth, JSValueRef *exc) {
+  if (depth >= JB_MAX_DEPTH) return depth_error(ctx, what, exc);
   jb_class *ac = jb_class_get(env, ctx, pcls, true, exc);
   if (!ac) return false;
   JSObjectRef arr = (JSObjectRef)a->v;
@@ -554,16 +608,16 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
     return false;
   }
   jb_locals_add(l, r);
-  char ewhat[512];
   for (jsize i = 0; i < n; i++) {
     JSValueRef ev = JSObjectGetPropertyAtIndex(ctx, arr, (unsigned)i, exc);
     if (!ev) return false;
     jb_arg ea;
     jb_arg_kind(b, ctx, ev, &ea);
-    if (what) snprintf(ewhat, sizeof ewhat, "%s element %d", what, (int)i);
+    char *ewhat = element_what(what, i, depth);
     jvalue v;
     jb_locals el = {0};
-    bool ok = jb_to_java(env, b, ctx, &ea, ec, ac->elem_cls, &v, &el, what ? ewhat : NULL, exc);
+    bool ok = to_java(env, b, ctx, &ea, ec, ac->elem_cls, &v, &el, ewhat ? ewhat : what, depth + 1, exc);
+    free(ewhat);
     jb_args_release(&ea, 1);
     if (!ok) { jb_locals_free(env, &el); return false; }
     switch (ec) {
@@ -583,9 +637,11 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   return true;
 }
 
-/* Builds a java.util.ArrayList from the JS array a->v (elements as Object). */
+/* Builds a java.util.ArrayList from the JS array a->v (elements as
+ * Object; depth as for to_array). */
 static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jvalue *out,
-                    jb_locals *l, const char *what, JSValueRef *exc) {
+                    jb_locals *l, const char *what, int depth, JSValueRef *exc) {
+  if (depth >= JB_MAX_DEPTH) return depth_error(ctx, what, exc);
   JSObjectRef arr = (JSObjectRef)a->v;
   JSValueRef lenv = JSObjectGetProperty(ctx, arr, b->s_length, exc);
   if (!lenv) return false;
@@ -601,16 +657,16 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
     *exc = jb_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what ? what : "argument", (int)n);
     return false;
   }
-  char ewhat[512];
   for (jsize i = 0; i < n; i++) {
     JSValueRef ev = JSObjectGetPropertyAtIndex(ctx, arr, (unsigned)i, exc);
     if (!ev) { (*env)->DeleteLocalRef(env, items); return false; }
     jb_arg ea;
     jb_arg_kind(b, ctx, ev, &ea);
-    if (what) snprintf(ewhat, sizeof ewhat, "%s element %d", what, (int)i);
+    char *ewhat = element_what(what, i, depth);
     jvalue v;
     jb_locals el = {0};
-    bool ok = to_object(env, b, ctx, &ea, 'O', -1, &v, &el, what ? ewhat : NULL, exc);
+    bool ok = to_object(env, b, ctx, &ea, 'O', -1, &v, &el, ewhat ? ewhat : what, depth + 1, exc);
+    free(ewhat);
     jb_args_release(&ea, 1);
     if (ok) (*env)->SetObjectArrayElement(env, items, i, v.l);
     jb_locals_free(env, &el);
@@ -631,6 +687,15 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
 /* Converts a to (code, pcls); see bridge.h. Inside the gate. */
 bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
                 jvalue *out, jb_locals *l, const char *what, JSValueRef *exc) {
+  return to_java(env, b, ctx, a, code, pcls, out, l, what, 0, exc);
+}
+
+/* jb_to_java inside depth enclosing JS arrays. Every Java object handed
+ * out here is either one the bridge made for this slot (a box, a String,
+ * an array or list built from a JS array, an interface implementation) or
+ * a wrapped object whose class is assignable to the declared class. */
+static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
+                    jvalue *out, jb_locals *l, const char *what, int depth, JSValueRef *exc) {
   switch (code) {
   case 'Z': case 'B': case 'C': case 'S': case 'I': case 'J': case 'F': case 'D':
     return to_primitive(env, ctx, a, code, out, what, exc);
@@ -653,7 +718,7 @@ bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char c
     jb_locals_add(l, out->l);
     return true;
   case 'O': case 'N':
-    return to_object(env, b, ctx, a, code, pcls, out, l, what, exc);
+    return to_object(env, b, ctx, a, code, pcls, out, l, what, depth, exc);
   case 'G': {
     if (a->kind == JK_NULL || a->kind == JK_UNDEF) { out->l = NULL; return true; }
     if (a->kind == JK_WRAPPER) break;
@@ -672,14 +737,17 @@ bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char c
   switch (a->kind) {
   case JK_NULL: case JK_UNDEF: out->l = NULL; return true;
   case JK_WRAPPER: case JK_JARRAY: {
+    /* a declared class that cannot be resolved accepts no object */
     jb_class *p = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, exc) : NULL;
-    if (p && !(*env)->IsInstanceOf(env, a->ref, p->ref)) return type_error(env, ctx, a, code, pcls, what, exc);
+    if (!p) return *exc ? false : type_error(env, ctx, a, code, pcls, what, exc);
+    if (!jb_is_a(env, a->cls, p)) return type_error(env, ctx, a, code, pcls, what, exc);
+    JB_CHECK((*env)->IsInstanceOf(env, a->ref, p->ref));
     out->l = a->ref;
     return true;
   }
   case JK_ARRAY:
-    if (code == 'A') return to_array(env, b, ctx, a, pcls, out, l, what, exc);
-    if (code == 'U') return to_list(env, b, ctx, a, out, l, what, exc);
+    if (code == 'A') return to_array(env, b, ctx, a, pcls, out, l, what, depth, exc);
+    if (code == 'U') return to_list(env, b, ctx, a, out, l, what, depth, exc);
     break;
   case JK_FUNCTION: {
     jb_class *p = code == 'L' && pcls >= 0 ? jb_class_get(env, ctx, pcls, true, exc) : NULL;
@@ -693,9 +761,12 @@ bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char c
   default: {
     jclass bc = box_class_of(a);
     jb_class *p = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, exc) : NULL;
-    if (bc && p && (*env)->IsAssignableFrom(env, bc, p->ref))
-      return to_object(env, b, ctx, a, 'O', -1, out, l, what, exc);
-    break;
+    if (!(bc && p && (*env)->IsAssignableFrom(env, bc, p->ref))) break;
+    if (!to_object(env, b, ctx, a, 'O', -1, out, l, what, depth, exc)) return false;
+    /* a BigInt beyond long becomes a BigInteger, not the Long checked above */
+    if (a->kind == JK_BIGINT && out->l && !(*env)->IsInstanceOf(env, out->l, p->ref))
+      return type_error(env, ctx, a, code, pcls, what, exc);
+    return true;
   }
   }
   return type_error(env, ctx, a, code, pcls, what, exc);

@@ -37,7 +37,13 @@
 #include <string.h>
 
 static JSClassRef token_class;
+static JSClassRef sig_ctor_class;   /* C['new(type,...)']: callable and a constructor */
 static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
+
+static JSValueRef sig_ctor_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                const JSValueRef argv[], JSValueRef *exc);
+static JSObjectRef sig_ctor_new(JSContextRef ctx, JSObjectRef fn, size_t argc, const JSValueRef argv[],
+                                JSValueRef *exc);
 
 static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                               const JSValueRef argv[], JSValueRef *exc);
@@ -50,6 +56,11 @@ static void make_classes(void) {
   t.className = "JavaRef";
   t.finalize = jb_token_finalize;
   token_class = JSClassCreate(&t);
+  JSClassDefinition c = kJSClassDefinitionEmpty;
+  c.className = "Function";
+  c.callAsFunction = sig_ctor_call;
+  c.callAsConstructor = sig_ctor_new;
+  sig_ctor_class = JSClassCreate(&c);
 }
 
 /* The finalizing token class (process-wide). Any thread. */
@@ -313,8 +324,9 @@ static JSValueRef native_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef
   JNIEnv *env = strait__env();
   /* always the fresh object `new` made (the helper passes its `this`); a
    * stale table entry at the same address is evicted when it is adopted */
+  if (!JSValueIsObject(ctx, argv[0])) return JSValueMakeUndefined(ctx);
   JSObjectRef made = (JSObjectRef)argv[0];
-  return jb_construct(env, b, ctx, bd->cls, made, argc - 1, argv + 1, exc);
+  return jb_construct(env, b, ctx, bd->cls, NULL, made, argc - 1, argv + 1, exc);
 }
 
 /* isInstance(ci, v): v wraps an instance of class ci. */
@@ -340,7 +352,10 @@ static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef sel
                     "detached from its object, or called on a JS value)", k->name, member);
     return NULL;
   }
-  if (e->cls != k && !(*env)->IsInstanceOf(env, e->ref, k->ref)) {
+  /* the recorded class is the object's exact class (one jb_class per Java
+   * class, so equal classes are the same class); the answer is cached */
+  JB_CHECK((*env)->IsInstanceOf(env, e->ref, e->cls->ref));
+  if (!jb_is_a(env, e->cls, k)) {
     *exc = jb_error(ctx, "TypeError", "%s.%s: receiver is a %s, not a %s", k->name, member, e->cls->name, k->name);
     return NULL;
   }
@@ -520,6 +535,13 @@ static jb_bound *new_bound(jb_rt *b, jb_class *k, jb_group *g, jb_member *forced
 JSObjectRef jb_method_fn(jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *forced) {
   jb_bound *bd = new_bound(b, g->cls, g, forced, g->is_static);
   if (!bd) return NULL;
+  if (forced && forced->kind == 'c') {
+    /* an explicit constructor: both `f(...)` and `new f(...)` construct */
+    JSObjectRef f = JSObjectMake(ctx, sig_ctor_class, NULL);
+    JSObjectSetPrototype(ctx, f, b->fn_proto);
+    fn_put(b, f, bd);
+    return f;
+  }
   JSStringRef name = JSStringCreateWithUTF8CString(forced ? forced->sig : g->name);
   JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, name, method_call);
   JSStringRelease(name);
@@ -700,10 +722,36 @@ static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   }
   jb_rt *b = bd->b;
   JNIEnv *env = strait__env();
-  jobject recv = NULL;
-  if (!bd->is_static && !(recv = receiver(env, b, ctx, self, bd->cls, bd->g->name, exc))) return NULL;
-  b->self = recv ? self : NULL;
-  return jb_invoke(env, b, ctx, bd->g, bd->forced, recv, argc, argv, exc);
+  /* an explicit constructor signature (C['new(java.lang.String)']): a call
+   * constructs, as `new` of the function does (ctor_construct) */
+  if (bd->forced && bd->forced->kind == 'c')
+    return jb_construct(env, b, ctx, bd->cls, bd->forced, NULL, argc, argv, exc);
+  jb_call c = {.g = bd->g, .forced = bd->forced};
+  if (!bd->is_static) {
+    if (!(c.recv = receiver(env, b, ctx, self, bd->cls, bd->g->name, exc))) return NULL;
+    c.self = self;
+  }
+  return jb_invoke(env, b, ctx, &c, argc, argv, exc);
+}
+
+/* Calls an explicit constructor function (C['new(java.lang.String)']):
+ * constructs with that constructor, whatever `this` is. */
+static JSValueRef sig_ctor_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                const JSValueRef argv[], JSValueRef *exc) {
+  jb_bound *bd = fn_bound(jb_rt_fast(ctx), fn);
+  if (!bd || !bd->forced) {
+    *exc = jb_error(ctx, "TypeError", "Java constructor called in a runtime that did not make it");
+    return NULL;
+  }
+  return jb_construct(strait__env(), bd->b, ctx, bd->cls, bd->forced, NULL, argc, argv, exc);
+}
+
+/* `new` of an explicit constructor function: the same, as an object. */
+static JSObjectRef sig_ctor_new(JSContextRef ctx, JSObjectRef fn, size_t argc, const JSValueRef argv[],
+                                JSValueRef *exc) {
+  JSValueRef r = sig_ctor_call(ctx, fn, NULL, argc, argv, exc);
+  if (!r) return NULL;
+  return JSValueIsObject(ctx, r) ? (JSObjectRef)r : JSValueToObject(ctx, r, exc);
 }
 
 /* True when s could be a Java member name. */

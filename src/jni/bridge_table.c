@@ -409,8 +409,10 @@ static void evict_stale(jb_rt *b, JSObjectRef w, uint32_t keep) {
   }
 }
 
-/* Makes the JS wrapper of entry slot and indexes it. */
-static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_t slot, JSValueRef *exc) {
+/* Makes the JS wrapper of entry slot and indexes it. adopt: the `this` of
+ * a JS `new` to make the wrapper of (NULL: a new object). */
+static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_t slot, JSObjectRef adopt,
+                                JSValueRef *exc) {
   jb_entry *e = &b->entries[slot];
   jb_class *k = e->cls;
   JSObjectRef proto = jb_class_proto(env, b, ctx, k->index, exc);
@@ -428,8 +430,7 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
      * ignores attributes, which left it enumerable (copied by spread and
      * Object.assign) and deletable; the helper costs the same */
     JSObjectRef tok = JSObjectMake(ctx, b->token_class, (void *)token_code(b->slot, slot, gen));
-    JSValueRef args[3] = {proto, tok, b->adopt ? (JSValueRef)b->adopt : JSValueMakeUndefined(ctx)};
-    b->adopt = NULL;        /* `this` of a JS `new`, already with its prototype */
+    JSValueRef args[3] = {proto, tok, adopt ? (JSValueRef)adopt : JSValueMakeUndefined(ctx)};
     JSValueRef made = JSObjectCallAsFunction(ctx, b->make_wrapper, NULL, 3, args, exc);
     if (!made || !JSValueIsObject(ctx, made)) {
       JSUnlock(ctx);
@@ -514,7 +515,7 @@ JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o
     e->wrapper = NULL;
     e->gen++;
     atomic_store(&e->dead, 0);
-    return make_wrapper(env, b, ctx, slot, exc);
+    return make_wrapper(env, b, ctx, slot, NULL, exc);
   }
   jb_class *k = jb_class_get(env, ctx, ci, true, exc);
   if (!k) return NULL;
@@ -532,7 +533,7 @@ JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o
   b->live++;
   idx_put(b->by_id, b->idxcap, hash_id(id), slot);
   b->idxused++;
-  JSValueRef w = make_wrapper(env, b, ctx, slot, exc);
+  JSValueRef w = make_wrapper(env, b, ctx, slot, NULL, exc);
   if (!w) {
     jlong one = id;
     release_slot(env, b, slot);
@@ -570,7 +571,8 @@ JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, 
 }
 
 /* The wrapper of a just-constructed object; see bridge.h. Inside the gate. */
-JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_class *cls, JSValueRef *exc) {
+JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_class *cls, JSObjectRef adopt,
+                       JSValueRef *exc) {
   uint32_t slot;
   if (ensure_index(b) || take_slot(b, &slot)) {
     *exc = jb_error(ctx, "Error", "out of memory wrapping a Java object");
@@ -593,7 +595,7 @@ JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_
   }
   b->live++;
   b->idxused++;              /* its by_id place, taken when it is registered */
-  JSValueRef w = make_wrapper(env, b, ctx, slot, exc);
+  JSValueRef w = make_wrapper(env, b, ctx, slot, adopt, exc);
   if (!w) release_slot(env, b, slot);
   return w;
 }

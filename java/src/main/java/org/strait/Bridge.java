@@ -181,8 +181,10 @@ final class Bridge {
         return 'L';
     }
 
+    /** True for codes of reference types: the native side then gets the
+     *  class index, against which it checks every Java object it passes. */
     private static boolean isReference(char code) {
-        return code == 'A' || code == 'U' || code == 'Q' || code == 'L';
+        return "zbcsijfdTONGAUQL".indexOf(code) >= 0;
     }
 
     /**
@@ -194,7 +196,7 @@ final class Bridge {
      * kind ('c','m','f'), static ('s'/'i'), final/varargs ('F','V','-'), the
      * result code and the parameter codes, members separated by ';'.
      * classes holds, per member, the class index of the result and of each
-     * parameter (-1 where the code needs none).
+     * parameter (-1 for primitives and void).
      */
     static Object[] describe(Class<?> c) {
         int flags = 0;
