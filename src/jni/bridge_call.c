@@ -94,7 +94,34 @@ static void arg_types(const jb_arg *args, size_t argc, char *buf, size_t n) {
 
 /* Picks the overload of g for args; NULL with TypeError. The choice is
  * cached per argument-kind key (varargs choices are marked in the key). */
-static jb_member *resolve(JNIEnv *env, JSContextRef ctx, jb_group *g, const jb_arg *args, size_t argc,
+static bool convert_args(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, bool as_varargs,
+                         const jb_arg *args, size_t argc, jvalue *jv, jb_locals *l, JSValueRef *exc);
+
+/* When m, the only overload taking argc arguments, does not match: sets
+ * *exc to the conversion error naming the argument, expected and actual
+ * type (true), or returns false (the conversion went through after all;
+ * the caller reports the group's message). Inside the gate. */
+static bool describe_mismatch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, const jb_arg *args,
+                              size_t argc, JSValueRef *exc) {
+  bool varargs = false;
+  if (m->varargs) {
+    int k = argc ? args[argc - 1].kind : JK_UNDEF;
+    varargs = (size_t)m->nparams != argc || !(k == JK_ARRAY || k == JK_JARRAY || k == JK_NULL || k == JK_UNDEF);
+  }
+  jvalue *jv = malloc(sizeof(jvalue) * (size_t)(m->nparams + 1));
+  if (!jv) return false;
+  jb_locals l;
+  l.n = 0; l.more = NULL; l.nmore = l.capmore = 0;
+  JSValueRef e = NULL;
+  bool ok = convert_args(env, b, ctx, m, varargs, args, argc, jv, &l, &e);
+  jb_locals_free(env, &l);
+  free(jv);
+  if (ok || !e) return false;
+  *exc = e;
+  return true;
+}
+
+static jb_member *resolve(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, const jb_arg *args, size_t argc,
                           bool *as_varargs, JSValueRef *exc) {
   unsigned char key[256];
   int klen = make_key(args, argc, key, (int)sizeof key);
@@ -117,6 +144,16 @@ static jb_member *resolve(JNIEnv *env, JSContextRef ctx, jb_group *g, const jb_a
     long c = member_cost(env, m, args, argc, &v);
     if (c < best) { best = c; bm = m; bv = v; nbest = 1; }
     else if (c == best && c < JB_NO) nbest++;
+  }
+  if (!bm && arity_ok == 1) {
+    /* one overload of this arity: its own conversion error says more */
+    for (int i = 0; i < g->n; i++) {
+      jb_member *m = g->m[i];
+      if ((size_t)m->nparams == argc || (m->varargs && argc + 1 >= (size_t)m->nparams)) {
+        if (describe_mismatch(env, b, ctx, m, args, argc, exc)) return NULL;
+        break;
+      }
+    }
   }
   if (!bm || nbest > 1) {
     char name[300], cands[1500], types[400];
@@ -312,7 +349,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
                       m->nparams == 1 ? "" : "s", argc, m->sig);
       goto done;
     }
-  } else if (!(m = resolve(env, ctx, g, args, argc, &as_varargs, exc))) {
+  } else if (!(m = resolve(env, b, ctx, g, args, argc, &as_varargs, exc))) {
     goto done;
   }
   if ((size_t)m->nparams > MAX_STACK_ARGS && !(jv = malloc(sizeof(jvalue) * (size_t)m->nparams))) {
