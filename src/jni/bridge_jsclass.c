@@ -73,7 +73,7 @@ static const char helper_src[] =
   "(function (isInstance, iterStart, iterNext, TOK, resolve, aget, aset, P) {\n"
   "  'use strict';\n"
   "  /* Every function called below is either defined here or one of the\n"
-  "   * intrinsics in P, taken from a fresh realm no script has seen; plain\n"
+  "   * intrinsics in P, read once when the bridge starts; plain\n"
   "   * objects the engine reads (Proxy handlers, property descriptors) have\n"
   "   * no prototype, so nothing a script adds to Object.prototype reaches\n"
   "   * them. Strings are read with [] and compared with operators. */\n"
@@ -456,9 +456,12 @@ static JSObjectRef bridge_fn(jb_rt *b, JSContextRef ctx, JSObjectCallAsFunctionC
 /* JSValueProtect when v is set (each paired with one unprotect at teardown). */
 static void protect(JSContextRef ctx, JSValueRef v) { if (v) JSValueProtect(ctx, v); }
 
-/* The intrinsics the helper script uses, read in a fresh realm of ctx's
- * group (so what a script of this runtime replaced, before or after, is
- * never seen): an object of functions and symbols, or NULL with *exc. */
+/* The intrinsics the helper script uses, read once when the bridge starts
+ * (its first use in the runtime): an object of functions and symbols, or
+ * NULL with *exc. Replacing them afterwards changes nothing the helper
+ * does. (A fresh realm of the same context group would also hide what a
+ * script replaced before the bridge started, but calling its functions
+ * from this realm's helper crashed JavaScriptCore in GC-dependent ways.) */
 static const char intrinsics_src[] =
   "({ defineProperty: Object.defineProperty, create: Object.create, getPrototypeOf: Object.getPrototypeOf,\n"
   "   keys: Object.keys, get: Reflect.get, set: Reflect.set, has: Reflect.has, ownKeys: Reflect.ownKeys,\n"
@@ -467,20 +470,14 @@ static const char intrinsics_src[] =
   "   iterator: Symbol.iterator, hasInstance: Symbol.hasInstance,\n"
   "   inspect: Symbol.for('nodejs.util.inspect.custom') })";
 
-static JSValueRef fresh_intrinsics(JSContextRef ctx, JSValueRef *exc) {
-  JSGlobalContextRef fresh = JSGlobalContextCreateInGroup(JSContextGetGroup(ctx), NULL);
-  if (!fresh) {
-    *exc = jb_error(ctx, "Error", "out of memory");
-    return NULL;
-  }
+static JSValueRef read_intrinsics(JSContextRef ctx, JSValueRef *exc) {
   JSStringRef src = JSStringCreateWithUTF8CString(intrinsics_src);
-  JSValueRef e2 = NULL;
-  JSValueRef r = JSEvaluateScript(fresh, src, NULL, NULL, 1, &e2);
+  JSStringRef file = JSStringCreateWithUTF8CString("strait:java-bridge-intrinsics");
+  JSValueRef r = JSEvaluateScript(ctx, src, NULL, file, 1, exc);
   JSStringRelease(src);
-  /* the functions keep their realm alive; the context itself is not needed */
-  JSGlobalContextRelease(fresh);
+  JSStringRelease(file);
   if (!r || !JSValueIsObject(ctx, r)) {
-    *exc = jb_error(ctx, "Error", "cannot read the JavaScript intrinsics for the Java bridge");
+    if (!*exc) *exc = jb_error(ctx, "Error", "cannot read the JavaScript intrinsics for the Java bridge");
     return NULL;
   }
   return r;
@@ -520,7 +517,7 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   JSObjectRef resolve = bridge_fn(b, ctx, native_resolve);
   JSObjectRef aget = bridge_fn(b, ctx, jb_array_get_fn);
   JSObjectRef aset = bridge_fn(b, ctx, jb_array_set_fn);
-  JSValueRef intr = fresh_intrinsics(ctx, exc);
+  JSValueRef intr = read_intrinsics(ctx, exc);
   if (!intr) return STRAIT_EJS;
   JSValueRef args[8] = {is_inst, istart, inext, b->token_key, resolve, aget, aset, intr};
   JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 8, args, exc);
