@@ -32,9 +32,13 @@ BIN      := $(BUILD)/bin/strait
 JARFILE  := $(BUILD)/lib/strait.jar
 JAVA_SRC := $(shell find java/src/main/java -name '*.java' 2>/dev/null)
 
-.PHONY: all deps run test test-c test-js test-java asan bench install clean
+.PHONY: all deps run test test-c test-js test-java asan bench install clean debug
 
 all: $(LIB) $(BIN) $(JARFILE)
+
+# Debug build in build-debug/: bridge invariants (JB_CHECK) abort on failure.
+debug:
+	$(MAKE) BUILD=build-debug CFLAGS="-O1 -g -DSTRAIT_DEBUG" all
 
 deps:
 	@scripts/deps.sh
