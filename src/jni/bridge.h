@@ -274,8 +274,9 @@ jb_member *jb_field_find(jb_class *cls, const char *name, size_t len, bool is_st
 /* True when class `sub` is assignable to `sup` (JNI IsAssignableFrom). */
 bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup);
 /* Same answer, cached process-wide per (sub, sup) pair (bridge_conv.c):
- * the check of every wrapper that reaches a JNI call. A wrapper's recorded
- * class is its object's exact class, so this is IsInstanceOf. */
+ * the check of every wrapper that reaches a JNI call. A wrapper's object is
+ * an instance of its recorded class (its own class), so true here means
+ * the object is an instance of sup. */
 bool jb_is_a(JNIEnv *env, jb_class *sub, jb_class *sup);
 
 /* ---- per-runtime registry (bridge_init.c) ------------------------------ */

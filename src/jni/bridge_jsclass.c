@@ -376,8 +376,8 @@ static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef sel
                     "detached from its object, or called on a JS value)", k->name, member);
     return NULL;
   }
-  /* the recorded class is the object's exact class (one jb_class per Java
-   * class, so equal classes are the same class); the answer is cached */
+  /* the object is an instance of its recorded class (its own class; one
+   * jb_class per Java class), so assignability from it suffices; cached */
   JB_CHECK((*env)->IsInstanceOf(env, e->ref, e->cls->ref));
   if (!jb_is_a(env, e->cls, k)) {
     *exc = jb_error(ctx, "TypeError", "%s.%s: receiver is a %s, not a %s", k->name, member, e->cls->name, k->name);

@@ -415,6 +415,9 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
                                 JSValueRef *exc) {
   jb_entry *e = &b->entries[slot];
   jb_class *k = e->cls;
+  /* the object is an instance of the recorded class: the type checks of
+   * bridge_conv.c (assignability from it) rely on it */
+  JB_CHECK((*env)->IsInstanceOf(env, e->ref, k->ref));
   JSObjectRef proto = jb_class_proto(env, b, ctx, k->index, exc);
   if (!proto) return NULL;
   e = &b->entries[slot];
