@@ -568,6 +568,67 @@ static void crossed_paths(int contended) {
   }
 }
 
+/* A suspension that was the thread's way in does not let it back in while
+ * the gate is released by strait__gate_suspend_unlocked (as the loop does
+ * around a posted Java task): a nested enter then waits for the thread
+ * that took the gate meanwhile. */
+typedef struct unlocked_visit {
+  strait_runtime *rt;
+  _Atomic int holder_in;      /* the other thread is inside */
+  _Atomic int holder_left;    /* ... and has left */
+  int entered_while_held;
+  pthread_t holder;
+} unlocked_visit;
+
+static unlocked_visit *the_unlocked;
+
+static void *hold_for_a_while(void *arg) {
+  unlocked_visit *u = arg;
+  if (strait_enter(u->rt) != 0) return NULL;
+  atomic_store(&u->holder_in, 1);
+  usleep(30000);
+  atomic_store(&u->holder_left, 1);
+  strait_leave(u->rt);
+  return NULL;
+}
+
+static JSValueRef js_unlocked_call(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc) {
+  unlocked_visit *u = the_unlocked;
+  strait__susp s;
+  strait__gate_suspend(u->rt, &s);
+  strait_enter(u->rt);                  /* Java calls back into JS: reclaims */
+  JSUnlock(strait_runtime_context(u->rt));
+  int t = strait__gate_suspend_unlocked(u->rt);
+  pthread_create(&u->holder, NULL, hold_for_a_while, u);
+  for (int i = 0; i < 5000 && !atomic_load(&u->holder_in); i++) usleep(1000);
+  strait_enter(u->rt);                  /* must wait for the holder */
+  u->entered_while_held = !atomic_load(&u->holder_left);
+  strait_leave(u->rt);
+  strait__gate_resume_unlocked(u->rt, t);
+  JSLock(strait_runtime_context(u->rt));
+  strait_leave(u->rt);
+  strait__gate_resume(u->rt, &s);
+  return JSValueMakeNumber(ctx, 7);
+}
+
+static void unlocked_suspension_gives_up_the_way_in(void) {
+  tcap c = {0};
+  unlocked_visit u = {0};
+  u.rt = trt_new(&c, 0, NULL);
+  the_unlocked = &u;
+  strait_enter(u.rt);
+  JSContextRef ctx = strait_runtime_context(u.rt);
+  strait__set_function(ctx, JSContextGetGlobalObject(ctx), "unlockedCall", js_unlocked_call);
+  strait_leave(u.rt);
+  T_EVAL(u.rt, "unlockedCall() + 1", "8");
+  pthread_join(u.holder, NULL);
+  T_EQ_INT(atomic_load(&u.holder_left), 1);
+  T_EQ_INT(u.entered_while_held, 0);
+  strait_runtime_free(u.rt);
+  tcap_free(&c);
+}
+
 /* Generated A/B/C paths on one thread, up to 400 hops deep. */
 static void crossed_reentry_one_thread(void) { crossed_paths(0); }
 
@@ -586,6 +647,7 @@ int main(void) {
   T_RUN(ten_thousand_nested_suspensions);
   T_RUN(ten_thousand_levels_through_callbacks);
   T_RUN(recursion_past_the_stack_is_a_range_error);
+  T_RUN(unlocked_suspension_gives_up_the_way_in);
   T_RUN(crossed_reentry_one_thread);
   T_RUN(crossed_reentry_with_a_contender);
   return T_DONE();
