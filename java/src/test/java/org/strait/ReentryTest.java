@@ -126,26 +126,50 @@ class ReentryTest {
         assertEquals("142,40", r);
     }
 
-    @Test
-    void crossedRecursionPastTheStackIsACatchableError() throws Exception {
-        for (int round = 0; round < 2; round++) {
-            AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread t = new Thread(() -> {
-                try {
-                    x.into("A" + "BA".repeat(20000), 0);
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-            });
+    /** Runs task on this thread (onNewThread false) or a new default-stack thread; returns what it threw. */
+    private static Throwable thrownBy(Runnable task, boolean onNewThread) throws Exception {
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Runnable body = () -> {
+            try {
+                task.run();
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        };
+        if (!onNewThread) {
+            body.run();
+        } else {
+            Thread t = new Thread(body);
             t.start();
             t.join(60000);
             assertFalse(t.isAlive());
-            Throwable e = thrown.get();
-            assertNotNull(e, "no error past the stack");
-            String all = String.valueOf(e);
-            for (Throwable c = e.getCause(); c != null; c = c.getCause()) all += " / " + c;
-            assertTrue(e instanceof StackOverflowError || all.contains("Maximum call stack size exceeded")
-                    || all.contains("StackOverflowError"), all);
+        }
+        return thrown.get();
+    }
+
+    private static void assertStackError(Throwable e) {
+        assertNotNull(e, "no error past the stack");
+        String all = String.valueOf(e);
+        for (Throwable c = e.getCause(); c != null; c = c.getCause()) all += " / " + c;
+        assertTrue(e instanceof StackOverflowError || all.contains("Maximum call stack size exceeded")
+                || all.contains("StackOverflowError"), all);
+    }
+
+    @Test
+    void recursionThroughJavaPastTheStackIsACatchableError() throws Exception {
+        JsRuntime a = x.rts.get(0);
+        a.eval("globalThis.down = (k) => java.util.Optional.of(k + 1).map(down).get();"
+                + "globalThis.nest = (n) => n === 0 ? 0 : 1 + java.util.Optional.of(n - 1).map(nest).get();");
+        for (boolean onNewThread : new boolean[] {false, true}) {
+            assertStackError(thrownBy(() -> a.eval("down(0)"), onNewThread));
+            assertEquals(20, a.eval("nest(20)"));
+        }
+    }
+
+    @Test
+    void crossedRecursionPastTheStackIsACatchableError() throws Exception {
+        for (boolean onNewThread : new boolean[] {false, true, false}) {
+            assertStackError(thrownBy(() -> x.into("A" + "BA".repeat(20000), 0), onNewThread));
             // every runtime still works, on this thread and on the crossing path
             assertEquals("ABCBA", x.into("ABCBA", 0));
             for (JsRuntime rt : x.rts) assertEquals(2, rt.eval("1 + 1"));
