@@ -65,6 +65,15 @@ static void check_failed(const char *fn, const char *what) {
     GATE_CHECK((g)->dbg_locked == 1, what ": JSC lock not held");                    \
   } while (0)
 
+/* 1 when this build checks the gate's invariants (STRAIT_DEBUG). */
+int strait__gate_checked(void) {
+#ifdef STRAIT_DEBUG
+  return 1;
+#else
+  return 0;
+#endif
+}
+
 /* Token of the calling thread: the address of a thread-local. Any thread. */
 uintptr_t strait__thread_token(void) { return (uintptr_t)&tl; }
 

@@ -89,6 +89,8 @@ typedef struct strait__gate {
 
 void strait__gate_init(strait__gate *g);
 void strait__gate_destroy(strait__gate *g);
+/* 1 when the library was built with STRAIT_DEBUG (gate invariants checked). */
+int strait__gate_checked(void);
 /* Token of the calling thread (address of a thread-local). */
 uintptr_t strait__thread_token(void);
 /* Suspends the gate lazily (see above) into *s, a record in the caller's

@@ -480,6 +480,7 @@ static void *cross_contender(void *arg) {
     mark_out(i);
     strait_leave(X.rt[i]);
     atomic_fetch_add(&X.entries, 1);
+    usleep(100);   /* contend, but let the hopping thread make progress */
   }
   return NULL;
 }
@@ -636,6 +637,75 @@ static void crossed_reentry_one_thread(void) { crossed_paths(0); }
  * taking them over during the hopping thread's stays in "Java". */
 static void crossed_reentry_with_a_contender(void) { crossed_paths(1); }
 
+/* ---- debug builds: broken gate invariants abort with a message ------------ */
+
+#include <sys/wait.h>
+
+/* Runs misuse(rt) in a forked child; returns its stderr (malloc'd) when it
+ * died of SIGABRT, else NULL. */
+static char *child_aborts(strait_runtime *rt, void (*misuse)(strait_runtime *)) {
+  int fds[2];
+  if (pipe(fds) != 0) return NULL;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 2);
+    close(fds[0]);
+    misuse(rt);
+    _exit(0);
+  }
+  close(fds[1]);
+  char *buf = calloc(1, 4096);
+  size_t n = 0;
+  ssize_t r;
+  while (n < 4095 && (r = read(fds[0], buf + n, 4095 - n)) > 0) n += (size_t)r;
+  close(fds[0]);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  if (WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT) return buf;
+  free(buf);
+  return NULL;
+}
+
+static void leave_without_enter(strait_runtime *rt) { strait_leave(rt); }
+
+static void resume_out_of_order(strait_runtime *rt) {
+  strait__susp outer, inner;
+  strait_enter(rt);
+  strait__gate_suspend(rt, &outer);
+  strait_enter(rt);
+  strait__gate_suspend(rt, &inner);
+  strait__gate_resume(rt, &outer);
+}
+
+static void suspend_outside(strait_runtime *rt) {
+  strait__susp s;
+  strait__gate_suspend(rt, &s);
+}
+
+static void debug_checks_name_the_broken_invariant(void) {
+  if (!strait__gate_checked()) {
+    printf("  (skipped: library built without STRAIT_DEBUG)\n");
+    return;
+  }
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  struct { void (*fn)(strait_runtime *); const char *what; } cases[] = {
+    {leave_without_enter, "in strait_leave: leave: word free"},
+    {resume_out_of_order, "in strait__gate_resume: resume: not the thread's newest suspension"},
+    {suspend_outside, "in strait__gate_suspend: suspend: word free"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *err = child_aborts(rt, cases[i].fn);
+    T_CHECK(err != NULL);
+    T_CONTAINS(err, cases[i].what);
+    free(err);
+  }
+  T_EVAL(rt, "1 + 1", "2");
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
 int main(void) {
   T_RUN(enter_leave_nesting);
   T_RUN(four_threads_contend);
@@ -650,5 +720,6 @@ int main(void) {
   T_RUN(unlocked_suspension_gives_up_the_way_in);
   T_RUN(crossed_reentry_one_thread);
   T_RUN(crossed_reentry_with_a_contender);
+  T_RUN(debug_checks_name_the_broken_invariant);
   return T_DONE();
 }
