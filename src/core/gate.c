@@ -453,7 +453,7 @@ void strait__gate_suspend(strait_runtime *rt, strait__susp *s) {
   s->depth = g->depth;
   s->below = g->top;
   g->top = s;
-  g->nsusp++;
+  GATE_DEBUG(g->nsusp++);
   strait__susp *t = tl.top;
   s->thread_prev = t;
   s->skip = !t ? NULL : t->gate == g ? t->skip : t;
@@ -505,7 +505,7 @@ static void pop(strait__gate *g, strait__susp *s) {
   GATE_CHECK(g->top == s && g->nsusp > 0, "pop: not the gate's newest suspension");
   GATE_CHECK(tl.top == s, "pop: not the thread's newest suspension");
   g->top = s->below;
-  g->nsusp--;
+  GATE_DEBUG(g->nsusp--);
   tl.top = s->thread_prev;
   atomic_fetch_add(&g->susp_pops, 1);
   if (atomic_load(&g->turn_waiters) > 0) {

@@ -73,7 +73,7 @@ typedef struct strait__gate {
   _Atomic uint64_t away;     /* seq of the armed suspension, or 0 */
   uint64_t next_seq;         /* word holder only */
   strait__susp *top;         /* newest live suspension; word holder only */
-  size_t nsusp;              /* live suspensions; word holder only */
+  size_t nsusp;              /* live suspensions (STRAIT_DEBUG builds); word holder only */
   _Atomic unsigned long susp_pops;   /* bumped by every pop */
   _Atomic int turn_waiters;          /* resumers parked on turn_cv */
   pthread_cond_t turn_cv;            /* with mu */
