@@ -101,7 +101,7 @@ test-java: all
 
 # Core unit tests under AddressSanitizer + UBSan (no JVM involved).
 asan:
-	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" build-asan/libstraitcore.a
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g -DSTRAIT_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer" build-asan/libstraitcore.a
 	@SAN=1 BUILD=build-asan scripts/test-c.sh
 
 bench: deps all

@@ -25,18 +25,54 @@ enum {
   SUSP_REACQUIRED,     /* taken, then re-acquired for a nested call: owner */
 };
 
-/* Ticket bits: ordered suspensions carry their stack index. */
-#define TICKET_ORDERED (1 << 30)
-#define TICKET_DEPTH_BITS 12
-#define TICKET_DEPTH_MASK ((1 << TICKET_DEPTH_BITS) - 1)
+/* Ticket bit of strait__gate_suspend_unlocked(): the thread's newest
+ * suspension on the gate was its way in and must be re-marked as owner on
+ * resume. The other bits are the depth. */
+#define TICKET_HAD_SUSP (1 << 30)
 
 /* Per-thread state, initial-exec so each access is one %fs-relative load
  * instead of a __tls_get_addr call: its address is the thread's token, and
- * it names the thread's newest live suspension (gate and stack index). */
+ * `top` is the thread's newest live suspension on any gate (the records
+ * live in the callers' frames; see strait__susp). Touched by the thread
+ * only. */
 static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
-  strait__gate *gate;
-  size_t index;
+  strait__susp *top;
 } tl;
+
+/* Debug builds (-DSTRAIT_DEBUG) check the gate's invariants, as an API
+ * check: a failed one names itself on stderr and aborts. */
+#ifdef STRAIT_DEBUG
+#include <stdio.h>
+static void check_failed(const char *fn, const char *what) {
+  fprintf(stderr, "strait: gate invariant failed in %s: %s\n", fn, what);
+  abort();
+}
+#define GATE_CHECK(cond, what) \
+  do { if (!(cond)) check_failed(__func__, what); } while (0)
+#define GATE_DEBUG(stmt) do { stmt; } while (0)
+#else
+#define GATE_CHECK(cond, what) ((void)0)
+#define GATE_DEBUG(stmt) ((void)0)
+#endif
+
+/* The calling thread is inside g: it holds the word, is the owner, has
+ * entered at least once and the gate holds the JSC lock for it. */
+#define CHECK_INSIDE(g, what)                                                        \
+  do {                                                                               \
+    GATE_CHECK(atomic_load(&(g)->word) == 1, what ": word free");                   \
+    GATE_CHECK(atomic_load(&(g)->owner) == strait__thread_token(), what ": not owner"); \
+    GATE_CHECK((g)->depth >= 1, what ": depth < 1");                                 \
+    GATE_CHECK((g)->dbg_locked == 1, what ": JSC lock not held");                    \
+  } while (0)
+
+/* 1 when this build checks the gate's invariants (STRAIT_DEBUG). */
+int strait__gate_checked(void) {
+#ifdef STRAIT_DEBUG
+  return 1;
+#else
+  return 0;
+#endif
+}
 
 /* Token of the calling thread: the address of a thread-local. Any thread. */
 uintptr_t strait__thread_token(void) { return (uintptr_t)&tl; }
@@ -69,7 +105,9 @@ void strait__gate_init(strait__gate *g) {
   g->handoff = 0;
   g->depth = 0;
   g->next_seq = 0;
+  g->top = NULL;
   g->nsusp = 0;
+  g->dbg_locked = 0;
   long us = env_us("STRAIT_GATE_SPIN_US", 50);
   g->spin_ns = us < 0 ? -1 : us * 1000;
   us = env_us("STRAIT_GATE_TAKEOVER_US", 1000);
@@ -287,38 +325,55 @@ static void release(strait__gate *g) {
   }
 }
 
-/* The calling thread's live suspension on g, or NULL. */
-static inline strait__susp *my_susp(strait__gate *g) {
-  return tl.gate == g ? &g->susp[tl.index] : NULL;
+/* The calling thread's newest live suspension on g, or NULL. Walks the
+ * thread's chain one run of same-gate records at a time, so crossing
+ * runtimes (A -> B -> A ...) costs a step or two. Call it only when
+ * tl.top is set (the common case, no suspension, is tested inline). */
+static strait__susp *my_susp(strait__gate *g) {
+  strait__susp *s = tl.top;
+  while (s && s->gate != g) s = s->skip;
+  return s;
+}
+
+/* Takes the JSC lock for a stay that starts (depth 0 -> 1). */
+static inline void lock_engine(strait_runtime *rt) {
+  GATE_CHECK(rt->gate.dbg_locked == 0, "JSC lock taken twice");
+  GATE_DEBUG(rt->gate.dbg_locked = 1);
+  JSLock(rt->ctx);
 }
 
 /* Shared body of strait_enter and strait__enter_or_give_up. */
 static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   strait__gate *g = &rt->gate;
   uintptr_t me = strait__thread_token();
-  strait__susp *s = my_susp(g);
+  strait__susp *s = tl.top ? my_susp(g) : NULL;
   if (s) {
     /* Java code running inside one of this thread's callbacks calls JS. */
     if (s->state == SUSP_RECLAIMED || s->state == SUSP_REACQUIRED) {
+      CHECK_INSIDE(g, "nested enter");
       g->depth++;
       return 0;
     }
     if (s->state == SUSP_ARMED) {
       uint64_t seq = s->seq;
       if (atomic_compare_exchange_strong(&g->away, &seq, 0)) {
+        GATE_CHECK(g->top == s, "reclaimed suspension is not the newest");
+        GATE_CHECK(atomic_load(&g->owner) == me && g->depth == 0, "reclaim: not the owner");
         s->state = SUSP_RECLAIMED;
         g->depth = 1;
-        JSLock(rt->ctx);
+        lock_engine(rt);
         return 0;
       }
       s->state = SUSP_TAKEN;
     }
+    GATE_CHECK(s->state == SUSP_TAKEN, "enter: bad suspension state");
     if (atomic_load(&g->closing)) return STRAIT_ECLOSED;
     int rc = acquire(g, 1, give_up, ud);
     if (rc) return rc;
     s->state = SUSP_REACQUIRED;
   } else {
     if (atomic_load_explicit(&g->owner, memory_order_relaxed) == me) {
+      CHECK_INSIDE(g, "nested enter");
       g->depth++;
       return 0;
     }
@@ -333,7 +388,7 @@ static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   }
   atomic_store_explicit(&g->owner, me, memory_order_relaxed);
   g->depth = 1;
-  JSLock(rt->ctx);
+  lock_engine(rt);
   return 0;
 }
 
@@ -359,18 +414,24 @@ static void arm(strait__gate *g, strait__susp *s) {
  * suspension instead. Owner thread only. */
 void strait_leave(strait_runtime *rt) {
   strait__gate *g = &rt->gate;
+  CHECK_INSIDE(g, "leave");
   if (g->depth > 1) {
     g->depth--;
     return;
   }
   JSUnlock(rt->ctx);
+  GATE_DEBUG(g->dbg_locked = 0);
   g->depth = 0;
-  strait__susp *s = my_susp(g);
+  strait__susp *s = tl.top ? my_susp(g) : NULL;
   if (s && s->state == SUSP_RECLAIMED) {
+    GATE_CHECK(g->top == s, "re-armed suspension is not the newest");
     arm(g, s);
     return;
   }
-  if (s) s->state = SUSP_TAKEN;
+  if (s) {
+    GATE_CHECK(s->state == SUSP_REACQUIRED, "leave: bad suspension state");
+    s->state = SUSP_TAKEN;
+  }
   release(g);
 }
 
@@ -380,40 +441,72 @@ int strait_inside(strait_runtime *rt) {
          strait__thread_token();
 }
 
-/* Suspends lazily (see internal.h). Owner only, inside a JSC callback. */
-int strait__gate_suspend(strait_runtime *rt) {
+/* Suspends lazily into the caller's record s (see internal.h): pushes it on
+ * the gate's and the thread's chains and arms it. Owner only, inside a JSC
+ * callback. */
+void strait__gate_suspend(strait_runtime *rt, strait__susp *s) {
   strait__gate *g = &rt->gate;
-  if (g->nsusp == STRAIT__SUSP_MAX || g->depth > TICKET_DEPTH_MASK)
-    return strait__gate_suspend_unlocked(rt);
-  size_t i = g->nsusp++;
-  strait__susp *s = &g->susp[i];
-  s->token = strait__thread_token();
+  CHECK_INSIDE(g, "suspend");
+  /* JSC dropped its lock around the callback; it takes it back itself. */
+  GATE_DEBUG(s->dbg_locked = g->dbg_locked; g->dbg_locked = 0);
+  s->gate = g;
   s->depth = g->depth;
-  s->prev_gate = tl.gate;
-  s->prev_index = tl.index;
-  tl.gate = g;
-  tl.index = i;
+  s->below = g->top;
+  g->top = s;
+  GATE_DEBUG(g->nsusp++);
+  strait__susp *t = tl.top;
+  s->thread_prev = t;
+  s->skip = !t ? NULL : t->gate == g ? t->skip : t;
+  tl.top = s;
   g->depth = 0;
   arm(g, s);
-  return TICKET_ORDERED | (int)(i << TICKET_DEPTH_BITS) | s->depth;
 }
 
-/* Releases the gate at once (see internal.h). Owner only. */
+/* Releases the gate at once (see internal.h). A suspension that was this
+ * thread's way into the gate loses the word with it, so a nested enter
+ * before the resume waits like any other thread. Owner only. */
 int strait__gate_suspend_unlocked(strait_runtime *rt) {
   strait__gate *g = &rt->gate;
-  int depth = g->depth;
+  CHECK_INSIDE(g, "suspend_unlocked");
+  int ticket = g->depth;
+  GATE_CHECK(ticket < TICKET_HAD_SUSP, "depth overflows the ticket");
+  strait__susp *s = tl.top ? my_susp(g) : NULL;
+  if (s) {
+    GATE_CHECK(s->state == SUSP_RECLAIMED || s->state == SUSP_REACQUIRED,
+               "suspend_unlocked: bad suspension state");
+    s->state = SUSP_TAKEN;
+    ticket |= TICKET_HAD_SUSP;
+  }
+  /* The caller released the JSC lock itself (JSUnlock). */
+  GATE_DEBUG(g->dbg_locked = 0);
   g->depth = 0;
   release(g);
-  return depth;
+  return ticket;
 }
 
-/* Pops suspension i (the newest) and lets resumers waiting for their turn
- * look again. Word holder only. */
-static void pop(strait__gate *g, size_t i) {
-  strait__susp *s = &g->susp[i];
-  tl.gate = s->prev_gate;
-  tl.index = s->prev_index;
-  g->nsusp = i;
+/* Takes the gate back after strait__gate_suspend_unlocked(). Any order:
+ * the caller takes the JSC lock itself. */
+void strait__gate_resume_unlocked(strait_runtime *rt, int ticket) {
+  strait__gate *g = &rt->gate;
+  acquire(g, 0, NULL, NULL);
+  atomic_store_explicit(&g->owner, strait__thread_token(), memory_order_relaxed);
+  g->depth = ticket & ~TICKET_HAD_SUSP;
+  GATE_DEBUG(g->dbg_locked = 1);
+  if (ticket & TICKET_HAD_SUSP) {
+    strait__susp *s = tl.top ? my_susp(g) : NULL;
+    GATE_CHECK(s && s->state == SUSP_TAKEN, "resume_unlocked: suspension lost");
+    s->state = SUSP_REACQUIRED;
+  }
+}
+
+/* Pops s, the newest suspension on g and of this thread, and lets resumers
+ * waiting for their turn look again. Word holder only. */
+static void pop(strait__gate *g, strait__susp *s) {
+  GATE_CHECK(g->top == s && g->nsusp > 0, "pop: not the gate's newest suspension");
+  GATE_CHECK(tl.top == s, "pop: not the thread's newest suspension");
+  g->top = s->below;
+  GATE_DEBUG(g->nsusp--);
+  tl.top = s->thread_prev;
   atomic_fetch_add(&g->susp_pops, 1);
   if (atomic_load(&g->turn_waiters) > 0) {
     pthread_mutex_lock(&g->mu);
@@ -422,35 +515,31 @@ static void pop(strait__gate *g, size_t i) {
   }
 }
 
-/* Takes the gate back after a suspend (see internal.h). A suspension that
- * nobody took over costs one CAS. One that was taken waits until it is the
- * newest suspension and the word is free (JSC's LIFO rule): taking the gate
- * earlier would leave it spinning in JSC for the JSC lock while the thread
- * JSC waits for parks on the gate. */
-void strait__gate_resume(strait_runtime *rt, int ticket) {
+/* Takes the gate back after strait__gate_suspend(rt, s) (see internal.h). A
+ * suspension that nobody took over costs one CAS. One that was taken waits
+ * until it is the newest suspension and the word is free (JSC's LIFO rule):
+ * taking the gate earlier would leave it spinning in JSC for the JSC lock
+ * while the thread JSC waits for parks on the gate. */
+void strait__gate_resume(strait_runtime *rt, strait__susp *s) {
   strait__gate *g = &rt->gate;
-  uintptr_t me = strait__thread_token();
-  if (!(ticket & TICKET_ORDERED)) {
-    acquire(g, 0, NULL, NULL);
-    atomic_store_explicit(&g->owner, me, memory_order_relaxed);
-    g->depth = ticket;
-    return;
-  }
-  size_t i = (size_t)(ticket & ~TICKET_ORDERED) >> TICKET_DEPTH_BITS;
-  int depth = ticket & TICKET_DEPTH_MASK;
-  strait__susp *s = &g->susp[i];
+  GATE_CHECK(s->gate == g, "resume: record of another runtime");
+  GATE_CHECK(tl.top == s, "resume: not the thread's newest suspension");
+  GATE_CHECK(s->state == SUSP_ARMED || s->state == SUSP_TAKEN, "resume: bad suspension state");
   if (s->state == SUSP_ARMED) {
     uint64_t seq = s->seq;
     if (atomic_compare_exchange_strong(&g->away, &seq, 0)) {
-      pop(g, i);
-      g->depth = depth;
+      GATE_CHECK(g->depth == 0 && atomic_load(&g->owner) == strait__thread_token(),
+                 "resume: armed but not the owner");
+      pop(g, s);
+      g->depth = s->depth;
+      GATE_DEBUG(g->dbg_locked = s->dbg_locked);
       return;
     }
   }
   for (;;) {
     unsigned long seen = atomic_load(&g->susp_pops);
     acquire(g, 0, NULL, NULL);
-    if (g->nsusp == i + 1) break;
+    if (g->top == s) break;
     release(g);
     pthread_mutex_lock(&g->mu);
     atomic_fetch_add(&g->turn_waiters, 1);
@@ -458,7 +547,9 @@ void strait__gate_resume(strait_runtime *rt, int ticket) {
     atomic_fetch_sub(&g->turn_waiters, 1);
     pthread_mutex_unlock(&g->mu);
   }
-  pop(g, i);
-  atomic_store_explicit(&g->owner, me, memory_order_relaxed);
-  g->depth = depth;
+  GATE_CHECK(g->depth == 0, "resume: gate word held with depth");
+  pop(g, s);
+  atomic_store_explicit(&g->owner, strait__thread_token(), memory_order_relaxed);
+  g->depth = s->depth;
+  GATE_DEBUG(g->dbg_locked = s->dbg_locked);
 }

@@ -16,21 +16,29 @@
 
 /*
  * One suspension: a thread that owned the gate went from a JSC callback into
- * Java. Entries live in the gate's fixed stack, newest last; only the thread
- * that holds the gate word pushes or pops them. `state` is touched by the
- * suspended thread only (it learns of a takeover when its CAS on `away`
- * fails).
+ * Java. The record lives in the caller's C stack frame, from
+ * strait__gate_suspend() to strait__gate_resume(), so there is no limit on
+ * how many are live but the thread's stack. Records are linked twice:
+ *  - per gate (`below`), newest first, across threads: JSC re-takes the
+ *    locks it dropped around callbacks in that order. Only the thread that
+ *    holds the gate word pushes or pops (`gate.top`).
+ *  - per thread (`thread_prev`, newest first, any gate), so a thread inside
+ *    several runtimes at once (A -> B -> A ...) finds its newest suspension
+ *    on each; `skip` jumps over the thread's older records on the same
+ *    gate. Touched by the suspended thread only.
+ * `state` is touched by the suspended thread only (it learns of a takeover
+ * when its CAS on `away` fails).
  */
 typedef struct strait__susp {
-  uintptr_t token;           /* the suspended thread */
+  struct strait__gate *gate;         /* the suspended runtime's gate */
+  struct strait__susp *below;        /* next older suspension on gate (any thread) */
+  struct strait__susp *thread_prev;  /* the thread's previous live suspension */
+  struct strait__susp *skip;         /* the thread's nearest older one on another gate */
   uint64_t seq;              /* value of gate.away while this one is armed */
   int depth;                 /* the thread's depth when it suspended */
-  int state;                 /* STRAIT__SUSP_* (gate.c) */
-  struct strait__gate *prev_gate;  /* the thread's previous live suspension */
-  size_t prev_index;
+  int state;                 /* SUSP_* (gate.c) */
+  int dbg_locked;            /* gate.dbg_locked when it suspended (STRAIT_DEBUG) */
 } strait__susp;
-
-#define STRAIT__SUSP_MAX 256
 
 /*
  * One per runtime. `word` is 0 when free, 1 when owned. The owner is
@@ -47,6 +55,10 @@ typedef struct strait__susp {
  * deadlocking. JSC re-takes the locks it dropped around callbacks newest
  * first, so a thread that was taken over resumes only when it is the newest
  * suspension (LIFO).
+ *
+ * Built with -DSTRAIT_DEBUG, gate.c checks its invariants on every
+ * operation (owner, depth, word and the gate's JSC lock agree; records are
+ * resumed in order) and aborts with a message when one fails.
  */
 typedef struct strait__gate {
   _Atomic int word;
@@ -60,8 +72,8 @@ typedef struct strait__gate {
   pthread_cond_t cv;
   _Atomic uint64_t away;     /* seq of the armed suspension, or 0 */
   uint64_t next_seq;         /* word holder only */
-  strait__susp susp[STRAIT__SUSP_MAX];
-  size_t nsusp;              /* word holder only */
+  strait__susp *top;         /* newest live suspension; word holder only */
+  size_t nsusp;              /* live suspensions (STRAIT_DEBUG builds); word holder only */
   _Atomic unsigned long susp_pops;   /* bumped by every pop */
   _Atomic int turn_waiters;          /* resumers parked on turn_cv */
   pthread_cond_t turn_cv;            /* with mu */
@@ -69,23 +81,35 @@ typedef struct strait__gate {
   _Atomic uint32_t releases; /* count of releases (written by the word holder only) */
   _Atomic int starving;      /* parked waiters that waited past the fairness delay */
   int handoff;               /* with mu: the word was handed to a parked waiter */
+  /* STRAIT_DEBUG builds only (kept in every build so the layout does not
+   * depend on the define): 1 while the gate holds the JSC lock for the
+   * word holder's current stay. Word holder only. */
+  int dbg_locked;
 } strait__gate;
 
 void strait__gate_init(strait__gate *g);
 void strait__gate_destroy(strait__gate *g);
+/* 1 when the library was built with STRAIT_DEBUG (gate invariants checked). */
+int strait__gate_checked(void);
 /* Token of the calling thread (address of a thread-local). */
 uintptr_t strait__thread_token(void);
-/* Suspends the gate lazily (see above) and returns a ticket for
- * strait__gate_resume(). Owner only, inside a JSC callback (JSC dropped its
- * lock). Does not touch the JSC lock. */
-int strait__gate_suspend(strait_runtime *rt);
+/* Suspends the gate lazily (see above) into *s, a record in the caller's
+ * frame that must stay there until strait__gate_resume(rt, s). Owner only,
+ * inside a JSC callback (JSC dropped its lock). Does not touch the JSC
+ * lock. Never fails. */
+void strait__gate_suspend(strait_runtime *rt, strait__susp *s);
+/* Takes the gate back after strait__gate_suspend(rt, s) on the same thread,
+ * newest first among the thread's suspensions. Never fails, even while
+ * closing: the thread must unwind its JS frames. */
+void strait__gate_resume(strait_runtime *rt, strait__susp *s);
 /* Releases the gate at once, for a thread that released the JSC lock
  * itself with JSUnlock (not inside a JSC callback; it JSLocks again after
- * resuming): not ordered. Owner only. */
+ * resuming): not ordered. Returns a ticket for
+ * strait__gate_resume_unlocked(). Owner only. */
 int strait__gate_suspend_unlocked(strait_runtime *rt);
-/* Takes the gate back after either suspend (pass its return value). Never
- * fails, even while closing: the thread must unwind its JS frames. */
-void strait__gate_resume(strait_runtime *rt, int ticket);
+/* Takes the gate back after strait__gate_suspend_unlocked() (pass its
+ * ticket). Never fails, even while closing. */
+void strait__gate_resume_unlocked(strait_runtime *rt, int ticket);
 /* strait_enter() whose parked wait wakes every 10 ms to ask give_up(ud)
  * (called with no lock held, e.g. "was this Java thread interrupted?") and
  * stops waiting when it says so (STRAIT_EINTR) or the runtime is closing

@@ -261,7 +261,8 @@ static bool convert_args(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, 
 static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject recv, const jvalue *jv) {
   jvalue r;
   r.j = 0;
-  int depth = strait__gate_suspend(b->rt);
+  strait__susp susp;
+  strait__gate_suspend(b->rt, &susp);
   if (m->is_static) {
     switch (m->ret) {
     case 'V': (*env)->CallStaticVoidMethodA(env, cls, m->mid, jv); break;
@@ -289,7 +290,7 @@ static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject
     default: r.l = (*env)->CallObjectMethodA(env, recv, m->mid, jv); break;
     }
   }
-  strait__gate_resume(b->rt, depth);
+  strait__gate_resume(b->rt, &susp);
   return r;
 }
 
@@ -362,9 +363,10 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     locked = false;
   }
   if (m->kind == 'c') {
-    int depth = strait__gate_suspend(b->rt);
+    strait__susp susp;
+    strait__gate_suspend(b->rt, &susp);
     jobject o = (*env)->NewObjectA(env, g->cls->ref, m->mid, jv);
-    strait__gate_resume(b->rt, depth);
+    strait__gate_resume(b->rt, &susp);
     if (!o) { jb_throw_pending(env, b, ctx, exc); goto done; }
     /* exactly g->cls, and new to this runtime: no table lookup in Java;
      * String and the boxes cross as JS values (jb_wrap); the `this` of a

@@ -397,9 +397,10 @@ static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRe
     return NULL;
   }
   jb_maybe_flush(env, b);
-  int depth = strait__gate_suspend(b->rt);
+  strait__susp susp;
+  strait__gate_suspend(b->rt, &susp);
   jobject it = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterator, e->ref);
-  strait__gate_resume(b->rt, depth);
+  strait__gate_resume(b->rt, &susp);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
@@ -417,9 +418,10 @@ static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef
   jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
   if (!e) return b->token_key;
   jb_maybe_flush(env, b);
-  int depth = strait__gate_suspend(b->rt);
+  strait__susp susp;
+  strait__gate_suspend(b->rt, &susp);
   jobject v = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterNext, e->ref);
-  strait__gate_resume(b->rt, depth);
+  strait__gate_resume(b->rt, &susp);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;

@@ -80,7 +80,7 @@ static void close_adopted(JNIEnv *env, strait__jrt *jrt, jobject adopted) {
     int depth = strait__gate_suspend_unlocked(rt);
     struct timespec ts = {0, 1000000L};
     nanosleep(&ts, NULL);
-    strait__gate_resume(rt, depth);
+    strait__gate_resume_unlocked(rt, depth);
     JSLock(ctx);
     n = (*env)->CallLongMethod(env, adopted, strait__hc.JsRuntime_inFlight);
     if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);

@@ -75,14 +75,15 @@ static JSValueRef settle_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   jobject future = (*env)->NewLocalRef(env, rec->future);
   settle_done(env, st, rec);
   strait_runtime *rt = jrt->rt;
-  int depth = strait__gate_suspend(rt);
+  strait__susp susp;
+  strait__gate_suspend(rt, &susp);
   if (failure)
     (*env)->CallBooleanMethod(env, future, strait__hc.CompletableFuture_completeExceptionally,
                               failure);
   else
     (*env)->CallBooleanMethod(env, future, strait__hc.CompletableFuture_complete, value);
   (*env)->ExceptionClear(env);
-  strait__gate_resume(rt, depth);
+  strait__gate_resume(rt, &susp);
   (*env)->DeleteLocalRef(env, future);
   if (failure) (*env)->DeleteLocalRef(env, failure);
   if (value) (*env)->DeleteLocalRef(env, value);

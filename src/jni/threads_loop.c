@@ -21,7 +21,7 @@ static void run_task(strait_runtime *rt, void *data) {
   JSUnlock(ctx);
   int depth = strait__gate_suspend_unlocked(rt);
   (*env)->CallVoidMethod(env, task, strait__hc.Runnable_run);
-  strait__gate_resume(rt, depth);
+  strait__gate_resume_unlocked(rt, depth);
   JSLock(ctx);
   (*env)->DeleteGlobalRef(env, task);
   jthrowable t = (*env)->ExceptionOccurred(env);
