@@ -12,6 +12,9 @@
  */
 #include "bridge.h"
 
+#include "handles.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,9 +64,13 @@ static jb_class *create(JNIEnv *env, int index) {
     return NULL;
   }
   jb_class *k = calloc(1, sizeof *k);
-  if (!k) return NULL;
+  if (!k || !(k->ref = (*env)->NewGlobalRef(env, local))) {
+    free(k);
+    (*env)->DeleteLocalRef(env, local);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    return NULL;
+  }
   k->index = index;
-  k->ref = (*env)->NewGlobalRef(env, local);
   jstring nm = (*env)->CallObjectMethod(env, local, jb.Class_getName);
   (*env)->DeleteLocalRef(env, local);
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
@@ -82,43 +89,98 @@ static int cmp_member(const void *a, const void *b) {
   return strcmp(x->name, y->name);
 }
 
-/* Fills the members of k from Bridge.describe(). Under cls_mu. */
+/* Frees what describe() built for k after it failed half-way, so a later
+ * attempt starts from nothing. Under cls_mu. */
+static void undescribe(jb_class *k, jsize n) {
+  if (k->members) {
+    for (jsize i = 0; i < n; i++) {
+      free(k->members[i].params);
+      free(k->members[i].pcls);
+      free(k->members[i].name);
+      free(k->members[i].sig);
+    }
+  }
+  free(k->members);
+  k->members = NULL;
+}
+
+/* Local ref of element i of the Object[] a, which must be an instance of
+ * want (NULL: any non-null object); NULL with an exception pending or when
+ * the element has the wrong type (then IllegalStateException is thrown
+ * here, naming the slot). */
+static jobject element(JNIEnv *env, jobjectArray a, jsize i, jclass want, const char *what) {
+  jobject o = (*env)->GetObjectArrayElement(env, a, i);
+  if ((*env)->ExceptionCheck(env)) return NULL;
+  if (!o || (want && !(*env)->IsInstanceOf(env, o, want))) {
+    if (o) (*env)->DeleteLocalRef(env, o);
+    char m[96];
+    snprintf(m, sizeof m, "Bridge.describe: bad %s", what);
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, m);
+    return NULL;
+  }
+  return o;
+}
+
+/*
+ * Fills the members of k from Bridge.describe(). Every JNI call is checked:
+ * FromReflectedMethod/Field initialize the class, so a throwing static
+ * initializer surfaces here (ExceptionInInitializerError the first time,
+ * NoClassDefFoundError afterwards). Returns 0, or STRAIT_EJAVA with the
+ * Java exception left pending and k left undescribed (nothing half-built
+ * stays, so no NULL member ID is ever handed out), or STRAIT_ENOMEM. Under
+ * cls_mu.
+ */
 static int describe(JNIEnv *env, jb_class *k) {
   jobjectArray d = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_describe, k->ref);
-  if (!d || (*env)->ExceptionCheck(env)) {
-    (*env)->ExceptionClear(env);
+  if ((*env)->ExceptionCheck(env)) return STRAIT_EJAVA;
+  if (!d) {
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe returned null");
     return STRAIT_EJAVA;
   }
-  jintArray header = (*env)->GetObjectArrayElement(env, d, 0);
-  jobjectArray members = (*env)->GetObjectArrayElement(env, d, 1);
-  jobjectArray names = (*env)->GetObjectArrayElement(env, d, 2);
-  jstring codes = (*env)->GetObjectArrayElement(env, d, 3);
-  jintArray classes = (*env)->GetObjectArrayElement(env, d, 4);
-  jobjectArray sigs = (*env)->GetObjectArrayElement(env, d, 5);
+  jintArray header = NULL, classes = NULL;
+  jobjectArray members = NULL, names = NULL, sigs = NULL;
+  jstring codes = NULL;
+  jint *cls = NULL;
+  char *code = NULL;
+  jb_member **sorted = NULL;
+  jsize n = 0, nc = 0;
+  int rc = STRAIT_EJAVA;
+  if (!(header = element(env, d, 0, NULL, "header")) ||
+      !(members = element(env, d, 1, NULL, "members")) ||
+      !(names = element(env, d, 2, NULL, "names")) ||
+      !(codes = element(env, d, 3, strait__jc.String, "codes")) ||
+      !(classes = element(env, d, 4, NULL, "classes")) ||
+      !(sigs = element(env, d, 5, NULL, "signatures")))
+    goto out;
   jint h[5];
   (*env)->GetIntArrayRegion(env, header, 0, 5, h);
-  k->super_index = h[0];
-  k->flags = h[1];
-  k->elem = (char)h[2];
-  k->elem_cls = h[3];
-  k->self_code = (char)h[4];
-  jsize n = (*env)->GetArrayLength(env, members);
-  jsize nc = (*env)->GetArrayLength(env, classes);
-  jint *cls = malloc(sizeof(jint) * (size_t)(nc + 1));
-  char *code = utf8_of(env, codes);
-  k->members = calloc((size_t)n + 1, sizeof(jb_member));
-  jb_member **sorted = calloc((size_t)n + 1, sizeof *sorted);
-  if (!cls || !k->members || !sorted) {
-    free(cls); free(code); free(sorted);
-    return STRAIT_ENOMEM;
+  if ((*env)->ExceptionCheck(env)) goto out;
+  n = (*env)->GetArrayLength(env, members);
+  nc = (*env)->GetArrayLength(env, classes);
+  if ((*env)->GetArrayLength(env, names) < n || (*env)->GetArrayLength(env, sigs) < n) {
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: short arrays");
+    goto out;
   }
+  rc = STRAIT_ENOMEM;
+  cls = malloc(sizeof(jint) * (size_t)(nc + 1));
+  code = utf8_of(env, codes);
+  k->members = calloc((size_t)n + 1, sizeof(jb_member));
+  sorted = calloc((size_t)n + 1, sizeof *sorted);
+  if (!cls || !code || !k->members || !sorted) goto out;
+  rc = STRAIT_EJAVA;
   (*env)->GetIntArrayRegion(env, classes, 0, nc, cls);
+  if ((*env)->ExceptionCheck(env)) goto out;
   const char *p = code;
   int ci = 0, nsorted = 0, nfields = 0, nctors = 0;
   for (jsize i = 0; i < n; i++) {
     jb_member *m = &k->members[i];
     const char *end = strchr(p, ';');
     if (!end) end = p + strlen(p);
+    int np = (int)(end - p) - 4;
+    if (np < 0 || ci + 1 + np > nc) {
+      (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: bad type codes");
+      goto out;
+    }
     m->owner = k;
     m->kind = p[0];
     m->is_static = p[1] == 's';
@@ -126,29 +188,43 @@ static int describe(JNIEnv *env, jb_class *k) {
     m->varargs = p[2] == 'V';
     m->ret = p[3];
     m->ret_cls = cls[ci++];
-    m->nparams = (int)(end - p) - 4;
+    m->nparams = np;
     m->params = malloc((size_t)m->nparams + 1);
     m->pcls = malloc(sizeof(int) * (size_t)(m->nparams + 1));
+    if (!m->params || !m->pcls) { rc = STRAIT_ENOMEM; goto out; }
     memcpy(m->params, p + 4, (size_t)m->nparams);
     m->params[m->nparams] = 0;
     for (int j = 0; j < m->nparams; j++) m->pcls[j] = cls[ci++];
     p = *end ? end + 1 : end;
-    jobject mo = (*env)->GetObjectArrayElement(env, members, i);
+    jobject mo = element(env, members, i, NULL, "member");
+    if (!mo) goto out;
+    /* these initialize the class: a throwing static initializer ends here */
     if (m->kind == 'f') m->fid = (*env)->FromReflectedField(env, mo);
     else m->mid = (*env)->FromReflectedMethod(env, mo);
     (*env)->DeleteLocalRef(env, mo);
-    jstring nm = (*env)->GetObjectArrayElement(env, names, i);
+    if ((*env)->ExceptionCheck(env)) goto out;
+    if (m->kind == 'f' ? !m->fid : !m->mid) {
+      (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: a member has no JNI ID");
+      goto out;
+    }
+    jstring nm = element(env, names, i, strait__jc.String, "name");
+    if (!nm) goto out;
     m->name = utf8_of(env, nm);
     (*env)->DeleteLocalRef(env, nm);
-    jstring sg = (*env)->GetObjectArrayElement(env, sigs, i);
+    jstring sg = element(env, sigs, i, strait__jc.String, "signature");
+    if (!sg) goto out;
     m->sig = utf8_of(env, sg);
     (*env)->DeleteLocalRef(env, sg);
+    if (!m->name || !m->sig) { rc = STRAIT_ENOMEM; goto out; }
     if (m->kind == 'f') nfields++;
     else if (m->kind == 'c') nctors++;
     else sorted[nsorted++] = m;
   }
-  free(cls);
-  free(code);
+  k->super_index = h[0];
+  k->flags = h[1];
+  k->elem = (char)h[2];
+  k->elem_cls = h[3];
+  k->self_code = (char)h[4];
   /* constructors */
   k->ctors.cls = k;
   k->ctors.name = "<init>";
@@ -177,16 +253,97 @@ static int describe(JNIEnv *env, jb_class *k) {
     memcpy(g->m, &sorted[i], sizeof(jb_member *) * (size_t)g->n);
     i = j;
   }
-  free(sorted);
-  (*env)->DeleteLocalRef(env, header);
-  (*env)->DeleteLocalRef(env, members);
-  (*env)->DeleteLocalRef(env, names);
-  (*env)->DeleteLocalRef(env, codes);
-  (*env)->DeleteLocalRef(env, classes);
-  (*env)->DeleteLocalRef(env, sigs);
-  (*env)->DeleteLocalRef(env, d);
   k->nmembers = n;
-  return 0;
+  rc = 0;
+out:
+  if (rc) {
+    if (rc == STRAIT_ENOMEM && !(*env)->ExceptionCheck(env))
+      (*env)->ThrowNew(env, strait__jc.OutOfMemoryError, "describing a Java class");
+    undescribe(k, n);
+    rc = STRAIT_EJAVA;
+  }
+  free(cls);
+  free(code);
+  free(sorted);
+  if (header) (*env)->DeleteLocalRef(env, header);
+  if (members) (*env)->DeleteLocalRef(env, members);
+  if (names) (*env)->DeleteLocalRef(env, names);
+  if (codes) (*env)->DeleteLocalRef(env, codes);
+  if (classes) (*env)->DeleteLocalRef(env, classes);
+  if (sigs) (*env)->DeleteLocalRef(env, sigs);
+  (*env)->DeleteLocalRef(env, d);
+  return rc;
+}
+
+/* Text of a Throwable: its toString(), or its class name when that throws.
+ * malloc'd UTF-8, or NULL. Clears what it raises. */
+static char *throwable_text(JNIEnv *env, jthrowable t) {
+  jstring s = (*env)->CallObjectMethod(env, t, strait__hc.Throwable_toString);
+  if ((*env)->ExceptionCheck(env) || !s) {
+    (*env)->ExceptionClear(env);
+    jclass c = (*env)->GetObjectClass(env, t);
+    s = c ? (*env)->CallObjectMethod(env, c, jb.Class_getName) : NULL;
+    if (c) (*env)->DeleteLocalRef(env, c);
+    if ((*env)->ExceptionCheck(env) || !s) {
+      (*env)->ExceptionClear(env);
+      return NULL;
+    }
+  }
+  char *r = utf8_of(env, s);
+  (*env)->DeleteLocalRef(env, s);
+  return r;
+}
+
+/*
+ * Turns the Java exception pending after a failed describe of k into a JS
+ * Error naming the class and the cause chain, e.g. "cannot use Java class
+ * X: java.lang.ExceptionInInitializerError (caused by
+ * java.lang.IllegalStateException: boom)", with the Throwable as its
+ * `javaException`; clears the Java exception. Without ctx/exc only clears.
+ * Inside a runtime, not under cls_mu.
+ */
+static void class_error(JNIEnv *env, JSContextRef ctx, const char *name, JSValueRef *exc) {
+  jthrowable t = (*env)->ExceptionOccurred(env);
+  (*env)->ExceptionClear(env);
+  if (!ctx || !exc) {
+    if (t) (*env)->DeleteLocalRef(env, t);
+    return;
+  }
+  char buf[1024];
+  size_t len = (size_t)snprintf(buf, sizeof buf, "cannot use Java class %s", name ? name : "(unknown)");
+  jthrowable c = t ? (jthrowable)(*env)->NewLocalRef(env, t) : NULL;
+  for (int depth = 0; c && depth < 4 && len < sizeof buf; depth++) {
+    char *txt = throwable_text(env, c);
+    len += (size_t)snprintf(buf + len, sizeof buf - len, depth == 0 ? ": %s" : " (caused by %s)",
+                            txt ? txt : "a Java exception");
+    free(txt);
+    jthrowable next = (*env)->CallObjectMethod(env, c, strait__hc.Throwable_getCause);
+    if ((*env)->ExceptionCheck(env)) {
+      (*env)->ExceptionClear(env);
+      next = NULL;
+    }
+    if (next && (*env)->IsSameObject(env, next, c)) {
+      (*env)->DeleteLocalRef(env, next);
+      next = NULL;
+    }
+    (*env)->DeleteLocalRef(env, c);
+    c = next;
+  }
+  if (c) (*env)->DeleteLocalRef(env, c);
+  JSValueRef err = jb_error(ctx, "Error", "%s", buf);
+  jb_rt *b = t && JSValueIsObject(ctx, err) ? jb_rt_of(ctx) : NULL;
+  if (b) {
+    JSValueRef ignored = NULL;
+    JSValueRef jw = jb_wrap(env, b, ctx, t, &ignored);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    if (jw) {
+      JSStringRef k = JSStringCreateWithUTF8CString("javaException");
+      JSObjectSetProperty(ctx, (JSObjectRef)err, k, jw, kJSPropertyAttributeDontEnum, NULL);
+      JSStringRelease(k);
+    }
+  }
+  if (t) (*env)->DeleteLocalRef(env, t);
+  *exc = err;
 }
 
 /* The metadata of index; see bridge.h. ctx/exc may be NULL (no JS error
@@ -203,9 +360,12 @@ jb_class *jb_class_get(JNIEnv *env, JSContextRef ctx, int index, bool want_membe
     if (rc == 0) atomic_store_explicit(&k->described, 1, memory_order_release);
   }
   pthread_mutex_unlock(&cls_mu);
-  if ((!k || rc) && ctx && exc)
-    *exc = jb_error(ctx, "Error", "cannot read the members of Java class %s",
-                    k ? k->name : "(unknown)");
+  if (rc) {
+    class_error(env, ctx, k->name, exc);
+  } else if (!k) {
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    if (ctx && exc) *exc = jb_error(ctx, "Error", "no Java class with index %d", index);
+  }
   return k && rc == 0 ? k : NULL;
 }
 

@@ -34,6 +34,7 @@ typedef struct strait__hcache {
   jclass JsInterruptedException;
   jmethodID JsInterruptedException_init;
   jmethodID Throwable_toString;         /* Object.toString on a Throwable */
+  jmethodID Throwable_getCause;         /* ()Ljava/lang/Throwable; */
   jmethodID Class_getName;
   jmethodID JsRuntime_adopt;            /* static (long) JsRuntime */
   jmethodID JsRuntime_closeAdopted;     /* ()J */
