@@ -39,10 +39,19 @@ void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc) {
   jobject owner = NULL;
   strait__jrt *jrt = strait_runtime_embedder(rt);
   if (jrt && jrt->owner) owner = (*env)->NewLocalRef(env, jrt->owner);
-  jobject value = NULL;
+  /* two handles of an object: the exception's own (read when it is thrown
+   * back through JS) and the one getValue() hands out, which the caller
+   * may close without the exception losing its value */
+  jobject value = NULL, user_value = NULL;
   if (owner || !is_object) {
     value = strait__to_java(env, jrt, owner, exc);
     if ((*env)->ExceptionCheck(env)) goto out;
+    if (value && (*env)->IsInstanceOf(env, value, strait__jc.JsValue)) {
+      user_value = strait__to_java(env, jrt, owner, exc);
+      if ((*env)->ExceptionCheck(env)) goto out;
+    } else if (value) {
+      user_value = (*env)->NewLocalRef(env, value);
+    }
   }
 
   jstring jmsg = msg ? strait__jstring_from_utf8(env, msg, msglen)
@@ -53,7 +62,7 @@ void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc) {
   if (!(*env)->ExceptionCheck(env)) {
     jobject ex = (*env)->NewObject(env, strait__jc.JsException, strait__jc.JsException_init,
                                    jmsg, jname, jstack, jfile, (jint)info.line,
-                                   (jint)info.column, value);
+                                   (jint)info.column, value, user_value);
     if (ex) (*env)->Throw(env, (jthrowable)ex);
   }
 out:

@@ -85,7 +85,8 @@ int strait__jni_core_init(JNIEnv *env) {
   if (!(strait__jc.JsValue_handle = (*env)->GetFieldID(env, strait__jc.JsValue, "handle", "J")))
     return STRAIT_EINVAL;
   METHOD(JsException_init, JsException, "<init>",
-         "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;IILjava/lang/Object;)V");
+         "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;IILjava/lang/Object;"
+         "Ljava/lang/Object;)V");
   METHOD(JsExitException_init, JsExitException, "<init>", "(I)V");
 
   if (strait__register(env, strait__jc.Natives, strait__runtime_natives,

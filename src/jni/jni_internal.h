@@ -107,7 +107,9 @@ typedef struct strait__jcache {
   jmethodID JsValue_init;
   jfieldID JsValue_handle;              /* long */
   /* JsException(String message, String name, String jsStack,
-   *             String fileName, int line, int column, JsValue value) */
+   *             String fileName, int line, int column, Object value,
+   *             Object userValue): value is the exception's own handle,
+   *             userValue what getValue() hands out (errors.c) */
   jmethodID JsException_init;
   /* JsExitException(int code) */
   jmethodID JsExitException_init;

@@ -28,11 +28,11 @@ final class ValueCodec {
         st.busy++;
         try {
             Object res;
-            rt.enter();
+            v.enterUse();
             try {
                 res = Natives.codecToJava(rt.peer, rt, v.handle, flags);
             } finally {
-                rt.leave();
+                v.leaveUse(rt);
             }
             boolean outer = st.busy == 1;
             if (res == null) {
@@ -71,6 +71,8 @@ final class ValueCodec {
         if (value instanceof ByteBuffer && ((ByteBuffer) value).isDirect()) return share(rt, (ByteBuffer) value);
         ValueBuffers.State st = ValueBuffers.forThread();
         ArrayList<Object> refs = new ArrayList<>(0);
+        /* the JsValues inside value, each holding a use until the native read is done */
+        ArrayList<JsValue> held = new ArrayList<>(0);
         ValueWriter.Refs ids = new ValueWriter.Refs() {
             @Override
             public int javaId(Object o) {
@@ -80,7 +82,16 @@ final class ValueCodec {
 
             @Override
             public int jsRef(JsValue v) {
-                if (v.runtime() != rt) throw new IllegalArgumentException("a JsValue of another runtime cannot cross");
+                if (v.runtime() != rt)
+                    throw new IllegalArgumentException("a JsValue of another runtime cannot cross ("
+                            + v.getClass().getSimpleName() + " inside the value)");
+                if (v.runtime().isClosed()) throw new IllegalStateException("runtime closed");
+                try {
+                    v.acquire();
+                } catch (IllegalStateException e) {
+                    throw new IllegalStateException(e.getMessage() + " (inside the value given to toJs)");
+                }
+                held.add(v);
                 refs.add(v);
                 return refs.size() - 1;
             }
@@ -111,6 +122,7 @@ final class ValueCodec {
             }
         } finally {
             st.busy--;
+            for (JsValue v : held) v.release();
         }
     }
 
