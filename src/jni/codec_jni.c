@@ -401,8 +401,12 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
  * Natives.codecBufferOf(peer, handle, protectedOut): a direct ByteBuffer
  * over the bytes of the ArrayBuffer or typed array of handle (the view's
  * range), no copy. The ArrayBuffer gets a new protected handle, stored in
- * protectedOut[0], which Java releases when the ByteBuffer is collected.
- * Throws IllegalArgumentException for other values. Any Java thread.
+ * protectedOut[0], which Java releases when the ByteBuffer is collected;
+ * reading its bytes pointer pins it, so JS can no longer detach it (a
+ * transfer copies). Refused with IllegalArgumentException: other values,
+ * a resizable ArrayBuffer (JS could shrink the memory under the
+ * ByteBuffer) or a view of one, a detached one. Whether it is resizable or
+ * detached is asked of the getters captured at start-up. Any Java thread.
  */
 static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong handle, jlongArray out) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
@@ -411,28 +415,40 @@ static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong ha
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   JSValueRef v = strait__handle_value(handle);
   JSTypedArrayType t = JSValueGetTypedArrayType(ctx, v, NULL);
-  uint8_t *p = NULL;
-  size_t n = 0;
   JSObjectRef ab = NULL;
-  if (t == kJSTypedArrayTypeArrayBuffer) {
-    ab = (JSObjectRef)v;
-    p = JSObjectGetArrayBufferBytesPtr(ctx, ab, NULL);
-    n = JSObjectGetArrayBufferByteLength(ctx, ab, NULL);
-  } else if (t != kJSTypedArrayTypeNone) {
-    ab = JSObjectGetTypedArrayBuffer(ctx, (JSObjectRef)v, NULL);
-    p = JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)v, NULL);
-    if (p) p += JSObjectGetTypedArrayByteOffset(ctx, (JSObjectRef)v, NULL);
-    n = JSObjectGetTypedArrayByteLength(ctx, (JSObjectRef)v, NULL);
-  }
+  if (t == kJSTypedArrayTypeArrayBuffer) ab = (JSObjectRef)v;
+  else if (t != kJSTypedArrayTypeNone) ab = JSObjectGetTypedArrayBuffer(ctx, (JSObjectRef)v, NULL);
+  const char *refused = NULL;
+  if (!ab) refused = "asByteBuffer: not an ArrayBuffer or typed array";
+  else if (strait__jrt_flag(jrt, jrt->ab_resizable, ab) != 0)
+    refused = "asByteBuffer: the ArrayBuffer is resizable (JS could shrink the memory under the "
+              "ByteBuffer); copy it with toJava() or use a fixed-length ArrayBuffer";
+  else if (strait__jrt_flag(jrt, jrt->ab_detached, ab) != 0)
+    refused = "asByteBuffer: the ArrayBuffer is detached";
   jobject r = NULL;
-  if (!ab) {
-    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "asByteBuffer: not an ArrayBuffer or typed array");
+  if (refused) {
+    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, refused);
   } else {
+    uint8_t *p;
+    size_t n;
+    if (t == kJSTypedArrayTypeArrayBuffer) {
+      p = JSObjectGetArrayBufferBytesPtr(ctx, ab, NULL);
+      n = JSObjectGetArrayBufferByteLength(ctx, ab, NULL);
+    } else {
+      p = JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)v, NULL);
+      if (p) p += JSObjectGetTypedArrayByteOffset(ctx, (JSObjectRef)v, NULL);
+      n = JSObjectGetTypedArrayByteLength(ctx, (JSObjectRef)v, NULL);
+    }
     static uint8_t empty[1];
     r = (*env)->NewDirectByteBuffer(env, p ? p : empty, (jlong)(p ? n : 0));
     if (r) {
       jlong h = strait__handle_make(ctx, ab);
       (*env)->SetLongArrayRegion(env, out, 0, 1, &h);
+      if ((*env)->ExceptionCheck(env)) {
+        JSValueUnprotect(ctx, ab);
+        (*env)->DeleteLocalRef(env, r);
+        r = NULL;
+      }
     }
   }
   cj_leave(jrt, &entry);

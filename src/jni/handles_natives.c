@@ -173,38 +173,63 @@ static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, j
   return r;
 }
 
-/* InteropNatives.keys: Object.keys(obj) as String[]. Any Java thread. */
+/* InteropNatives.keys: Object.keys(obj) as String[], through the
+ * Object.keys captured when the runtime was made (a script's replacement
+ * is never called). A Proxy trap that throws becomes JsException; every
+ * element is checked to be a string and every JNI call is checked. Any
+ * Java thread. */
 static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj) {
   stay s;
   if (stay_begin(env, &s, peer)) return NULL;
   jobjectArray out = NULL;
   JSValueRef exc = NULL;
   JSObjectRef o = obj_of(&s, obj);
-  JSValueRef object = strait__get(s.ctx, JSContextGetGlobalObject(s.ctx), "Object");
-  JSValueRef keysfn = object && JSValueIsObject(s.ctx, object)
-                          ? strait__get(s.ctx, (JSObjectRef)object, "keys") : NULL;
+  JSObjectRef keysfn = s.jrt->object_keys;
   JSValueRef arr = NULL;
-  if (keysfn && JSValueIsObject(s.ctx, keysfn)) {
-    JSValueRef argv[1] = {o};
-    arr = JSObjectCallAsFunction(s.ctx, (JSObjectRef)keysfn, NULL, 1, argv, &exc);
+  if (!keysfn) {
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "keys: Object.keys is not available");
+    goto done;
   }
-  if (!arr || exc) {
+  JSValueRef argv[1] = {o};
+  arr = JSObjectCallAsFunction(s.ctx, keysfn, NULL, 1, argv, &exc);
+  if (exc || !arr || !JSValueIsObject(s.ctx, arr)) {
     strait__rethrow_to_java(env, s.jrt, exc ? exc : JSValueMakeUndefined(s.ctx));
-  } else {
-    JSObjectRef a = (JSObjectRef)arr;
-    JSValueRef lenv = strait__get(s.ctx, a, "length");
-    jsize n = (jsize)JSValueToNumber(s.ctx, lenv, NULL);
-    out = (*env)->NewObjectArray(env, n, strait__jc.String, NULL);
-    for (jsize i = 0; out && i < n; i++) {
-      JSValueRef kv = JSObjectGetPropertyAtIndex(s.ctx, a, (unsigned)i, NULL);
-      JSStringRef ks = JSValueToStringCopy(s.ctx, kv, NULL);
-      jstring js = ks ? strait__jstring_from_js(env, ks) : NULL;
-      if (ks) JSStringRelease(ks);
-      if (!js) { out = NULL; break; }
-      (*env)->SetObjectArrayElement(env, out, i, js);
-      (*env)->DeleteLocalRef(env, js);
+    goto done;
+  }
+  JSObjectRef a = (JSObjectRef)arr;
+  JSValueRef lenv = strait__get(s.ctx, a, "length");
+  double len = lenv ? JSValueToNumber(s.ctx, lenv, NULL) : -1;
+  if (!(len >= 0 && len <= 2147483647.0)) {
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "keys: Object.keys gave no array");
+    goto done;
+  }
+  jsize n = (jsize)len;
+  out = (*env)->NewObjectArray(env, n, strait__jc.String, NULL);
+  if (!out) goto done;   /* OutOfMemoryError pending */
+  for (jsize i = 0; i < n; i++) {
+    JSValueRef kv = JSObjectGetPropertyAtIndex(s.ctx, a, (unsigned)i, &exc);
+    if (exc || !kv || !JSValueIsString(s.ctx, kv)) {
+      if (exc) strait__rethrow_to_java(env, s.jrt, exc);
+      else (*env)->ThrowNew(env, strait__jc.IllegalStateException, "keys: a key is not a string");
+      out = NULL;
+      break;
+    }
+    JSStringRef ks = JSValueToStringCopy(s.ctx, kv, NULL);
+    jstring js = ks ? strait__jstring_from_js(env, ks) : NULL;
+    if (ks) JSStringRelease(ks);
+    if (!js) {
+      if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "keys");
+      out = NULL;
+      break;
+    }
+    (*env)->SetObjectArrayElement(env, out, i, js);
+    (*env)->DeleteLocalRef(env, js);
+    if ((*env)->ExceptionCheck(env)) {
+      out = NULL;
+      break;
     }
   }
+done:
   stay_end(&s);
   return out;
 }

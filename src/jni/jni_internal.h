@@ -172,6 +172,13 @@ typedef struct strait__jrt {
   bool embedded;            /* created by JsRuntime.create() */
   void *bridge;             /* the bridge's per-runtime state (h6) */
   void *interop;            /* JS-from-Java state (handles.h), or NULL */
+  /* Intrinsics captured (and protected) when the JNI layer first sees the
+   * runtime (strait__jrt_capture): for JsRuntime.create() before any script
+   * ran, so nothing a script replaces is used. NULL when absent. Released by
+   * the teardown. Read inside the gate. */
+  JSObjectRef object_keys;  /* Object.keys */
+  JSObjectRef ab_resizable; /* getter of ArrayBuffer.prototype.resizable */
+  JSObjectRef ab_detached;  /* getter of ArrayBuffer.prototype.detached */
   /* Frees bridge; called once from the teardown, inside the gate. */
   void (*bridge_free)(struct strait__jrt *jrt, JNIEnv *env);
 } strait__jrt;
@@ -181,6 +188,14 @@ typedef struct strait__jrt {
  * use. NULL only when out of memory. Inside the gate.
  */
 strait__jrt *strait__jrt_of(strait_runtime *rt);
+
+/* Captures jrt's intrinsics (see strait__jrt) from its global object, once.
+ * Inside the gate. */
+void strait__jrt_capture(strait__jrt *jrt);
+
+/* Calls the captured intrinsic getter g on v (an object): 1 true, 0 false,
+ * -1 when g is NULL or threw (exception cleared). Inside the gate. */
+int strait__jrt_flag(strait__jrt *jrt, JSObjectRef g, JSObjectRef v);
 
 /*
  * Frame pushed on the C stack by every native entry of a JsRuntime for the
