@@ -189,7 +189,18 @@ static JSValueRef hook_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValu
   if (o && (*env)->IsInstanceOf(env, o, strait__jc.String)) {
     r = string_value(env, ctx, (jstring)o, exc);
   } else if (o && (*env)->IsInstanceOf(env, o, strait__jc.JsValue)) {
-    r = strait__handle_value((*env)->GetLongField(env, o, strait__jc.JsValue_handle));
+    /* Java checked the JsValue belongs to this runtime and holds a use of
+     * it for the call; the runtime is checked again here, so a handle of
+     * another heap can never be read as one of this heap */
+    jobject vrt = (*env)->GetObjectField(env, o, strait__hc.JsValue_runtime);
+    bool mine = vrt && c->owner && (*env)->IsSameObject(env, vrt, c->owner);
+    if (vrt) (*env)->DeleteLocalRef(env, vrt);
+    if (mine) {
+      r = strait__handle_value((*env)->GetLongField(env, o, strait__jc.JsValue_handle));
+    } else {
+      *exc = strait__make_error(ctx, "TypeError", "value %u is a JsValue of another runtime", id);
+      r = NULL;
+    }
   } else {
     jb_rt *b = jb_rt_of(ctx);
     if (!b) {
@@ -209,25 +220,39 @@ static jobjectArray conv_array(cj_conv *c) {
   if (!c->n) return NULL;
   jobjectArray a = (*env)->NewObjectArray(env, (jsize)c->n, cj.Object, NULL);
   for (uint32_t i = 0; i < c->n; i++) {
-    if (a) (*env)->SetObjectArrayElement(env, a, (jsize)i, c->refs[i]);
+    /* SetObjectArrayElement cannot fail here (the refs are Objects, the
+     * index in range); checked all the same */
+    if (a && !(*env)->ExceptionCheck(env)) (*env)->SetObjectArrayElement(env, a, (jsize)i, c->refs[i]);
     (*env)->DeleteLocalRef(env, c->refs[i]);
+  }
+  if (a && (*env)->ExceptionCheck(env)) {
+    (*env)->DeleteLocalRef(env, a);
+    a = NULL;
   }
   c->n = 0;
   return a;
 }
 
-/* Deletes collected locals (error paths). */
-static void conv_free(cj_conv *c) {
+/* Deletes the collected locals, keeping the array (error paths). */
+static void conv_free_locals(cj_conv *c) {
   for (uint32_t i = 0; i < c->n; i++) (*c->env)->DeleteLocalRef(c->env, c->refs[i]);
+  c->n = 0;
+}
+
+/* Deletes collected locals and the array (error paths). */
+static void conv_free(cj_conv *c) {
+  conv_free_locals(c);
   free(c->refs);
 }
 
 /* Throws ValueConversionException(message, path) for a writer ETYPE. */
 static void throw_conversion(JNIEnv *env, const char *msg) {
+  if ((*env)->ExceptionCheck(env)) return;   /* a hook's Java exception comes first */
   const char *at = strstr(msg, " at $");
   jstring m = strait__jstring_from_utf8(env, msg, strlen(msg));
-  jstring p = at ? strait__jstring_from_utf8(env, at + 4, strlen(at + 4)) : NULL;
   if (!m) return;
+  jstring p = at ? strait__jstring_from_utf8(env, at + 4, strlen(at + 4)) : NULL;
+  if ((*env)->ExceptionCheck(env)) return;
   jobject ex = (*env)->NewObject(env, cj.ValueConversionException, cj.ValueConversionException_init, m, p);
   if (ex) (*env)->Throw(env, (jthrowable)ex);
 }
@@ -302,13 +327,19 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
     free(c.refs);
     return NULL;
   }
+  /* each allocation may fail with OutOfMemoryError pending: no JNI call
+   * after one that failed (DeleteLocalRef aside) */
   jobject spill = out.spilled ? (*env)->NewDirectByteBuffer(env, out.data, (jlong)out.len) : NULL;
   uint32_t nrefs = c.n;
-  jobjectArray refs = conv_array(&c);
+  jobjectArray refs = NULL;
+  jlongArray meta = NULL;
+  jobjectArray res = NULL;
+  if (!(*env)->ExceptionCheck(env)) refs = conv_array(&c);
+  else conv_free_locals(&c);
   free(c.refs);
-  jlongArray meta = (*env)->NewLongArray(env, 1);
-  jobjectArray res = (*env)->NewObjectArray(env, 3, cj.Object, NULL);
-  if ((out.spilled && !spill) || (nrefs && !refs) || !meta || !res) {
+  if (!(*env)->ExceptionCheck(env)) meta = (*env)->NewLongArray(env, 1);
+  if (!(*env)->ExceptionCheck(env)) res = (*env)->NewObjectArray(env, 3, cj.Object, NULL);
+  if ((out.spilled && !spill) || (nrefs && !refs) || !meta || !res || (*env)->ExceptionCheck(env)) {
     strait__vbuf_free(&out);
     if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "toJava");
     return NULL;
@@ -379,7 +410,10 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
     return NULL;
   }
   jobject ref = (*env)->NewGlobalRef(env, buf);
-  if (!ref) return NULL;
+  if (!ref) {
+    if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "toJs: ByteBuffer");
+    return NULL;
+  }
   flush_dead(env);
   strait__entry entry;
   if (cj_enter(env, jrt, &entry)) {

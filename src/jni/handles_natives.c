@@ -118,7 +118,7 @@ static void store(JNIEnv *env, stay *s, jlong obj, JSStringRef k, unsigned index
     else JSObjectSetPropertyAtIndex(s->ctx, obj_of(s, obj), index, v[0], &exc);
   }
   if (exc) strait__rethrow_to_java(env, s->jrt, exc);
-  else if (rc) strait__throw_status(env, rc, "set");
+  else if (rc && !(*env)->ExceptionCheck(env)) strait__throw_status(env, rc, "set");
 }
 
 /* InteropNatives.set: obj[key] = value. Any Java thread. */
@@ -238,9 +238,15 @@ done:
 static jlong JNICALL n_length(JNIEnv *env, jclass c, jlong peer, jlong obj) {
   stay s;
   if (stay_begin(env, &s, peer)) return 0;
-  JSValueRef v = strait__get(s.ctx, obj_of(&s, obj), "length");
-  double d = v ? JSValueToNumber(s.ctx, v, NULL) : 0;
+  JSValueRef exc = NULL;
+  JSStringRef k = JSStringCreateWithUTF8CString("length");
+  JSValueRef v = JSObjectGetProperty(s.ctx, obj_of(&s, obj), k, &exc);
+  JSStringRelease(k);
+  double d = v && !exc ? JSValueToNumber(s.ctx, v, &exc) : 0;
+  /* a throwing length getter (a Proxy) or valueOf is the JS error, not 0 */
+  if (exc) strait__rethrow_to_java(env, s.jrt, exc);
   stay_end(&s);
+  if (exc) return 0;
   if (!(d > 0)) return 0;
   return d > 9007199254740991.0 ? (jlong)9007199254740991LL : (jlong)d;
 }
@@ -365,16 +371,25 @@ static int member_kind(JSContextRef ctx, JSObjectRef o, JSStringRef k) {
 static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong obj,
                                         jobjectArray names) {
   jsize n = (*env)->GetArrayLength(env, names);
+  if (n > 4096) {
+    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "memberKinds: more than 4096 names");
+    return NULL;
+  }
   jint kinds[n > 0 ? n : 1];
   stay s;
   if (stay_begin(env, &s, peer)) return NULL;
   JSObjectRef o = obj_of(&s, obj);
   for (jsize i = 0; i < n; i++) {
     jstring js = (*env)->GetObjectArrayElement(env, names, i);
-    JSStringRef k = strait__jsstring_from_java(env, js);
-    (*env)->DeleteLocalRef(env, js);
-    kinds[i] = k ? member_kind(s.ctx, o, k) : 0;
-    if (k) JSStringRelease(k);
+    JSStringRef k = js ? strait__jsstring_from_java(env, js) : NULL;
+    if (js) (*env)->DeleteLocalRef(env, js);
+    if (!k) {
+      stay_end(&s);
+      if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "memberKinds");
+      return NULL;
+    }
+    kinds[i] = member_kind(s.ctx, o, k);
+    JSStringRelease(k);
   }
   stay_end(&s);
   jintArray out = (*env)->NewIntArray(env, n);

@@ -78,6 +78,7 @@ int strait__jni_core_init(JNIEnv *env) {
     if ((*env)->ExceptionCheck(env)) return STRAIT_ENOMEM;
     strait__jc.small_int[i - STRAIT__SMALL_INT_MIN] = (*env)->NewGlobalRef(env, boxed);
     (*env)->DeleteLocalRef(env, boxed);
+    if (!strait__jc.small_int[i - STRAIT__SMALL_INT_MIN]) return STRAIT_ENOMEM;
   }
   METHOD(Boolean_booleanValue, Boolean, "booleanValue", "()Z");
   METHOD(Number_doubleValue, Number, "doubleValue", "()D");

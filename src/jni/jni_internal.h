@@ -219,6 +219,8 @@ int strait__jrt_entered_here(strait__jrt *jrt);
  * "Name: message" (for a non-Error the value's string form), the JS stack,
  * file, line, column and the error's name. Inside rt's gate (reads exc).
  * Leaves the Java exception pending; the caller returns to Java at once.
+ * When a Java exception is already pending (an upcall on the way failed),
+ * it stays the one thrown and nothing is done.
  */
 void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc);
 
@@ -226,7 +228,8 @@ void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc);
  * Throws the Java exception for a status code: IllegalStateException
  * ("runtime closed") for STRAIT_ECLOSED, OutOfMemoryError for ENOMEM,
  * IllegalArgumentException for EINVAL / ERANGE / ETYPE, RuntimeException
- * otherwise; `what` (may be NULL) is prefixed to the message. Any thread.
+ * otherwise; `what` (may be NULL) is prefixed to the message. A Java
+ * exception already pending is kept instead. Any thread.
  */
 void strait__throw_status(JNIEnv *env, int status, const char *what);
 
