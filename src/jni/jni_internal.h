@@ -173,9 +173,10 @@ typedef struct strait__jrt {
   void *bridge;             /* the bridge's per-runtime state (h6) */
   void *interop;            /* JS-from-Java state (handles.h), or NULL */
   /* Intrinsics captured (and protected) when the JNI layer first sees the
-   * runtime (strait__jrt_capture): for JsRuntime.create() before any script
-   * ran, so nothing a script replaces is used. NULL when absent. Released by
-   * the teardown. Read inside the gate. */
+   * runtime: for JsRuntime.create() from its global before any script ran
+   * (strait__jrt_capture), for a launcher runtime from a fresh realm of its
+   * VM (strait__jrt_of), so nothing a script replaces is used. NULL when
+   * absent. Released by the teardown. Read inside the gate. */
   JSObjectRef object_keys;  /* Object.keys */
   JSObjectRef ab_resizable; /* getter of ArrayBuffer.prototype.resizable */
   JSObjectRef ab_detached;  /* getter of ArrayBuffer.prototype.detached */
@@ -189,8 +190,8 @@ typedef struct strait__jrt {
  */
 strait__jrt *strait__jrt_of(strait_runtime *rt);
 
-/* Captures jrt's intrinsics (see strait__jrt) from its global object, once.
- * Inside the gate. */
+/* Captures jrt's intrinsics (see strait__jrt) from its global object, once
+ * (JsRuntime.create(), before any script). Inside the gate. */
 void strait__jrt_capture(strait__jrt *jrt);
 
 /* Calls the captured intrinsic getter g on v (an object): 1 true, 0 false,

@@ -52,10 +52,11 @@ static JSObjectRef keep_fn(JSContextRef ctx, JSValueRef v) {
   return (JSObjectRef)v;
 }
 
-/* Captures the intrinsics of jrt (see jni_internal.h). Inside the gate. */
-void strait__jrt_capture(strait__jrt *jrt) {
-  if (jrt->object_keys) return;
-  JSContextRef ctx = strait_runtime_context(jrt->rt);
+/* Captures the intrinsics of jrt (see jni_internal.h) from the global
+ * object of src (jrt's own context, or a fresh realm of its VM). Inside
+ * the gate. */
+static void capture_from(strait__jrt *jrt, JSContextRef src) {
+  JSContextRef ctx = src;
   JSObjectRef global = JSContextGetGlobalObject(ctx);
   JSValueRef object = strait__get(ctx, global, "Object");
   JSValueRef ab = strait__get(ctx, global, "ArrayBuffer");
@@ -68,6 +69,23 @@ void strait__jrt_capture(strait__jrt *jrt) {
     jrt->ab_detached = keep_fn(ctx, getter_of(ctx, (JSObjectRef)gopd, (JSObjectRef)proto, "detached"));
   }
 }
+
+/* Captures the intrinsics of jrt (see jni_internal.h). A runtime made by
+ * JsRuntime.create() is captured from its own global object before any
+ * script ran (fresh_realm false); a launcher runtime, which the JNI layer
+ * first sees when a script already ran and may have replaced Object.keys,
+ * from a new realm (global object) of the same VM, made for this and let
+ * go (the kept functions are the engine's own; they work on objects of
+ * every realm of the VM). Inside the gate. */
+static void capture(strait__jrt *jrt, bool fresh_realm) {
+  if (jrt->object_keys) return;
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  JSGlobalContextRef realm = fresh_realm ? JSGlobalContextCreateInGroup(JSContextGetGroup(ctx), NULL) : NULL;
+  capture_from(jrt, realm ? realm : ctx);
+  if (realm) JSGlobalContextRelease(realm);
+}
+
+void strait__jrt_capture(strait__jrt *jrt) { capture(jrt, false); }
 
 /* Calls a captured getter (see jni_internal.h). Inside the gate. */
 int strait__jrt_flag(strait__jrt *jrt, JSObjectRef g, JSObjectRef v) {
@@ -104,7 +122,7 @@ strait__jrt *strait__jrt_of(strait_runtime *rt) {
   if (!jrt) return NULL;
   jrt->rt = rt;
   strait_runtime_set_embedder(rt, jrt, jrt_teardown);
-  strait__jrt_capture(jrt);
+  capture(jrt, true);
   return jrt;
 }
 
