@@ -48,8 +48,15 @@ for (const a of Object.keys(ACCESSES)) {
     sources.push(file.toString());
   }
 }
+// a class whose field type is missing at run time: describing it fails
+// with NoClassDefFoundError (Bridge.describe's getFields)
+Files.writeString(dir.resolve('ClassInit_Gone.java'), 'public class ClassInit_Gone {}\n', []);
+Files.writeString(dir.resolve('ClassInit_NeedsGone.java'),
+  'public class ClassInit_NeedsGone { public static ClassInit_Gone g; public static int one() { return 1; } }\n', []);
+sources.push(dir.resolve('ClassInit_Gone.java').toString(), dir.resolve('ClassInit_NeedsGone.java').toString());
 const javac = ToolProvider.getSystemJavaCompiler();
 const rc = javac.run(null, null, null, ['-d', dir.toString()].concat(sources));
+Files.deleteIfExists(dir.resolve('ClassInit_Gone.class'));
 const loader = new URLClassLoader([dir.toUri().toURL()]);
 Thread.currentThread().setContextClassLoader(loader);
 
@@ -75,6 +82,13 @@ describe('a throwing static initializer', () => {
       expect(new (Java.type('java.util.ArrayList'))([1, 2]).size()).toBe(2);
     });
   }
+
+  it('a class that cannot be described (a missing field type) is a JS error naming it, every time', () => {
+    for (let i = 0; i < 3; i++) {
+      const e = thrown(() => Java.type('ClassInit_NeedsGone').one(), Error);
+      expect(e.message).toMatch(/^cannot use Java class ClassInit_NeedsGone: java\.lang\.NoClassDefFoundError: ClassInit_Gone/);
+    }
+  });
 });
 
 describe('clean-up', () => {

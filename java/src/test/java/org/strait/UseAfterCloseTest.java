@@ -228,6 +228,8 @@ class UseAfterCloseTest {
                         try {
                             assertEquals(r + 1, f.call(arg));
                             assertEquals(r, arg.get("n"));
+                            Object list = rt.toJs(List.of(Map.of("o", arg)));
+                            if (list instanceof JsValue) ((JsValue) list).close();
                         } catch (IllegalStateException e) {
                             if (!e.getMessage().contains("was closed")) bad.compareAndSet(null, e);
                             return;
