@@ -214,6 +214,41 @@ class UseAfterCloseTest {
         return out;
     }
 
+    /** A Java proxy implemented by a JS object whose handle was closed afterwards. */
+    @TestFactory
+    List<DynamicTest> proxyOfAClosedHandleIsRefused() {
+        String[] impls = {"(function () { globalThis.ran = 1; })", "({ run() { globalThis.ran = 1; } })"};
+        List<DynamicTest> out = new ArrayList<>();
+        for (String impl : impls) {
+            for (boolean withArg : new boolean[] {false, true}) {
+                out.add(DynamicTest.dynamicTest(impl + (withArg ? " / closed argument" : ""), () -> {
+                    try (JsRuntime rt = JsRuntime.create()) {
+                        JsObject o = (JsObject) rt.eval(impl);
+                        if (!withArg) {
+                            Runnable r = o.as(Runnable.class);
+                            r.run();
+                            o.close();
+                            rt.eval("for (let i = 0; i < 2000; i++) ({ i });");
+                            IllegalStateException e = assertThrows(IllegalStateException.class, r::run);
+                            assertTrue(e.getMessage().contains("was closed"), e.getMessage());
+                        } else {
+                            @SuppressWarnings("unchecked")
+                            java.util.function.Function<Object, Object> fn =
+                                    ((JsObject) rt.eval("(x => typeof x)")).as(java.util.function.Function.class);
+                            JsValue arg = (JsValue) rt.eval("({})");
+                            assertEquals("object", fn.apply(arg));
+                            arg.close();
+                            IllegalStateException e = assertThrows(IllegalStateException.class, () -> fn.apply(arg));
+                            assertTrue(e.getMessage().contains("was closed"), e.getMessage());
+                        }
+                        assertEquals(6, rt.eval("1 + 5"));
+                    }
+                }));
+            }
+        }
+        return out;
+    }
+
     /** close() on one thread while another calls through the same handle: no crash. */
     @Test
     void closeRacingWithCallsNeverCrashes() throws Exception {
