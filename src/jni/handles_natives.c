@@ -150,7 +150,15 @@ static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstr
   stay s;
   jboolean r = JNI_FALSE;
   if (stay_begin(env, &s, peer) == 0) {
-    r = JSObjectHasProperty(s.ctx, obj_of(&s, obj), k) ? JNI_TRUE : JNI_FALSE;
+    /* the ForKey form reports a throwing Proxy `has` trap (JsException)
+     * instead of answering false */
+    JSValueRef exc = NULL;
+    r = JSObjectHasPropertyForKey(s.ctx, obj_of(&s, obj), JSValueMakeString(s.ctx, k), &exc)
+            ? JNI_TRUE : JNI_FALSE;
+    if (exc) {
+      r = JNI_FALSE;
+      strait__rethrow_to_java(env, s.jrt, exc);
+    }
     stay_end(&s);
   }
   JSStringRelease(k);

@@ -62,6 +62,28 @@ class KeysTest {
         return out;
     }
 
+    /** has() reports a throwing trap as the JS error, not false. */
+    @TestFactory
+    List<DynamicTest> otherReadsReportThrowingTraps() {
+        String[][] cases = {
+            {"new Proxy({}, { has() { throw new RangeError('has trap'); } })", "has", "RangeError: has trap"},
+            {"new Proxy({}, { has() { throw 'thrown string'; } })", "has", "thrown string"},
+        };
+        List<DynamicTest> out = new ArrayList<>();
+        for (String[] c : cases) {
+            out.add(DynamicTest.dynamicTest(c[1] + " / " + c[2], () -> {
+                try (JsRuntime rt = JsRuntime.create()) {
+                    JsObject o = (JsObject) rt.eval(c[0]);
+                    JsException e = assertThrows(JsException.class, () -> o.has("x"));
+                    assertEquals(c[2], e.getMessage());
+                    assertEquals(true, ((JsObject) rt.eval("({x: 1})")).has("x"));
+                    assertEquals(3, ((JsArray) rt.eval("[1, 2, 3]")).size());
+                }
+            }));
+        }
+        return out;
+    }
+
     /** Proxy traps that throw (or lie) give a JsException carrying the JS error. */
     @TestFactory
     List<DynamicTest> throwingTrapsAreJsExceptions() {
