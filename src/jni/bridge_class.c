@@ -7,8 +7,13 @@
  * members (one Bridge.describe() upcall: constructors, methods and fields
  * with their IDs and type codes, grouped by name and sorted for binary
  * search). Entries are never freed (they live as long as the process, like
- * the JVM's class IDs) and are shared by every runtime; building one takes
- * a process mutex, reading one does not.
+ * the JVM's class IDs) and are shared by every runtime. Making the bare
+ * entry and publishing a description take a process mutex; describing
+ * (Java code: reflection, class loaders, the class's static initializer,
+ * which may use the bridge again) runs outside it; reading takes none. A
+ * description that fails (a throwing static initializer) publishes
+ * nothing: the next use tries again and gets the JVM's
+ * NoClassDefFoundError, as a JS error.
  */
 #include "bridge.h"
 
@@ -89,19 +94,25 @@ static int cmp_member(const void *a, const void *b) {
   return strcmp(x->name, y->name);
 }
 
-/* Frees what describe() built for k after it failed half-way, so a later
- * attempt starts from nothing. Under cls_mu. */
-static void undescribe(jb_class *k, jsize n) {
-  if (k->members) {
+/* Frees a description d (see describe()) whose members array holds n
+ * members: after a failure half-way, or one that lost the race to publish.
+ * Leaves d empty. */
+static void free_description(jb_class *d, jsize n) {
+  if (d->members) {
     for (jsize i = 0; i < n; i++) {
-      free(k->members[i].params);
-      free(k->members[i].pcls);
-      free(k->members[i].name);
-      free(k->members[i].sig);
+      free(d->members[i].params);
+      free(d->members[i].pcls);
+      free(d->members[i].name);
+      free(d->members[i].sig);
     }
   }
-  free(k->members);
-  k->members = NULL;
+  free(d->members);
+  free(d->ctors.m);
+  free(d->fields);
+  if (d->groups)
+    for (int i = 0; i < d->ngroups; i++) free(d->groups[i].m);
+  free(d->groups);
+  memset(d, 0, sizeof *d);
 }
 
 /* Local ref of element i of the Object[] a, which must be an instance of
@@ -122,15 +133,18 @@ static jobject element(JNIEnv *env, jobjectArray a, jsize i, jclass want, const 
 }
 
 /*
- * Fills the members of k from Bridge.describe(). Every JNI call is checked:
- * FromReflectedMethod/Field initialize the class, so a throwing static
+ * Describes class k from Bridge.describe() into d (zeroed by the caller;
+ * members name k as their owner), without cls_mu: the upcall runs Java
+ * code (reflection, class loaders) and FromReflectedMethod/Field run the
+ * class's static initializer, any of which may call back into JS and so
+ * into jb_class_get. Every JNI call is checked: a throwing static
  * initializer surfaces here (ExceptionInInitializerError the first time,
  * NoClassDefFoundError afterwards). Returns 0, or STRAIT_EJAVA with the
- * Java exception left pending and k left undescribed (nothing half-built
- * stays, so no NULL member ID is ever handed out), or STRAIT_ENOMEM. Under
- * cls_mu.
+ * Java exception left pending and d left empty (nothing half-built stays,
+ * so no NULL member ID is ever handed out). Inside a runtime.
  */
-static int describe(JNIEnv *env, jb_class *k) {
+static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
+  jb_class *dd = d_out;
   jobjectArray d = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_describe, k->ref);
   if ((*env)->ExceptionCheck(env)) return STRAIT_EJAVA;
   if (!d) {
@@ -164,16 +178,16 @@ static int describe(JNIEnv *env, jb_class *k) {
   rc = STRAIT_ENOMEM;
   cls = malloc(sizeof(jint) * (size_t)(nc + 1));
   code = utf8_of(env, codes);
-  k->members = calloc((size_t)n + 1, sizeof(jb_member));
+  dd->members = calloc((size_t)n + 1, sizeof(jb_member));
   sorted = calloc((size_t)n + 1, sizeof *sorted);
-  if (!cls || !code || !k->members || !sorted) goto out;
+  if (!cls || !code || !dd->members || !sorted) goto out;
   rc = STRAIT_EJAVA;
   (*env)->GetIntArrayRegion(env, classes, 0, nc, cls);
   if ((*env)->ExceptionCheck(env)) goto out;
   const char *p = code;
   int ci = 0, nsorted = 0, nfields = 0, nctors = 0;
   for (jsize i = 0; i < n; i++) {
-    jb_member *m = &k->members[i];
+    jb_member *m = &dd->members[i];
     const char *end = strchr(p, ';');
     if (!end) end = p + strlen(p);
     int np = (int)(end - p) - 4;
@@ -220,46 +234,54 @@ static int describe(JNIEnv *env, jb_class *k) {
     else if (m->kind == 'c') nctors++;
     else sorted[nsorted++] = m;
   }
-  k->super_index = h[0];
-  k->flags = h[1];
-  k->elem = (char)h[2];
-  k->elem_cls = h[3];
-  k->self_code = (char)h[4];
+  dd->super_index = h[0];
+  dd->flags = h[1];
+  dd->elem = (char)h[2];
+  dd->elem_cls = h[3];
+  dd->self_code = (char)h[4];
   /* constructors */
-  k->ctors.cls = k;
-  k->ctors.name = "<init>";
-  k->ctors.m = calloc((size_t)nctors + 1, sizeof(jb_member *));
+  dd->ctors.cls = k;
+  dd->ctors.name = "<init>";
+  dd->ctors.m = calloc((size_t)nctors + 1, sizeof(jb_member *));
+  dd->fields = calloc((size_t)nfields + 1, sizeof(jb_member *));
+  dd->groups = calloc((size_t)nsorted + 1, sizeof(jb_group));
+  if (!dd->ctors.m || !dd->fields || !dd->groups) {
+    rc = STRAIT_ENOMEM;
+    goto out;
+  }
   for (jsize i = 0; i < n; i++)
-    if (k->members[i].kind == 'c') k->ctors.m[k->ctors.n++] = &k->members[i];
+    if (dd->members[i].kind == 'c') dd->ctors.m[dd->ctors.n++] = &dd->members[i];
   /* fields, sorted by (static, name) */
-  k->fields = calloc((size_t)nfields + 1, sizeof(jb_member *));
   for (jsize i = 0; i < n; i++)
-    if (k->members[i].kind == 'f') k->fields[k->nfields++] = &k->members[i];
-  qsort(k->fields, (size_t)k->nfields, sizeof *k->fields, cmp_member);
+    if (dd->members[i].kind == 'f') dd->fields[dd->nfields++] = &dd->members[i];
+  qsort(dd->fields, (size_t)dd->nfields, sizeof *dd->fields, cmp_member);
   /* method groups, sorted by (static, name) */
   qsort(sorted, (size_t)nsorted, sizeof *sorted, cmp_member);
-  k->groups = calloc((size_t)nsorted + 1, sizeof(jb_group));
   for (int i = 0; i < nsorted;) {
     int j = i;
     while (j < nsorted && sorted[j]->is_static == sorted[i]->is_static &&
            strcmp(sorted[j]->name, sorted[i]->name) == 0)
       j++;
-    jb_group *g = &k->groups[k->ngroups++];
+    jb_group *g = &dd->groups[dd->ngroups++];
     g->cls = k;
     g->name = sorted[i]->name;
     g->is_static = sorted[i]->is_static;
     g->n = j - i;
     g->m = malloc(sizeof(jb_member *) * (size_t)g->n);
+    if (!g->m) {
+      rc = STRAIT_ENOMEM;
+      goto out;
+    }
     memcpy(g->m, &sorted[i], sizeof(jb_member *) * (size_t)g->n);
     i = j;
   }
-  k->nmembers = n;
+  dd->nmembers = n;
   rc = 0;
 out:
   if (rc) {
     if (rc == STRAIT_ENOMEM && !(*env)->ExceptionCheck(env))
       (*env)->ThrowNew(env, strait__jc.OutOfMemoryError, "describing a Java class");
-    undescribe(k, n);
+    free_description(dd, n);
     rc = STRAIT_EJAVA;
   }
   free(cls);
@@ -347,26 +369,51 @@ static void class_error(JNIEnv *env, JSContextRef ctx, const char *name, JSValue
 }
 
 /* The metadata of index; see bridge.h. ctx/exc may be NULL (no JS error
- * is made then). Any thread inside a runtime. */
+ * is made then). The bare entry is made under cls_mu (one upcall, no user
+ * code); the description is built outside it (see describe()) and
+ * published under it, so two threads may both describe a class once and
+ * the second copy is dropped. Any thread inside a runtime. */
 jb_class *jb_class_get(JNIEnv *env, JSContextRef ctx, int index, bool want_members, JSValueRef *exc) {
   jb_class *k = lookup(index);
   if (k && (!want_members || atomic_load_explicit(&k->described, memory_order_acquire))) return k;
+  if (!k) {
+    pthread_mutex_lock(&cls_mu);
+    k = lookup(index);
+    if (!k) k = create(env, index);
+    pthread_mutex_unlock(&cls_mu);
+    if (!k) {
+      if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+      if (ctx && exc) *exc = jb_error(ctx, "Error", "no Java class with index %d", index);
+      return NULL;
+    }
+  }
+  if (!want_members || atomic_load_explicit(&k->described, memory_order_acquire)) return k;
+  jb_class d;
+  memset(&d, 0, sizeof d);
+  if (describe(env, k, &d)) {
+    class_error(env, ctx, k->name, exc);
+    return NULL;
+  }
   pthread_mutex_lock(&cls_mu);
-  k = lookup(index);
-  if (!k) k = create(env, index);
-  int rc = 0;
-  if (k && want_members && !atomic_load(&k->described)) {
-    rc = describe(env, k);
-    if (rc == 0) atomic_store_explicit(&k->described, 1, memory_order_release);
+  bool won = !atomic_load(&k->described);
+  if (won) {
+    k->super_index = d.super_index;
+    k->flags = d.flags;
+    k->elem = d.elem;
+    k->elem_cls = d.elem_cls;
+    k->self_code = d.self_code;
+    k->ctors = d.ctors;   /* .cache is NULL in a fresh description */
+    k->ngroups = d.ngroups;
+    k->groups = d.groups;
+    k->nfields = d.nfields;
+    k->fields = d.fields;
+    k->nmembers = d.nmembers;
+    k->members = d.members;
+    atomic_store_explicit(&k->described, 1, memory_order_release);
   }
   pthread_mutex_unlock(&cls_mu);
-  if (rc) {
-    class_error(env, ctx, k->name, exc);
-  } else if (!k) {
-    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
-    if (ctx && exc) *exc = jb_error(ctx, "Error", "no Java class with index %d", index);
-  }
-  return k && rc == 0 ? k : NULL;
+  if (!won) free_description(&d, d.nmembers);
+  return k;
 }
 
 /* Binary search of a sorted (static, name) array of n member pointers or

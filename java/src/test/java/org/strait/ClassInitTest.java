@@ -43,6 +43,58 @@ public class ClassInitTest {
         }
     }
 
+    /** A class whose static initializer uses the bridge (another class, another thread). */
+    public static class ReentrantInit {
+        public static final String VALUE = reenter();
+
+        public static String value() {
+            return VALUE;
+        }
+    }
+
+    /** Used from JS while ReentrantInit initializes. */
+    public static class Helper1 {
+        public static String hello() {
+            return "h1";
+        }
+    }
+
+    /** Used from JS on another thread while ReentrantInit initializes. */
+    public static class Helper2 {
+        public static String hello() {
+            return "h2";
+        }
+    }
+
+    static String reenter() {
+        try (JsRuntime inner = JsRuntime.create()) {
+            String a = (String) inner.eval("Java.type('" + Helper1.class.getName() + "').hello()");
+            String[] b = new String[1];
+            Thread t = new Thread(() -> {
+                try (JsRuntime other = JsRuntime.create()) {
+                    b[0] = (String) other.eval("Java.type('" + Helper2.class.getName() + "').hello()");
+                }
+            });
+            t.start();
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return a + "+" + b[0];
+        }
+    }
+
+    /** The static initializer runs outside the bridge's class lock: it may use the bridge. */
+    @org.junit.jupiter.api.Test
+    void staticInitializerMayUseTheBridge() {
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(120), () -> {
+            try (JsRuntime rt = JsRuntime.create()) {
+                assertEquals("h1+h2", rt.eval("Java.type('" + ReentrantInit.class.getName() + "').value()"));
+            }
+        }, "a static initializer that uses the bridge must not deadlock");
+    }
+
     /** A RuntimeException whose toString throws. */
     static final class Nasty extends RuntimeException {
         Nasty() {
