@@ -214,6 +214,31 @@ class UseAfterCloseTest {
         return out;
     }
 
+    /** A JsException of runtime A thrown through runtime B's JS: B gets a Java error, never A's cell. */
+    @TestFactory
+    List<DynamicTest> exceptionOfAnotherRuntimeIsNotItsValue() {
+        List<DynamicTest> out = new ArrayList<>();
+        for (boolean closeA : new boolean[] {false, true}) {
+            out.add(DynamicTest.dynamicTest(closeA ? "runtime A closed" : "runtime A open", () -> {
+                JsRuntime a = JsRuntime.create();
+                JsException ex = assertThrows(JsException.class, () -> a.eval("throw {tag: 'from A'}"));
+                if (closeA) a.close();
+                try (JsRuntime b = JsRuntime.create()) {
+                    b.setGlobal("thrower", (Runnable) () -> {
+                        throw ex;
+                    });
+                    Object r = b.eval("(() => { try { thrower.run(); return 'no throw'; }"
+                            + " catch (e) { return (e.tag === undefined) + '|' + String(e.message); } })()");
+                    assertTrue(((String) r).startsWith("true|"), String.valueOf(r));
+                    assertTrue(((String) r).contains("JsException"), String.valueOf(r));
+                } finally {
+                    a.close();
+                }
+            }));
+        }
+        return out;
+    }
+
     /** A Java proxy implemented by a JS object whose handle was closed afterwards. */
     @TestFactory
     List<DynamicTest> proxyOfAClosedHandleIsRefused() {
