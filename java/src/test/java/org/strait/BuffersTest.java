@@ -85,7 +85,10 @@ class BuffersTest {
                     ByteBuffer b = ((JsValue) rt.getGlobal("v")).asByteBuffer();
                     // the ArrayBuffer is pinned: transfer() copies and leaves it attached
                     Object r = rt.eval("(() => { const ab = v.buffer || v; const t = ab.transfer();"
-                            + " return ab.byteLength === 64 && t.byteLength === 64; })()");
+                            + " const s = ab.transfer(8), g = ab.transfer(1024);"
+                            + " const f = ab.transferToFixedLength ? ab.transferToFixedLength(4) : s;"
+                            + " return ab.byteLength === 64 && !ab.detached && t.byteLength === 64"
+                            + " && s.byteLength === 8 && g.byteLength === 1024 && f.byteLength <= 8; })()");
                     assertEquals(true, r);
                     fillAndCheck(rt, b, Integer.parseInt(v[1]));
                     rt.eval("for (let i = 0; i < 20000; i++) new Uint8Array(64);");
