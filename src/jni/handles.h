@@ -70,7 +70,9 @@ typedef struct strait__pending_future strait__pending_future;
  * Touched only inside the gate, except `loop_error` (see threads_loop.c).
  */
 typedef struct strait__hstate {
-  JSObjectRef promise_ctor;       /* protected: the realm's Promise */
+  JSObjectRef promise_ctor;       /* protected: the realm's Promise, captured
+                                   * when the state is made: for
+                                   * JsRuntime.create() before any script */
   strait__pending_future *futures;/* doubly linked, inside the gate */
   jobject loop_error;             /* global ref: a posted Runnable threw */
   jobject adopted;                /* global ref: JsRuntime made for a launcher runtime */

@@ -166,8 +166,10 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner) {
   if (rc == 0) {
     atomic_fetch_add_explicit(&live_embedded, 1, memory_order_relaxed);
     strait_runtime_set_embedder(rt, jrt, jrt_teardown);
-    /* before the bridge (which replaces Object.keys) and any script */
+    /* before the bridge (which replaces Object.keys) and any script; the
+     * interop state captures the realm's Promise the same way */
     strait__jrt_capture(jrt);
+    strait__hstate_of(jrt);
     JSValueRef exc = NULL;
     rc = strait_java_attach(rt, &exc);
     if (rc == STRAIT_EJS) strait__throw_js(env, rt, exc);

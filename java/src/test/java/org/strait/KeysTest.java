@@ -62,6 +62,29 @@ class KeysTest {
         return out;
     }
 
+    /** A replaced global Promise changes neither which handles are JsPromise nor runs script code. */
+    @TestFactory
+    List<DynamicTest> promiseHandlesIgnoreAReplacedPromise() {
+        String[] reps = {
+            "globalThis.Promise = function Fake() {};",
+            "globalThis.Promise = { [Symbol.hasInstance]() { globalThis.ran = true; return true; } };",
+            "globalThis.Promise = null;",
+        };
+        List<DynamicTest> out = new ArrayList<>();
+        for (String rep : reps) {
+            out.add(DynamicTest.dynamicTest(rep, () -> {
+                try (JsRuntime rt = JsRuntime.create()) {
+                    rt.eval("globalThis.P = Promise; globalThis.ran = false;" + rep);
+                    assertTrue(rt.eval("P.resolve(1)") instanceof JsPromise);
+                    assertFalse(rt.eval("({then() {}})") instanceof JsPromise);
+                    assertFalse(rt.eval("({})") instanceof JsPromise);
+                    assertEquals(false, rt.eval("ran"));
+                }
+            }));
+        }
+        return out;
+    }
+
     /** has() reports a throwing trap as the JS error, not false. */
     @TestFactory
     List<DynamicTest> otherReadsReportThrowingTraps() {
