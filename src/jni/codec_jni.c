@@ -18,7 +18,10 @@
  *     deallocator queues for deletion: it runs inside JSC's GC, where no JNI
  *     call may be made); an ArrayBuffer becomes a direct ByteBuffer over its
  *     memory, kept alive by a protected handle that Java releases when the
- *     ByteBuffer is collected.
+ *     ByteBuffer is collected (and by a lease on the JsRuntime, which keeps
+ *     the engine past close() until then); resizable and detached
+ *     ArrayBuffers are refused. A read-only ByteBuffer is copied by Java
+ *     before it is shared (docs/value-format.md, "Zero-copy bytes").
  */
 #include "jni_internal.h"
 #include "bridge.h"
