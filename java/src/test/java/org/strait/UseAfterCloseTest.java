@@ -104,15 +104,34 @@ class UseAfterCloseTest {
         return u.needs().isInstance(v);
     }
 
+    /** Runtimes the cases that do not close a runtime share (fewer runtimes to make). */
+    private static JsRuntime shared, sharedOther;
+
+    @org.junit.jupiter.api.BeforeAll
+    static void openShared() {
+        shared = JsRuntime.create();
+        sharedOther = JsRuntime.create();
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void closeShared() {
+        shared.close();
+        sharedOther.close();
+    }
+
     @TestFactory
     List<DynamicTest> closedHandleIsRefusedEverywhere() {
         List<DynamicTest> out = new ArrayList<>();
         for (Kind k : KINDS) {
             for (Use u : USES) {
                 out.add(DynamicTest.dynamicTest(k.name() + " / " + u.name(), () -> {
-                    try (JsRuntime rt = JsRuntime.create()) {
+                    JsRuntime rt = shared;
+                    {
                         JsValue v = k.make().apply(rt);
-                        if (!applies(u, v)) return;
+                        if (!applies(u, v)) {
+                            v.close();
+                            return;
+                        }
                         v.close();
                         assertTrue(v.isReleased());
                         // make the released cell collectable and reused
@@ -165,8 +184,9 @@ class UseAfterCloseTest {
                 for (boolean closedOther : new boolean[] {false, true}) {
                     out.add(DynamicTest.dynamicTest(k.name() + " / " + u.name()
                             + (closedOther ? " / other runtime closed" : ""), () -> {
-                        try (JsRuntime rt = JsRuntime.create()) {
-                            JsRuntime other = JsRuntime.create();
+                        JsRuntime rt = shared;
+                        {
+                            JsRuntime other = closedOther ? JsRuntime.create() : sharedOther;
                             JsValue foreign = k.make().apply(other);
                             if (closedOther) other.close();
                             RuntimeException e = assertThrows(RuntimeException.class,
@@ -175,7 +195,8 @@ class UseAfterCloseTest {
                                     "expected IllegalArgumentException, got " + e);
                             assertTrue(e.getMessage().contains("another runtime"), e.getMessage());
                             assertEquals(6, rt.eval("1 + 5"));
-                            other.close();
+                            if (closedOther) other.close();
+                            else foreign.close();
                         }
                     }));
                 }
