@@ -7,11 +7,19 @@
  * members (one Bridge.describe() upcall: constructors, methods and fields
  * with their IDs and type codes, grouped by name and sorted for binary
  * search). Entries are never freed (they live as long as the process, like
- * the JVM's class IDs) and are shared by every runtime; building one takes
- * a process mutex, reading one does not.
+ * the JVM's class IDs) and are shared by every runtime. Making the bare
+ * entry and publishing a description take a process mutex; describing
+ * (Java code: reflection, class loaders, the class's static initializer,
+ * which may use the bridge again) runs outside it; reading takes none. A
+ * description that fails (a throwing static initializer) publishes
+ * nothing: the next use tries again and gets the JVM's
+ * NoClassDefFoundError, as a JS error.
  */
 #include "bridge.h"
 
+#include "handles.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,9 +69,13 @@ static jb_class *create(JNIEnv *env, int index) {
     return NULL;
   }
   jb_class *k = calloc(1, sizeof *k);
-  if (!k) return NULL;
+  if (!k || !(k->ref = (*env)->NewGlobalRef(env, local))) {
+    free(k);
+    (*env)->DeleteLocalRef(env, local);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    return NULL;
+  }
   k->index = index;
-  k->ref = (*env)->NewGlobalRef(env, local);
   jstring nm = (*env)->CallObjectMethod(env, local, jb.Class_getName);
   (*env)->DeleteLocalRef(env, local);
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
@@ -82,43 +94,107 @@ static int cmp_member(const void *a, const void *b) {
   return strcmp(x->name, y->name);
 }
 
-/* Fills the members of k from Bridge.describe(). Under cls_mu. */
-static int describe(JNIEnv *env, jb_class *k) {
+/* Frees a description d (see describe()) whose members array holds n
+ * members: after a failure half-way, or one that lost the race to publish.
+ * Leaves d empty. */
+static void free_description(jb_class *d, jsize n) {
+  if (d->members) {
+    for (jsize i = 0; i < n; i++) {
+      free(d->members[i].params);
+      free(d->members[i].pcls);
+      free(d->members[i].name);
+      free(d->members[i].sig);
+    }
+  }
+  free(d->members);
+  free(d->ctors.m);
+  free(d->fields);
+  if (d->groups)
+    for (int i = 0; i < d->ngroups; i++) free(d->groups[i].m);
+  free(d->groups);
+  memset(d, 0, sizeof *d);
+}
+
+/* Local ref of element i of the Object[] a, which must be an instance of
+ * want (NULL: any non-null object); NULL with an exception pending or when
+ * the element has the wrong type (then IllegalStateException is thrown
+ * here, naming the slot). */
+static jobject element(JNIEnv *env, jobjectArray a, jsize i, jclass want, const char *what) {
+  jobject o = (*env)->GetObjectArrayElement(env, a, i);
+  if ((*env)->ExceptionCheck(env)) return NULL;
+  if (!o || (want && !(*env)->IsInstanceOf(env, o, want))) {
+    if (o) (*env)->DeleteLocalRef(env, o);
+    char m[96];
+    snprintf(m, sizeof m, "Bridge.describe: bad %s", what);
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, m);
+    return NULL;
+  }
+  return o;
+}
+
+/*
+ * Describes class k from Bridge.describe() into d (zeroed by the caller;
+ * members name k as their owner), without cls_mu: the upcall runs Java
+ * code (reflection, class loaders) and FromReflectedMethod/Field run the
+ * class's static initializer, any of which may call back into JS and so
+ * into jb_class_get. Every JNI call is checked: a throwing static
+ * initializer surfaces here (ExceptionInInitializerError the first time,
+ * NoClassDefFoundError afterwards). Returns 0, or STRAIT_EJAVA with the
+ * Java exception left pending and d left empty (nothing half-built stays,
+ * so no NULL member ID is ever handed out). Inside a runtime.
+ */
+static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
+  jb_class *dd = d_out;
   jobjectArray d = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_describe, k->ref);
-  if (!d || (*env)->ExceptionCheck(env)) {
-    (*env)->ExceptionClear(env);
+  if ((*env)->ExceptionCheck(env)) return STRAIT_EJAVA;
+  if (!d) {
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe returned null");
     return STRAIT_EJAVA;
   }
-  jintArray header = (*env)->GetObjectArrayElement(env, d, 0);
-  jobjectArray members = (*env)->GetObjectArrayElement(env, d, 1);
-  jobjectArray names = (*env)->GetObjectArrayElement(env, d, 2);
-  jstring codes = (*env)->GetObjectArrayElement(env, d, 3);
-  jintArray classes = (*env)->GetObjectArrayElement(env, d, 4);
-  jobjectArray sigs = (*env)->GetObjectArrayElement(env, d, 5);
+  jintArray header = NULL, classes = NULL;
+  jobjectArray members = NULL, names = NULL, sigs = NULL;
+  jstring codes = NULL;
+  jint *cls = NULL;
+  char *code = NULL;
+  jb_member **sorted = NULL;
+  jsize n = 0, nc = 0;
+  int rc = STRAIT_EJAVA;
+  if (!(header = element(env, d, 0, NULL, "header")) ||
+      !(members = element(env, d, 1, NULL, "members")) ||
+      !(names = element(env, d, 2, NULL, "names")) ||
+      !(codes = element(env, d, 3, strait__jc.String, "codes")) ||
+      !(classes = element(env, d, 4, NULL, "classes")) ||
+      !(sigs = element(env, d, 5, NULL, "signatures")))
+    goto out;
   jint h[5];
   (*env)->GetIntArrayRegion(env, header, 0, 5, h);
-  k->super_index = h[0];
-  k->flags = h[1];
-  k->elem = (char)h[2];
-  k->elem_cls = h[3];
-  k->self_code = (char)h[4];
-  jsize n = (*env)->GetArrayLength(env, members);
-  jsize nc = (*env)->GetArrayLength(env, classes);
-  jint *cls = malloc(sizeof(jint) * (size_t)(nc + 1));
-  char *code = utf8_of(env, codes);
-  k->members = calloc((size_t)n + 1, sizeof(jb_member));
-  jb_member **sorted = calloc((size_t)n + 1, sizeof *sorted);
-  if (!cls || !k->members || !sorted) {
-    free(cls); free(code); free(sorted);
-    return STRAIT_ENOMEM;
+  if ((*env)->ExceptionCheck(env)) goto out;
+  n = (*env)->GetArrayLength(env, members);
+  nc = (*env)->GetArrayLength(env, classes);
+  if ((*env)->GetArrayLength(env, names) < n || (*env)->GetArrayLength(env, sigs) < n) {
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: short arrays");
+    goto out;
   }
+  rc = STRAIT_ENOMEM;
+  cls = malloc(sizeof(jint) * (size_t)(nc + 1));
+  code = utf8_of(env, codes);
+  dd->members = calloc((size_t)n + 1, sizeof(jb_member));
+  sorted = calloc((size_t)n + 1, sizeof *sorted);
+  if (!cls || !code || !dd->members || !sorted) goto out;
+  rc = STRAIT_EJAVA;
   (*env)->GetIntArrayRegion(env, classes, 0, nc, cls);
+  if ((*env)->ExceptionCheck(env)) goto out;
   const char *p = code;
   int ci = 0, nsorted = 0, nfields = 0, nctors = 0;
   for (jsize i = 0; i < n; i++) {
-    jb_member *m = &k->members[i];
+    jb_member *m = &dd->members[i];
     const char *end = strchr(p, ';');
     if (!end) end = p + strlen(p);
+    int np = (int)(end - p) - 4;
+    if (np < 0 || ci + 1 + np > nc) {
+      (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: bad type codes");
+      goto out;
+    }
     m->owner = k;
     m->kind = p[0];
     m->is_static = p[1] == 's';
@@ -126,87 +202,218 @@ static int describe(JNIEnv *env, jb_class *k) {
     m->varargs = p[2] == 'V';
     m->ret = p[3];
     m->ret_cls = cls[ci++];
-    m->nparams = (int)(end - p) - 4;
+    m->nparams = np;
     m->params = malloc((size_t)m->nparams + 1);
     m->pcls = malloc(sizeof(int) * (size_t)(m->nparams + 1));
+    if (!m->params || !m->pcls) { rc = STRAIT_ENOMEM; goto out; }
     memcpy(m->params, p + 4, (size_t)m->nparams);
     m->params[m->nparams] = 0;
     for (int j = 0; j < m->nparams; j++) m->pcls[j] = cls[ci++];
     p = *end ? end + 1 : end;
-    jobject mo = (*env)->GetObjectArrayElement(env, members, i);
+    jobject mo = element(env, members, i, NULL, "member");
+    if (!mo) goto out;
+    /* these initialize the class: a throwing static initializer ends here */
     if (m->kind == 'f') m->fid = (*env)->FromReflectedField(env, mo);
     else m->mid = (*env)->FromReflectedMethod(env, mo);
     (*env)->DeleteLocalRef(env, mo);
-    jstring nm = (*env)->GetObjectArrayElement(env, names, i);
+    if ((*env)->ExceptionCheck(env)) goto out;
+    if (m->kind == 'f' ? !m->fid : !m->mid) {
+      (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: a member has no JNI ID");
+      goto out;
+    }
+    jstring nm = element(env, names, i, strait__jc.String, "name");
+    if (!nm) goto out;
     m->name = utf8_of(env, nm);
     (*env)->DeleteLocalRef(env, nm);
-    jstring sg = (*env)->GetObjectArrayElement(env, sigs, i);
+    jstring sg = element(env, sigs, i, strait__jc.String, "signature");
+    if (!sg) goto out;
     m->sig = utf8_of(env, sg);
     (*env)->DeleteLocalRef(env, sg);
+    if (!m->name || !m->sig) { rc = STRAIT_ENOMEM; goto out; }
     if (m->kind == 'f') nfields++;
     else if (m->kind == 'c') nctors++;
     else sorted[nsorted++] = m;
   }
-  free(cls);
-  free(code);
+  dd->super_index = h[0];
+  dd->flags = h[1];
+  dd->elem = (char)h[2];
+  dd->elem_cls = h[3];
+  dd->self_code = (char)h[4];
   /* constructors */
-  k->ctors.cls = k;
-  k->ctors.name = "<init>";
-  k->ctors.m = calloc((size_t)nctors + 1, sizeof(jb_member *));
+  dd->ctors.cls = k;
+  dd->ctors.name = "<init>";
+  dd->ctors.m = calloc((size_t)nctors + 1, sizeof(jb_member *));
+  dd->fields = calloc((size_t)nfields + 1, sizeof(jb_member *));
+  dd->groups = calloc((size_t)nsorted + 1, sizeof(jb_group));
+  if (!dd->ctors.m || !dd->fields || !dd->groups) {
+    rc = STRAIT_ENOMEM;
+    goto out;
+  }
   for (jsize i = 0; i < n; i++)
-    if (k->members[i].kind == 'c') k->ctors.m[k->ctors.n++] = &k->members[i];
+    if (dd->members[i].kind == 'c') dd->ctors.m[dd->ctors.n++] = &dd->members[i];
   /* fields, sorted by (static, name) */
-  k->fields = calloc((size_t)nfields + 1, sizeof(jb_member *));
   for (jsize i = 0; i < n; i++)
-    if (k->members[i].kind == 'f') k->fields[k->nfields++] = &k->members[i];
-  qsort(k->fields, (size_t)k->nfields, sizeof *k->fields, cmp_member);
+    if (dd->members[i].kind == 'f') dd->fields[dd->nfields++] = &dd->members[i];
+  qsort(dd->fields, (size_t)dd->nfields, sizeof *dd->fields, cmp_member);
   /* method groups, sorted by (static, name) */
   qsort(sorted, (size_t)nsorted, sizeof *sorted, cmp_member);
-  k->groups = calloc((size_t)nsorted + 1, sizeof(jb_group));
   for (int i = 0; i < nsorted;) {
     int j = i;
     while (j < nsorted && sorted[j]->is_static == sorted[i]->is_static &&
            strcmp(sorted[j]->name, sorted[i]->name) == 0)
       j++;
-    jb_group *g = &k->groups[k->ngroups++];
+    jb_group *g = &dd->groups[dd->ngroups++];
     g->cls = k;
     g->name = sorted[i]->name;
     g->is_static = sorted[i]->is_static;
     g->n = j - i;
     g->m = malloc(sizeof(jb_member *) * (size_t)g->n);
+    if (!g->m) {
+      rc = STRAIT_ENOMEM;
+      goto out;
+    }
     memcpy(g->m, &sorted[i], sizeof(jb_member *) * (size_t)g->n);
     i = j;
   }
+  dd->nmembers = n;
+  rc = 0;
+out:
+  if (rc) {
+    if (rc == STRAIT_ENOMEM && !(*env)->ExceptionCheck(env))
+      (*env)->ThrowNew(env, strait__jc.OutOfMemoryError, "describing a Java class");
+    free_description(dd, n);
+    rc = STRAIT_EJAVA;
+  }
+  free(cls);
+  free(code);
   free(sorted);
-  (*env)->DeleteLocalRef(env, header);
-  (*env)->DeleteLocalRef(env, members);
-  (*env)->DeleteLocalRef(env, names);
-  (*env)->DeleteLocalRef(env, codes);
-  (*env)->DeleteLocalRef(env, classes);
-  (*env)->DeleteLocalRef(env, sigs);
+  if (header) (*env)->DeleteLocalRef(env, header);
+  if (members) (*env)->DeleteLocalRef(env, members);
+  if (names) (*env)->DeleteLocalRef(env, names);
+  if (codes) (*env)->DeleteLocalRef(env, codes);
+  if (classes) (*env)->DeleteLocalRef(env, classes);
+  if (sigs) (*env)->DeleteLocalRef(env, sigs);
   (*env)->DeleteLocalRef(env, d);
-  k->nmembers = n;
-  return 0;
+  return rc;
+}
+
+/* Text of a Throwable: its toString(), or its class name when that throws.
+ * malloc'd UTF-8, or NULL. Clears what it raises. */
+static char *throwable_text(JNIEnv *env, jthrowable t) {
+  jstring s = (*env)->CallObjectMethod(env, t, strait__hc.Throwable_toString);
+  if ((*env)->ExceptionCheck(env) || !s) {
+    (*env)->ExceptionClear(env);
+    jclass c = (*env)->GetObjectClass(env, t);
+    s = c ? (*env)->CallObjectMethod(env, c, jb.Class_getName) : NULL;
+    if (c) (*env)->DeleteLocalRef(env, c);
+    if ((*env)->ExceptionCheck(env) || !s) {
+      (*env)->ExceptionClear(env);
+      return NULL;
+    }
+  }
+  char *r = utf8_of(env, s);
+  (*env)->DeleteLocalRef(env, s);
+  return r;
+}
+
+/*
+ * Turns the Java exception pending after a failed describe of k into a JS
+ * Error naming the class and the cause chain, e.g. "cannot use Java class
+ * X: java.lang.ExceptionInInitializerError (caused by
+ * java.lang.IllegalStateException: boom)", with the Throwable as its
+ * `javaException`; clears the Java exception. Without ctx/exc only clears.
+ * Inside a runtime, not under cls_mu.
+ */
+static void class_error(JNIEnv *env, JSContextRef ctx, const char *name, JSValueRef *exc) {
+  jthrowable t = (*env)->ExceptionOccurred(env);
+  (*env)->ExceptionClear(env);
+  if (!ctx || !exc) {
+    if (t) (*env)->DeleteLocalRef(env, t);
+    return;
+  }
+  char buf[1024];
+  size_t len = (size_t)snprintf(buf, sizeof buf, "cannot use Java class %s", name ? name : "(unknown)");
+  jthrowable c = t ? (jthrowable)(*env)->NewLocalRef(env, t) : NULL;
+  for (int depth = 0; c && depth < 4 && len < sizeof buf; depth++) {
+    char *txt = throwable_text(env, c);
+    len += (size_t)snprintf(buf + len, sizeof buf - len, depth == 0 ? ": %s" : " (caused by %s)",
+                            txt ? txt : "a Java exception");
+    free(txt);
+    jthrowable next = (*env)->CallObjectMethod(env, c, strait__hc.Throwable_getCause);
+    if ((*env)->ExceptionCheck(env)) {
+      (*env)->ExceptionClear(env);
+      next = NULL;
+    }
+    if (next && (*env)->IsSameObject(env, next, c)) {
+      (*env)->DeleteLocalRef(env, next);
+      next = NULL;
+    }
+    (*env)->DeleteLocalRef(env, c);
+    c = next;
+  }
+  if (c) (*env)->DeleteLocalRef(env, c);
+  JSValueRef err = jb_error(ctx, "Error", "%s", buf);
+  jb_rt *b = t && JSValueIsObject(ctx, err) ? jb_rt_of(ctx) : NULL;
+  if (b) {
+    JSValueRef ignored = NULL;
+    JSValueRef jw = jb_wrap(env, b, ctx, t, &ignored);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    if (jw) {
+      JSStringRef k = JSStringCreateWithUTF8CString("javaException");
+      JSObjectSetProperty(ctx, (JSObjectRef)err, k, jw, kJSPropertyAttributeDontEnum, NULL);
+      JSStringRelease(k);
+    }
+  }
+  if (t) (*env)->DeleteLocalRef(env, t);
+  *exc = err;
 }
 
 /* The metadata of index; see bridge.h. ctx/exc may be NULL (no JS error
- * is made then). Any thread inside a runtime. */
+ * is made then). The bare entry is made under cls_mu (one upcall, no user
+ * code); the description is built outside it (see describe()) and
+ * published under it, so two threads may both describe a class once and
+ * the second copy is dropped. Any thread inside a runtime. */
 jb_class *jb_class_get(JNIEnv *env, JSContextRef ctx, int index, bool want_members, JSValueRef *exc) {
   jb_class *k = lookup(index);
   if (k && (!want_members || atomic_load_explicit(&k->described, memory_order_acquire))) return k;
+  if (!k) {
+    pthread_mutex_lock(&cls_mu);
+    k = lookup(index);
+    if (!k) k = create(env, index);
+    pthread_mutex_unlock(&cls_mu);
+    if (!k) {
+      if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+      if (ctx && exc) *exc = jb_error(ctx, "Error", "no Java class with index %d", index);
+      return NULL;
+    }
+  }
+  if (!want_members || atomic_load_explicit(&k->described, memory_order_acquire)) return k;
+  jb_class d;
+  memset(&d, 0, sizeof d);
+  if (describe(env, k, &d)) {
+    class_error(env, ctx, k->name, exc);
+    return NULL;
+  }
   pthread_mutex_lock(&cls_mu);
-  k = lookup(index);
-  if (!k) k = create(env, index);
-  int rc = 0;
-  if (k && want_members && !atomic_load(&k->described)) {
-    rc = describe(env, k);
-    if (rc == 0) atomic_store_explicit(&k->described, 1, memory_order_release);
+  bool won = !atomic_load(&k->described);
+  if (won) {
+    k->super_index = d.super_index;
+    k->flags = d.flags;
+    k->elem = d.elem;
+    k->elem_cls = d.elem_cls;
+    k->self_code = d.self_code;
+    k->ctors = d.ctors;   /* .cache is NULL in a fresh description */
+    k->ngroups = d.ngroups;
+    k->groups = d.groups;
+    k->nfields = d.nfields;
+    k->fields = d.fields;
+    k->nmembers = d.nmembers;
+    k->members = d.members;
+    atomic_store_explicit(&k->described, 1, memory_order_release);
   }
   pthread_mutex_unlock(&cls_mu);
-  if ((!k || rc) && ctx && exc)
-    *exc = jb_error(ctx, "Error", "cannot read the members of Java class %s",
-                    k ? k->name : "(unknown)");
-  return k && rc == 0 ? k : NULL;
+  if (!won) free_description(&d, d.nmembers);
+  return k;
 }
 
 /* Binary search of a sorted (static, name) array of n member pointers or

@@ -18,7 +18,10 @@
  *     deallocator queues for deletion: it runs inside JSC's GC, where no JNI
  *     call may be made); an ArrayBuffer becomes a direct ByteBuffer over its
  *     memory, kept alive by a protected handle that Java releases when the
- *     ByteBuffer is collected.
+ *     ByteBuffer is collected (and by a lease on the JsRuntime, which keeps
+ *     the engine past close() until then); resizable and detached
+ *     ArrayBuffers are refused. A read-only ByteBuffer is copied by Java
+ *     before it is shared (docs/value-format.md, "Zero-copy bytes").
  */
 #include "jni_internal.h"
 #include "bridge.h"
@@ -189,7 +192,18 @@ static JSValueRef hook_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValu
   if (o && (*env)->IsInstanceOf(env, o, strait__jc.String)) {
     r = string_value(env, ctx, (jstring)o, exc);
   } else if (o && (*env)->IsInstanceOf(env, o, strait__jc.JsValue)) {
-    r = strait__handle_value((*env)->GetLongField(env, o, strait__jc.JsValue_handle));
+    /* Java checked the JsValue belongs to this runtime and holds a use of
+     * it for the call; the runtime is checked again here, so a handle of
+     * another heap can never be read as one of this heap */
+    jobject vrt = (*env)->GetObjectField(env, o, strait__hc.JsValue_runtime);
+    bool mine = vrt && c->owner && (*env)->IsSameObject(env, vrt, c->owner);
+    if (vrt) (*env)->DeleteLocalRef(env, vrt);
+    if (mine) {
+      r = strait__handle_value((*env)->GetLongField(env, o, strait__jc.JsValue_handle));
+    } else {
+      *exc = strait__make_error(ctx, "TypeError", "value %u is a JsValue of another runtime", id);
+      r = NULL;
+    }
   } else {
     jb_rt *b = jb_rt_of(ctx);
     if (!b) {
@@ -209,25 +223,39 @@ static jobjectArray conv_array(cj_conv *c) {
   if (!c->n) return NULL;
   jobjectArray a = (*env)->NewObjectArray(env, (jsize)c->n, cj.Object, NULL);
   for (uint32_t i = 0; i < c->n; i++) {
-    if (a) (*env)->SetObjectArrayElement(env, a, (jsize)i, c->refs[i]);
+    /* SetObjectArrayElement cannot fail here (the refs are Objects, the
+     * index in range); checked all the same */
+    if (a && !(*env)->ExceptionCheck(env)) (*env)->SetObjectArrayElement(env, a, (jsize)i, c->refs[i]);
     (*env)->DeleteLocalRef(env, c->refs[i]);
+  }
+  if (a && (*env)->ExceptionCheck(env)) {
+    (*env)->DeleteLocalRef(env, a);
+    a = NULL;
   }
   c->n = 0;
   return a;
 }
 
-/* Deletes collected locals (error paths). */
-static void conv_free(cj_conv *c) {
+/* Deletes the collected locals, keeping the array (error paths). */
+static void conv_free_locals(cj_conv *c) {
   for (uint32_t i = 0; i < c->n; i++) (*c->env)->DeleteLocalRef(c->env, c->refs[i]);
+  c->n = 0;
+}
+
+/* Deletes collected locals and the array (error paths). */
+static void conv_free(cj_conv *c) {
+  conv_free_locals(c);
   free(c->refs);
 }
 
 /* Throws ValueConversionException(message, path) for a writer ETYPE. */
 static void throw_conversion(JNIEnv *env, const char *msg) {
+  if ((*env)->ExceptionCheck(env)) return;   /* a hook's Java exception comes first */
   const char *at = strstr(msg, " at $");
   jstring m = strait__jstring_from_utf8(env, msg, strlen(msg));
-  jstring p = at ? strait__jstring_from_utf8(env, at + 4, strlen(at + 4)) : NULL;
   if (!m) return;
+  jstring p = at ? strait__jstring_from_utf8(env, at + 4, strlen(at + 4)) : NULL;
+  if ((*env)->ExceptionCheck(env)) return;
   jobject ex = (*env)->NewObject(env, cj.ValueConversionException, cj.ValueConversionException_init, m, p);
   if (ex) (*env)->Throw(env, (jthrowable)ex);
 }
@@ -302,13 +330,19 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
     free(c.refs);
     return NULL;
   }
+  /* each allocation may fail with OutOfMemoryError pending: no JNI call
+   * after one that failed (DeleteLocalRef aside) */
   jobject spill = out.spilled ? (*env)->NewDirectByteBuffer(env, out.data, (jlong)out.len) : NULL;
   uint32_t nrefs = c.n;
-  jobjectArray refs = conv_array(&c);
+  jobjectArray refs = NULL;
+  jlongArray meta = NULL;
+  jobjectArray res = NULL;
+  if (!(*env)->ExceptionCheck(env)) refs = conv_array(&c);
+  else conv_free_locals(&c);
   free(c.refs);
-  jlongArray meta = (*env)->NewLongArray(env, 1);
-  jobjectArray res = (*env)->NewObjectArray(env, 3, cj.Object, NULL);
-  if ((out.spilled && !spill) || (nrefs && !refs) || !meta || !res) {
+  if (!(*env)->ExceptionCheck(env)) meta = (*env)->NewLongArray(env, 1);
+  if (!(*env)->ExceptionCheck(env)) res = (*env)->NewObjectArray(env, 3, cj.Object, NULL);
+  if ((out.spilled && !spill) || (nrefs && !refs) || !meta || !res || (*env)->ExceptionCheck(env)) {
     strait__vbuf_free(&out);
     if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "toJava");
     return NULL;
@@ -379,7 +413,10 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
     return NULL;
   }
   jobject ref = (*env)->NewGlobalRef(env, buf);
-  if (!ref) return NULL;
+  if (!ref) {
+    if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "toJs: ByteBuffer");
+    return NULL;
+  }
   flush_dead(env);
   strait__entry entry;
   if (cj_enter(env, jrt, &entry)) {
@@ -401,8 +438,12 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
  * Natives.codecBufferOf(peer, handle, protectedOut): a direct ByteBuffer
  * over the bytes of the ArrayBuffer or typed array of handle (the view's
  * range), no copy. The ArrayBuffer gets a new protected handle, stored in
- * protectedOut[0], which Java releases when the ByteBuffer is collected.
- * Throws IllegalArgumentException for other values. Any Java thread.
+ * protectedOut[0], which Java releases when the ByteBuffer is collected;
+ * reading its bytes pointer pins it, so JS can no longer detach it (a
+ * transfer copies). Refused with IllegalArgumentException: other values,
+ * a resizable ArrayBuffer (JS could shrink the memory under the
+ * ByteBuffer) or a view of one, a detached one. Whether it is resizable or
+ * detached is asked of the getters captured at start-up. Any Java thread.
  */
 static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong handle, jlongArray out) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
@@ -411,28 +452,40 @@ static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong ha
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   JSValueRef v = strait__handle_value(handle);
   JSTypedArrayType t = JSValueGetTypedArrayType(ctx, v, NULL);
-  uint8_t *p = NULL;
-  size_t n = 0;
   JSObjectRef ab = NULL;
-  if (t == kJSTypedArrayTypeArrayBuffer) {
-    ab = (JSObjectRef)v;
-    p = JSObjectGetArrayBufferBytesPtr(ctx, ab, NULL);
-    n = JSObjectGetArrayBufferByteLength(ctx, ab, NULL);
-  } else if (t != kJSTypedArrayTypeNone) {
-    ab = JSObjectGetTypedArrayBuffer(ctx, (JSObjectRef)v, NULL);
-    p = JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)v, NULL);
-    if (p) p += JSObjectGetTypedArrayByteOffset(ctx, (JSObjectRef)v, NULL);
-    n = JSObjectGetTypedArrayByteLength(ctx, (JSObjectRef)v, NULL);
-  }
+  if (t == kJSTypedArrayTypeArrayBuffer) ab = (JSObjectRef)v;
+  else if (t != kJSTypedArrayTypeNone) ab = JSObjectGetTypedArrayBuffer(ctx, (JSObjectRef)v, NULL);
+  const char *refused = NULL;
+  if (!ab) refused = "asByteBuffer: not an ArrayBuffer or typed array";
+  else if (strait__jrt_flag(jrt, jrt->ab_resizable, ab) != 0)
+    refused = "asByteBuffer: the ArrayBuffer is resizable (JS could shrink the memory under the "
+              "ByteBuffer); copy it with toJava() or use a fixed-length ArrayBuffer";
+  else if (strait__jrt_flag(jrt, jrt->ab_detached, ab) != 0)
+    refused = "asByteBuffer: the ArrayBuffer is detached";
   jobject r = NULL;
-  if (!ab) {
-    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "asByteBuffer: not an ArrayBuffer or typed array");
+  if (refused) {
+    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, refused);
   } else {
+    uint8_t *p;
+    size_t n;
+    if (t == kJSTypedArrayTypeArrayBuffer) {
+      p = JSObjectGetArrayBufferBytesPtr(ctx, ab, NULL);
+      n = JSObjectGetArrayBufferByteLength(ctx, ab, NULL);
+    } else {
+      p = JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)v, NULL);
+      if (p) p += JSObjectGetTypedArrayByteOffset(ctx, (JSObjectRef)v, NULL);
+      n = JSObjectGetTypedArrayByteLength(ctx, (JSObjectRef)v, NULL);
+    }
     static uint8_t empty[1];
     r = (*env)->NewDirectByteBuffer(env, p ? p : empty, (jlong)(p ? n : 0));
     if (r) {
       jlong h = strait__handle_make(ctx, ab);
       (*env)->SetLongArrayRegion(env, out, 0, 1, &h);
+      if ((*env)->ExceptionCheck(env)) {
+        JSValueUnprotect(ctx, ab);
+        (*env)->DeleteLocalRef(env, r);
+        r = NULL;
+      }
     }
   }
   cj_leave(jrt, &entry);

@@ -16,6 +16,9 @@ static jstring jstr(JNIEnv *env, const char *s) {
 
 /* Throws JsException for exc (see jni_internal.h). Inside rt's gate. */
 void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc) {
+  /* a Java exception already pending (a failed upcall on the way) is the
+   * one Java sees; no JNI call may be made on top of it */
+  if ((*env)->ExceptionCheck(env)) return;
   JSContextRef ctx = strait_runtime_context(rt);
   if (!exc) exc = JSValueMakeUndefined(ctx);
   strait_error_info info;
@@ -39,21 +42,34 @@ void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc) {
   jobject owner = NULL;
   strait__jrt *jrt = strait_runtime_embedder(rt);
   if (jrt && jrt->owner) owner = (*env)->NewLocalRef(env, jrt->owner);
-  jobject value = NULL;
+  /* two handles of an object: the exception's own (read when it is thrown
+   * back through JS) and the one getValue() hands out, which the caller
+   * may close without the exception losing its value */
+  jobject value = NULL, user_value = NULL;
   if (owner || !is_object) {
     value = strait__to_java(env, jrt, owner, exc);
     if ((*env)->ExceptionCheck(env)) goto out;
+    if (value && (*env)->IsInstanceOf(env, value, strait__jc.JsValue)) {
+      user_value = strait__to_java(env, jrt, owner, exc);
+      if ((*env)->ExceptionCheck(env)) goto out;
+    } else if (value) {
+      user_value = (*env)->NewLocalRef(env, value);
+    }
   }
 
+  /* each string may fail with OutOfMemoryError pending: stop at the first */
   jstring jmsg = msg ? strait__jstring_from_utf8(env, msg, msglen)
                      : jstr(env, "uncaught JavaScript exception");
+  if ((*env)->ExceptionCheck(env)) goto out;
   jstring jname = jstr(env, rc == 0 && info.name ? info.name : (is_object ? "Error" : NULL));
+  if ((*env)->ExceptionCheck(env)) goto out;
   jstring jstack = rc == 0 ? jstr(env, info.stack) : NULL;
+  if ((*env)->ExceptionCheck(env)) goto out;
   jstring jfile = rc == 0 ? jstr(env, info.file) : NULL;
   if (!(*env)->ExceptionCheck(env)) {
     jobject ex = (*env)->NewObject(env, strait__jc.JsException, strait__jc.JsException_init,
                                    jmsg, jname, jstack, jfile, (jint)info.line,
-                                   (jint)info.column, value);
+                                   (jint)info.column, value, user_value);
     if (ex) (*env)->Throw(env, (jthrowable)ex);
   }
 out:
@@ -63,6 +79,7 @@ out:
 
 /* Throws the Java exception for a status (see jni_internal.h). Any thread. */
 void strait__throw_status(JNIEnv *env, int status, const char *what) {
+  if ((*env)->ExceptionCheck(env)) return;   /* the pending one is the cause */
   jclass cls;
   switch (status) {
     case STRAIT_ECLOSED:

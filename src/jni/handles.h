@@ -34,6 +34,7 @@ typedef struct strait__hcache {
   jclass JsInterruptedException;
   jmethodID JsInterruptedException_init;
   jmethodID Throwable_toString;         /* Object.toString on a Throwable */
+  jmethodID Throwable_getCause;         /* ()Ljava/lang/Throwable; */
   jmethodID Class_getName;
   jmethodID JsRuntime_adopt;            /* static (long) JsRuntime */
   jmethodID JsRuntime_closeAdopted;     /* ()J */
@@ -69,7 +70,9 @@ typedef struct strait__pending_future strait__pending_future;
  * Touched only inside the gate, except `loop_error` (see threads_loop.c).
  */
 typedef struct strait__hstate {
-  JSObjectRef promise_ctor;       /* protected: the realm's Promise */
+  JSObjectRef promise_ctor;       /* protected: the realm's Promise, captured
+                                   * when the state is made: for
+                                   * JsRuntime.create() before any script */
   strait__pending_future *futures;/* doubly linked, inside the gate */
   jobject loop_error;             /* global ref: a posted Runnable threw */
   jobject adopted;                /* global ref: JsRuntime made for a launcher runtime */

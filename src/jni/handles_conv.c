@@ -89,7 +89,13 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   int nlongs = argc + (argc + 7) / 8;
   jlong vals[nlongs];
+  if (!packed) {
+    *exc = strait__make_error(ctx, "TypeError", "no packed arguments");
+    return STRAIT_EJS;
+  }
   (*env)->GetLongArrayRegion(env, packed, 0, nlongs, vals);
+  if ((*env)->ExceptionCheck(env)) return STRAIT_EJAVA;   /* a short array */
+  jsize nrefs = refs ? (*env)->GetArrayLength(env, refs) : 0;
   const unsigned char *tags = (const unsigned char *)&vals[argc];
   jb_rt *b = jrt->bridge;
   bool imm = jb_imm_ok, flushed = false;
@@ -97,7 +103,12 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
    * (JNI guarantees 16 per native frame): no DeleteLocalRef each */
   bool keep_locals = argc <= 4;
   for (int i = 0; i < argc; i++) {
-    switch (tags[i]) {
+    unsigned t = tags[i];
+    if ((t == STRAIT__ARG_STRING || t == STRAIT__ARG_JAVA || t == STRAIT__ARG_JAVA_REG) && i >= nrefs) {
+      *exc = strait__make_error(ctx, "TypeError", "argument %d: its object is missing", i);
+      return STRAIT_EJS;
+    }
+    switch (t) {
       case STRAIT__ARG_UNDEFINED:
         out[i] = imm ? (JSValueRef)(uintptr_t)JB_VALUE_UNDEFINED : JSValueMakeUndefined(ctx);
         break;
@@ -126,9 +137,9 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
       case STRAIT__ARG_HANDLE: out[i] = strait__handle_value(vals[i]); break;
       case STRAIT__ARG_STRING: {
         jstring s = (*env)->GetObjectArrayElement(env, refs, i);
-        JSStringRef js = strait__jsstring_from_java(env, s);
-        if (!keep_locals) (*env)->DeleteLocalRef(env, s);
-        if (!js) return STRAIT_ENOMEM;
+        JSStringRef js = s ? strait__jsstring_from_java(env, s) : NULL;
+        if (!keep_locals && s) (*env)->DeleteLocalRef(env, s);
+        if (!js) return s ? STRAIT_ENOMEM : STRAIT_EINVAL;
         out[i] = JSValueMakeString(ctx, js);
         JSStringRelease(js);
         break;
@@ -168,6 +179,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
  * a bridge error carrying one in `javaException`, else JsException. Inside
  * the gate. */
 void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc) {
+  if ((*env)->ExceptionCheck(env)) return;   /* a pending Java exception wins */
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   if (exc && JSValueIsObject(ctx, exc)) {
     JSValueRef je = strait__get(ctx, (JSObjectRef)exc, "javaException");
@@ -194,13 +206,17 @@ JSValueRef strait__js_exception_value(JNIEnv *env, strait_runtime *rt, jthrowabl
   strait__jrt *jrt = strait_runtime_embedder(rt);
   if (!jrt) return NULL;
   JSContextRef ctx = strait_runtime_context(rt);
+  /* the exception's own handle (JsException.value), which the user cannot
+   * close; still checked to belong to this runtime (the JsRuntime of the
+   * handle is this runtime's owner), so no cell of another heap is used */
   jobject v = (*env)->GetObjectField(env, t, strait__hc.JsException_value);
   JSValueRef out = NULL;
   if (!v) {
     out = NULL;
   } else if ((*env)->IsInstanceOf(env, v, strait__jc.JsValue)) {
     jobject owner = strait__owner_of(env, jrt);
-    jobject vrt = (*env)->GetObjectField(env, v, strait__hc.JsValue_runtime);
+    if ((*env)->ExceptionCheck(env)) owner = NULL;
+    jobject vrt = owner ? (*env)->GetObjectField(env, v, strait__hc.JsValue_runtime) : NULL;
     if (owner && vrt && (*env)->IsSameObject(env, owner, vrt))
       out = strait__handle_value((*env)->GetLongField(env, v, strait__jc.JsValue_handle));
     if (owner) (*env)->DeleteLocalRef(env, owner);
@@ -212,11 +228,17 @@ JSValueRef strait__js_exception_value(JNIEnv *env, strait_runtime *rt, jthrowabl
       JSStringRelease(s);
     }
   } else if ((*env)->IsInstanceOf(env, v, strait__jc.Boolean)) {
-    out = JSValueMakeBoolean(ctx, (*env)->CallBooleanMethod(env, v, strait__jc.Boolean_booleanValue));
-  } else if ((*env)->IsInstanceOf(env, v, strait__jc.Number)) {
-    out = JSValueMakeNumber(ctx, (*env)->CallDoubleMethod(env, v, strait__jc.Number_doubleValue));
+    jboolean z = (*env)->CallBooleanMethod(env, v, strait__jc.Boolean_booleanValue);
+    if (!(*env)->ExceptionCheck(env)) out = JSValueMakeBoolean(ctx, z);
+  } else if ((*env)->IsInstanceOf(env, v, strait__jc.Integer) ||
+             (*env)->IsInstanceOf(env, v, strait__jc.Double)) {
+    /* only the boxes strait__to_java makes: a user's Number subclass
+     * (doubleValue may throw or lie) is left to the bridge's Java error */
+    jdouble d = (*env)->CallDoubleMethod(env, v, strait__jc.Number_doubleValue);
+    if (!(*env)->ExceptionCheck(env)) out = JSValueMakeNumber(ctx, d);
   }
-  (*env)->ExceptionClear(env);
+  /* a failed upcall above (adopt, a box): the bridge then makes its error */
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   if (v) (*env)->DeleteLocalRef(env, v);
   return out;
 }

@@ -65,6 +65,9 @@ int strait__handles_init(JNIEnv *env) {
   if (!(strait__hc.Throwable_toString = (*env)->GetMethodID(env, strait__jc.Throwable, "toString",
                                                            "()Ljava/lang/String;")))
     return STRAIT_EINVAL;
+  if (!(strait__hc.Throwable_getCause = (*env)->GetMethodID(env, strait__jc.Throwable, "getCause",
+                                                           "()Ljava/lang/Throwable;")))
+    return STRAIT_EINVAL;
   jclass cls = (*env)->FindClass(env, "java/lang/Class");
   if (!cls) return STRAIT_EINVAL;
   strait__hc.Class_getName = (*env)->GetMethodID(env, cls, "getName", "()Ljava/lang/String;");

@@ -118,7 +118,7 @@ static void store(JNIEnv *env, stay *s, jlong obj, JSStringRef k, unsigned index
     else JSObjectSetPropertyAtIndex(s->ctx, obj_of(s, obj), index, v[0], &exc);
   }
   if (exc) strait__rethrow_to_java(env, s->jrt, exc);
-  else if (rc) strait__throw_status(env, rc, "set");
+  else if (rc && !(*env)->ExceptionCheck(env)) strait__throw_status(env, rc, "set");
 }
 
 /* InteropNatives.set: obj[key] = value. Any Java thread. */
@@ -150,7 +150,15 @@ static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstr
   stay s;
   jboolean r = JNI_FALSE;
   if (stay_begin(env, &s, peer) == 0) {
-    r = JSObjectHasProperty(s.ctx, obj_of(&s, obj), k) ? JNI_TRUE : JNI_FALSE;
+    /* the ForKey form reports a throwing Proxy `has` trap (JsException)
+     * instead of answering false */
+    JSValueRef exc = NULL;
+    r = JSObjectHasPropertyForKey(s.ctx, obj_of(&s, obj), JSValueMakeString(s.ctx, k), &exc)
+            ? JNI_TRUE : JNI_FALSE;
+    if (exc) {
+      r = JNI_FALSE;
+      strait__rethrow_to_java(env, s.jrt, exc);
+    }
     stay_end(&s);
   }
   JSStringRelease(k);
@@ -173,38 +181,63 @@ static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, j
   return r;
 }
 
-/* InteropNatives.keys: Object.keys(obj) as String[]. Any Java thread. */
+/* InteropNatives.keys: Object.keys(obj) as String[], through the
+ * Object.keys captured when the runtime was made (a script's replacement
+ * is never called). A Proxy trap that throws becomes JsException; every
+ * element is checked to be a string and every JNI call is checked. Any
+ * Java thread. */
 static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj) {
   stay s;
   if (stay_begin(env, &s, peer)) return NULL;
   jobjectArray out = NULL;
   JSValueRef exc = NULL;
   JSObjectRef o = obj_of(&s, obj);
-  JSValueRef object = strait__get(s.ctx, JSContextGetGlobalObject(s.ctx), "Object");
-  JSValueRef keysfn = object && JSValueIsObject(s.ctx, object)
-                          ? strait__get(s.ctx, (JSObjectRef)object, "keys") : NULL;
+  JSObjectRef keysfn = s.jrt->object_keys;
   JSValueRef arr = NULL;
-  if (keysfn && JSValueIsObject(s.ctx, keysfn)) {
-    JSValueRef argv[1] = {o};
-    arr = JSObjectCallAsFunction(s.ctx, (JSObjectRef)keysfn, NULL, 1, argv, &exc);
+  if (!keysfn) {
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "keys: Object.keys is not available");
+    goto done;
   }
-  if (!arr || exc) {
+  JSValueRef argv[1] = {o};
+  arr = JSObjectCallAsFunction(s.ctx, keysfn, NULL, 1, argv, &exc);
+  if (exc || !arr || !JSValueIsObject(s.ctx, arr)) {
     strait__rethrow_to_java(env, s.jrt, exc ? exc : JSValueMakeUndefined(s.ctx));
-  } else {
-    JSObjectRef a = (JSObjectRef)arr;
-    JSValueRef lenv = strait__get(s.ctx, a, "length");
-    jsize n = (jsize)JSValueToNumber(s.ctx, lenv, NULL);
-    out = (*env)->NewObjectArray(env, n, strait__jc.String, NULL);
-    for (jsize i = 0; out && i < n; i++) {
-      JSValueRef kv = JSObjectGetPropertyAtIndex(s.ctx, a, (unsigned)i, NULL);
-      JSStringRef ks = JSValueToStringCopy(s.ctx, kv, NULL);
-      jstring js = ks ? strait__jstring_from_js(env, ks) : NULL;
-      if (ks) JSStringRelease(ks);
-      if (!js) { out = NULL; break; }
-      (*env)->SetObjectArrayElement(env, out, i, js);
-      (*env)->DeleteLocalRef(env, js);
+    goto done;
+  }
+  JSObjectRef a = (JSObjectRef)arr;
+  JSValueRef lenv = strait__get(s.ctx, a, "length");
+  double len = lenv ? JSValueToNumber(s.ctx, lenv, NULL) : -1;
+  if (!(len >= 0 && len <= 2147483647.0)) {
+    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "keys: Object.keys gave no array");
+    goto done;
+  }
+  jsize n = (jsize)len;
+  out = (*env)->NewObjectArray(env, n, strait__jc.String, NULL);
+  if (!out) goto done;   /* OutOfMemoryError pending */
+  for (jsize i = 0; i < n; i++) {
+    JSValueRef kv = JSObjectGetPropertyAtIndex(s.ctx, a, (unsigned)i, &exc);
+    if (exc || !kv || !JSValueIsString(s.ctx, kv)) {
+      if (exc) strait__rethrow_to_java(env, s.jrt, exc);
+      else (*env)->ThrowNew(env, strait__jc.IllegalStateException, "keys: a key is not a string");
+      out = NULL;
+      break;
+    }
+    JSStringRef ks = JSValueToStringCopy(s.ctx, kv, NULL);
+    jstring js = ks ? strait__jstring_from_js(env, ks) : NULL;
+    if (ks) JSStringRelease(ks);
+    if (!js) {
+      if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "keys");
+      out = NULL;
+      break;
+    }
+    (*env)->SetObjectArrayElement(env, out, i, js);
+    (*env)->DeleteLocalRef(env, js);
+    if ((*env)->ExceptionCheck(env)) {
+      out = NULL;
+      break;
     }
   }
+done:
   stay_end(&s);
   return out;
 }
@@ -213,9 +246,15 @@ static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj)
 static jlong JNICALL n_length(JNIEnv *env, jclass c, jlong peer, jlong obj) {
   stay s;
   if (stay_begin(env, &s, peer)) return 0;
-  JSValueRef v = strait__get(s.ctx, obj_of(&s, obj), "length");
-  double d = v ? JSValueToNumber(s.ctx, v, NULL) : 0;
+  JSValueRef exc = NULL;
+  JSStringRef k = JSStringCreateWithUTF8CString("length");
+  JSValueRef v = JSObjectGetProperty(s.ctx, obj_of(&s, obj), k, &exc);
+  JSStringRelease(k);
+  double d = v && !exc ? JSValueToNumber(s.ctx, v, &exc) : 0;
+  /* a throwing length getter (a Proxy) or valueOf is the JS error, not 0 */
+  if (exc) strait__rethrow_to_java(env, s.jrt, exc);
   stay_end(&s);
+  if (exc) return 0;
   if (!(d > 0)) return 0;
   return d > 9007199254740991.0 ? (jlong)9007199254740991LL : (jlong)d;
 }
@@ -340,16 +379,25 @@ static int member_kind(JSContextRef ctx, JSObjectRef o, JSStringRef k) {
 static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong obj,
                                         jobjectArray names) {
   jsize n = (*env)->GetArrayLength(env, names);
+  if (n > 4096) {
+    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "memberKinds: more than 4096 names");
+    return NULL;
+  }
   jint kinds[n > 0 ? n : 1];
   stay s;
   if (stay_begin(env, &s, peer)) return NULL;
   JSObjectRef o = obj_of(&s, obj);
   for (jsize i = 0; i < n; i++) {
     jstring js = (*env)->GetObjectArrayElement(env, names, i);
-    JSStringRef k = strait__jsstring_from_java(env, js);
-    (*env)->DeleteLocalRef(env, js);
-    kinds[i] = k ? member_kind(s.ctx, o, k) : 0;
-    if (k) JSStringRelease(k);
+    JSStringRef k = js ? strait__jsstring_from_java(env, js) : NULL;
+    if (js) (*env)->DeleteLocalRef(env, js);
+    if (!k) {
+      stay_end(&s);
+      if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "memberKinds");
+      return NULL;
+    }
+    kinds[i] = member_kind(s.ctx, o, k);
+    JSStringRelease(k);
   }
   stay_end(&s);
   jintArray out = (*env)->NewIntArray(env, n);

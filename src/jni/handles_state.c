@@ -58,9 +58,12 @@ jobject strait__owner_of(JNIEnv *env, strait__jrt *jrt) {
                                                (jlong)(intptr_t)jrt);
     if ((*env)->ExceptionCheck(env) || !o) return NULL;
     st->adopted = (*env)->NewGlobalRef(env, o);
-    if (!jrt->owner) jrt->owner = (*env)->NewWeakGlobalRef(env, o);
+    if (st->adopted && !jrt->owner) jrt->owner = (*env)->NewWeakGlobalRef(env, o);
     (*env)->DeleteLocalRef(env, o);
-    if (!st->adopted) return NULL;
+    if (!st->adopted) {
+      if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "JsRuntime");
+      return NULL;
+    }
   }
   return (*env)->NewLocalRef(env, st->adopted);
 }

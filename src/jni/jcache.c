@@ -78,6 +78,7 @@ int strait__jni_core_init(JNIEnv *env) {
     if ((*env)->ExceptionCheck(env)) return STRAIT_ENOMEM;
     strait__jc.small_int[i - STRAIT__SMALL_INT_MIN] = (*env)->NewGlobalRef(env, boxed);
     (*env)->DeleteLocalRef(env, boxed);
+    if (!strait__jc.small_int[i - STRAIT__SMALL_INT_MIN]) return STRAIT_ENOMEM;
   }
   METHOD(Boolean_booleanValue, Boolean, "booleanValue", "()Z");
   METHOD(Number_doubleValue, Number, "doubleValue", "()D");
@@ -85,7 +86,8 @@ int strait__jni_core_init(JNIEnv *env) {
   if (!(strait__jc.JsValue_handle = (*env)->GetFieldID(env, strait__jc.JsValue, "handle", "J")))
     return STRAIT_EINVAL;
   METHOD(JsException_init, JsException, "<init>",
-         "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;IILjava/lang/Object;)V");
+         "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;IILjava/lang/Object;"
+         "Ljava/lang/Object;)V");
   METHOD(JsExitException_init, JsExitException, "<init>", "(I)V");
 
   if (strait__register(env, strait__jc.Natives, strait__runtime_natives,

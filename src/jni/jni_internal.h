@@ -107,7 +107,9 @@ typedef struct strait__jcache {
   jmethodID JsValue_init;
   jfieldID JsValue_handle;              /* long */
   /* JsException(String message, String name, String jsStack,
-   *             String fileName, int line, int column, JsValue value) */
+   *             String fileName, int line, int column, Object value,
+   *             Object userValue): value is the exception's own handle,
+   *             userValue what getValue() hands out (errors.c) */
   jmethodID JsException_init;
   /* JsExitException(int code) */
   jmethodID JsExitException_init;
@@ -170,6 +172,14 @@ typedef struct strait__jrt {
   bool embedded;            /* created by JsRuntime.create() */
   void *bridge;             /* the bridge's per-runtime state (h6) */
   void *interop;            /* JS-from-Java state (handles.h), or NULL */
+  /* Intrinsics captured (and protected) when the JNI layer first sees the
+   * runtime: for JsRuntime.create() from its global before any script ran
+   * (strait__jrt_capture), for a launcher runtime from a fresh realm of its
+   * VM (strait__jrt_of), so nothing a script replaces is used. NULL when
+   * absent. Released by the teardown. Read inside the gate. */
+  JSObjectRef object_keys;  /* Object.keys */
+  JSObjectRef ab_resizable; /* getter of ArrayBuffer.prototype.resizable */
+  JSObjectRef ab_detached;  /* getter of ArrayBuffer.prototype.detached */
   /* Frees bridge; called once from the teardown, inside the gate. */
   void (*bridge_free)(struct strait__jrt *jrt, JNIEnv *env);
 } strait__jrt;
@@ -179,6 +189,14 @@ typedef struct strait__jrt {
  * use. NULL only when out of memory. Inside the gate.
  */
 strait__jrt *strait__jrt_of(strait_runtime *rt);
+
+/* Captures jrt's intrinsics (see strait__jrt) from its global object, once
+ * (JsRuntime.create(), before any script). Inside the gate. */
+void strait__jrt_capture(strait__jrt *jrt);
+
+/* Calls the captured intrinsic getter g on v (an object): 1 true, 0 false,
+ * -1 when g is NULL or threw (exception cleared). Inside the gate. */
+int strait__jrt_flag(strait__jrt *jrt, JSObjectRef g, JSObjectRef v);
 
 /*
  * Frame pushed on the C stack by every native entry of a JsRuntime for the
@@ -202,6 +220,8 @@ int strait__jrt_entered_here(strait__jrt *jrt);
  * "Name: message" (for a non-Error the value's string form), the JS stack,
  * file, line, column and the error's name. Inside rt's gate (reads exc).
  * Leaves the Java exception pending; the caller returns to Java at once.
+ * When a Java exception is already pending (an upcall on the way failed),
+ * it stays the one thrown and nothing is done.
  */
 void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc);
 
@@ -209,7 +229,8 @@ void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc);
  * Throws the Java exception for a status code: IllegalStateException
  * ("runtime closed") for STRAIT_ECLOSED, OutOfMemoryError for ENOMEM,
  * IllegalArgumentException for EINVAL / ERANGE / ETYPE, RuntimeException
- * otherwise; `what` (may be NULL) is prefixed to the message. Any thread.
+ * otherwise; `what` (may be NULL) is prefixed to the message. A Java
+ * exception already pending is kept instead. Any thread.
  */
 void strait__throw_status(JNIEnv *env, int status, const char *what);
 

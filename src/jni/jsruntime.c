@@ -33,11 +33,79 @@ int strait__jrt_entered_here(strait__jrt *jrt) {
   return 0;
 }
 
+/* The getter of property name of proto (an accessor), or NULL. */
+static JSObjectRef getter_of(JSContextRef ctx, JSObjectRef gopd, JSObjectRef proto, const char *name) {
+  JSStringRef k = JSStringCreateWithUTF8CString(name);
+  JSValueRef args[2] = {proto, JSValueMakeString(ctx, k)};
+  JSStringRelease(k);
+  JSValueRef exc = NULL;
+  JSValueRef d = JSObjectCallAsFunction(ctx, gopd, NULL, 2, args, &exc);
+  if (exc || !d || !JSValueIsObject(ctx, d)) return NULL;
+  JSValueRef g = strait__get(ctx, (JSObjectRef)d, "get");
+  return g && JSValueIsObject(ctx, g) && JSObjectIsFunction(ctx, (JSObjectRef)g) ? (JSObjectRef)g : NULL;
+}
+
+/* Protects and returns v when it is a function, else NULL. */
+static JSObjectRef keep_fn(JSContextRef ctx, JSValueRef v) {
+  if (!v || !JSValueIsObject(ctx, v) || !JSObjectIsFunction(ctx, (JSObjectRef)v)) return NULL;
+  JSValueProtect(ctx, v);
+  return (JSObjectRef)v;
+}
+
+/* Captures the intrinsics of jrt (see jni_internal.h) from the global
+ * object of src (jrt's own context, or a fresh realm of its VM). Inside
+ * the gate. */
+static void capture_from(strait__jrt *jrt, JSContextRef src) {
+  JSContextRef ctx = src;
+  JSObjectRef global = JSContextGetGlobalObject(ctx);
+  JSValueRef object = strait__get(ctx, global, "Object");
+  JSValueRef ab = strait__get(ctx, global, "ArrayBuffer");
+  if (!object || !JSValueIsObject(ctx, object)) return;
+  jrt->object_keys = keep_fn(ctx, strait__get(ctx, (JSObjectRef)object, "keys"));
+  JSValueRef gopd = strait__get(ctx, (JSObjectRef)object, "getOwnPropertyDescriptor");
+  JSValueRef proto = ab && JSValueIsObject(ctx, ab) ? strait__get(ctx, (JSObjectRef)ab, "prototype") : NULL;
+  if (gopd && JSValueIsObject(ctx, gopd) && proto && JSValueIsObject(ctx, proto)) {
+    jrt->ab_resizable = keep_fn(ctx, getter_of(ctx, (JSObjectRef)gopd, (JSObjectRef)proto, "resizable"));
+    jrt->ab_detached = keep_fn(ctx, getter_of(ctx, (JSObjectRef)gopd, (JSObjectRef)proto, "detached"));
+  }
+}
+
+/* Captures the intrinsics of jrt (see jni_internal.h). A runtime made by
+ * JsRuntime.create() is captured from its own global object before any
+ * script ran (fresh_realm false); a launcher runtime, which the JNI layer
+ * first sees when a script already ran and may have replaced Object.keys,
+ * from a new realm (global object) of the same VM, made for this and let
+ * go (the kept functions are the engine's own; they work on objects of
+ * every realm of the VM). Inside the gate. */
+static void capture(strait__jrt *jrt, bool fresh_realm) {
+  if (jrt->object_keys) return;
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  JSGlobalContextRef realm = fresh_realm ? JSGlobalContextCreateInGroup(JSContextGetGroup(ctx), NULL) : NULL;
+  capture_from(jrt, realm ? realm : ctx);
+  if (realm) JSGlobalContextRelease(realm);
+}
+
+void strait__jrt_capture(strait__jrt *jrt) { capture(jrt, false); }
+
+/* Calls a captured getter (see jni_internal.h). Inside the gate. */
+int strait__jrt_flag(strait__jrt *jrt, JSObjectRef g, JSObjectRef v) {
+  if (!g) return -1;
+  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  JSValueRef exc = NULL;
+  JSValueRef r = JSObjectCallAsFunction(ctx, g, v, 0, NULL, &exc);
+  if (exc || !r) return -1;
+  return JSValueToBoolean(ctx, r) ? 1 : 0;
+}
+
 /* Embedder teardown of a runtime: frees the bridge's state, then the jrt.
  * Runs once inside strait_runtime_free(), inside the gate. */
 static void jrt_teardown(strait_runtime *rt, void *data) {
   strait__jrt *jrt = data;
   JNIEnv *env = strait__env();
+  JSContextRef ctx = strait_runtime_context(rt);
+  if (jrt->object_keys) JSValueUnprotect(ctx, jrt->object_keys);
+  if (jrt->ab_resizable) JSValueUnprotect(ctx, jrt->ab_resizable);
+  if (jrt->ab_detached) JSValueUnprotect(ctx, jrt->ab_detached);
   strait__handles_state_free(jrt, env);
   if (jrt->bridge_free) jrt->bridge_free(jrt, env);
   if (jrt->owner && env) (*env)->DeleteWeakGlobalRef(env, jrt->owner);
@@ -54,6 +122,7 @@ strait__jrt *strait__jrt_of(strait_runtime *rt) {
   if (!jrt) return NULL;
   jrt->rt = rt;
   strait_runtime_set_embedder(rt, jrt, jrt_teardown);
+  capture(jrt, true);
   return jrt;
 }
 
@@ -97,6 +166,10 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner) {
   if (rc == 0) {
     atomic_fetch_add_explicit(&live_embedded, 1, memory_order_relaxed);
     strait_runtime_set_embedder(rt, jrt, jrt_teardown);
+    /* before the bridge (which replaces Object.keys) and any script; the
+     * interop state captures the realm's Promise the same way */
+    strait__jrt_capture(jrt);
+    strait__hstate_of(jrt);
     JSValueRef exc = NULL;
     rc = strait_java_attach(rt, &exc);
     if (rc == STRAIT_EJS) strait__throw_js(env, rt, exc);

@@ -13,8 +13,12 @@ final class Args {
     private static final long MAX_SAFE = 1L << 53;
 
     final long[] vals;
-    final Object[] refs;
+    Object[] refs;
     final int argc;
+    /** The JsValue arguments (handles), for {@link #hold}; null when none. */
+    private JsValue[] values;
+    private int nvalues;
+    private int held;
 
     private Args(long[] vals, Object[] refs, int argc) {
         this.vals = vals;
@@ -23,6 +27,41 @@ final class Args {
     }
 
     static final Args NONE = new Args(null, null, 0);
+
+    /**
+     * Takes a use of every JsValue argument for the native call (see
+     * JsValue.acquire): one closed meanwhile throws IllegalStateException
+     * naming the argument, and close() of one on another thread waits until
+     * {@link #unhold}. The caller calls unhold() in a finally block, also
+     * when this throws. Returns this.
+     */
+    Args hold() {
+        for (; held < nvalues; held++) {
+            try {
+                values[held].acquire();
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException("argument " + indexOf(values[held]) + ": " + e.getMessage());
+            }
+        }
+        return this;
+    }
+
+    /** Gives back the uses {@link #hold} took. */
+    void unhold() {
+        while (held > 0) values[--held].release();
+    }
+
+    private int indexOf(JsValue v) {
+        for (int i = 0; i < argc; i++)
+            if (tagOf(i) == HANDLE && vals[i] == v.handle) return i;
+        return -1;
+    }
+
+    private void addValue(JsValue v) {
+        if (values == null) values = new JsValue[2];
+        else if (nvalues == values.length) values = java.util.Arrays.copyOf(values, nvalues * 2);
+        values[nvalues++] = v;
+    }
 
     /**
      * InteropNatives.call(fn, flags) with these arguments. Java objects
@@ -69,77 +108,77 @@ final class Args {
     static Args pack(JsRuntime rt, boolean hasThis, Object receiver, Object[] args) {
         int n = (args == null ? 0 : args.length) + (hasThis ? 1 : 0);
         if (n == 0) return NONE;
-        long[] vals = new long[n + (n + 7) / 8];
-        Object[] refs = null;
+        Args a = new Args(new long[n + (n + 7) / 8], null, n);
         int off = 0;
-        if (hasThis) refs = put(rt, vals, refs, n, 0, receiver);
+        if (hasThis) a.put(rt, 0, receiver);
         if (hasThis) off = 1;
         if (args != null)
-            for (int i = 0; i < args.length; i++) refs = put(rt, vals, refs, n, i + off, args[i]);
-        return new Args(vals, refs, n);
+            for (int i = 0; i < args.length; i++) a.put(rt, i + off, args[i]);
+        return a;
     }
 
     /** Packs a single value (a property store). */
     static Args one(JsRuntime rt, Object value) {
-        long[] vals = new long[2];
-        Object[] refs = put(rt, vals, null, 1, 0, value);
-        return new Args(vals, refs, 1);
+        Args a = new Args(new long[2], null, 1);
+        a.put(rt, 0, value);
+        return a;
     }
 
-    private static void tag(long[] vals, int n, int i, byte t) {
-        vals[n + (i >>> 3)] |= ((long) (t & 0xff)) << ((i & 7) * 8);
+    private void tag(int i, byte t) {
+        vals[argc + (i >>> 3)] |= ((long) (t & 0xff)) << ((i & 7) * 8);
     }
 
-    private static Object[] ref(Object[] refs, int n, int i, Object o) {
-        if (refs == null) refs = new Object[n];
+    private void ref(int i, Object o) {
+        if (refs == null) refs = new Object[argc];
         refs[i] = o;
-        return refs;
     }
 
-    private static Object[] put(JsRuntime rt, long[] vals, Object[] refs, int n, int i, Object o) {
+    private void put(JsRuntime rt, int i, Object o) {
         if (o == null) {
-            tag(vals, n, i, NULL);
+            tag(i, NULL);
         } else if (o == JsObject.UNDEFINED) {
-            tag(vals, n, i, UNDEFINED);
+            tag(i, UNDEFINED);
         } else if (o instanceof String) {
-            tag(vals, n, i, STRING);
-            refs = ref(refs, n, i, o);
+            tag(i, STRING);
+            ref(i, o);
         } else if (o instanceof Integer || o instanceof Short || o instanceof Byte) {
             vals[i] = ((Number) o).intValue();
-            tag(vals, n, i, INT);
+            tag(i, INT);
         } else if (o instanceof Double || o instanceof Float) {
             vals[i] = Double.doubleToRawLongBits(((Number) o).doubleValue());
-            tag(vals, n, i, DOUBLE);
+            tag(i, DOUBLE);
         } else if (o instanceof Long) {
             long v = (Long) o;
             if (v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE) {
                 vals[i] = v;
-                tag(vals, n, i, INT);
+                tag(i, INT);
             } else if (v >= -MAX_SAFE && v <= MAX_SAFE) {
                 vals[i] = Double.doubleToRawLongBits((double) v);
-                tag(vals, n, i, DOUBLE);
+                tag(i, DOUBLE);
             } else {
                 vals[i] = v;
-                tag(vals, n, i, BIGINT);
+                tag(i, BIGINT);
             }
         } else if (o instanceof Boolean) {
-            tag(vals, n, i, ((Boolean) o) ? TRUE : FALSE);
+            tag(i, ((Boolean) o) ? TRUE : FALSE);
         } else if (o instanceof Character) {
-            tag(vals, n, i, STRING);
-            refs = ref(refs, n, i, String.valueOf((char) (Character) o));
+            tag(i, STRING);
+            ref(i, String.valueOf((char) (Character) o));
         } else if (o instanceof JsValue) {
             JsValue v = (JsValue) o;
             if (v.runtime() != rt)
                 throw new IllegalArgumentException(
                         "argument " + i + " is a JsValue of another runtime");
-            v.checkLive();
+            if (v.runtime().isClosed()) throw new IllegalStateException("runtime closed");
+            if (v.isReleased())
+                throw new IllegalStateException("argument " + i + ": " + v.releasedMessage());
             vals[i] = v.handle;
-            tag(vals, n, i, HANDLE);
+            tag(i, HANDLE);
+            addValue(v);
         } else {
             vals[i] = System.identityHashCode(o) & 0xffffffffL;  /* native finds JS's wrapper by it */
-            tag(vals, n, i, JAVA);
-            refs = ref(refs, n, i, o);
+            tag(i, JAVA);
+            ref(i, o);
         }
-        return refs;
     }
 }

@@ -12,38 +12,40 @@ public final class JsArray extends JsObject {
 
     /** The array's length. */
     public int size() {
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             long n = InteropNatives.length(rt.peer, handle);
             return n > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) n;
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
         }
     }
 
     /** this[index] converted to Java (null past the end, as undefined). */
     public Object get(int index) {
         if (index < 0) throw new IndexOutOfBoundsException("index " + index);
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             return InteropNatives.getAt(rt.peer, rt, handle, index);
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
         }
     }
 
     /** this[index] = value (the array grows as in JS). */
     public void set(int index, Object value) {
         if (index < 0) throw new IndexOutOfBoundsException("index " + index);
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             Args a = Args.one(rt, value);
-            InteropNatives.setAt(rt.peer, handle, index, a.vals, a.refs);
+            try {
+                a.hold();
+                InteropNatives.setAt(rt.peer, handle, index, a.vals, a.refs);
+            } finally {
+                a.unhold();
+            }
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
             Reference.reachabilityFence(value);
         }
     }

@@ -14,11 +14,19 @@ public class JsException extends RuntimeException {
     private final String fileName;
     private final int lineNumber;
     private final int columnNumber;
+    /**
+     * The thrown value as the JNI layer reads it when this exception is
+     * thrown back through JS (src/jni/handles_conv.c): a JsValue of its own,
+     * never handed out, so closing what {@link #getValue()} returned does
+     * not lose the value; released by its Cleaner with this exception.
+     */
     private final transient Object value;
+    /** What {@link #getValue()} returns (the caller may close it). */
+    private final transient Object userValue;
 
     /** Made by the JNI layer (src/jni/errors.c). */
     JsException(String message, String name, String jsStack, String fileName,
-                int lineNumber, int columnNumber, Object value) {
+                int lineNumber, int columnNumber, Object value, Object userValue) {
         super(message);
         this.name = name;
         this.jsStack = jsStack;
@@ -26,6 +34,7 @@ public class JsException extends RuntimeException {
         this.lineNumber = lineNumber;
         this.columnNumber = columnNumber;
         this.value = value;
+        this.userValue = userValue;
     }
 
     /** The error's name ("TypeError"...), or the typeof of a thrown non-object. */
@@ -55,9 +64,11 @@ public class JsException extends RuntimeException {
 
     /**
      * The thrown value converted like an eval result: Boolean, Integer,
-     * Double, String, null, or a {@link JsValue} for an object.
+     * Double, String, null, or a {@link JsValue} for an object. Closing that
+     * JsValue does not affect this exception: thrown again through JS (from a
+     * Java method JS called), it still carries the original JS value.
      */
     public Object getValue() {
-        return value;
+        return userValue;
     }
 }

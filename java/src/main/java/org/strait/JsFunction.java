@@ -28,26 +28,32 @@ public final class JsFunction extends JsObject {
      * @throws JsInterruptedException interrupted while waiting for the runtime
      */
     public Object call(Object... args) {
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             Args a = Args.pack(rt, false, null, args);
-            return a.call(rt, handle, InteropNatives.CALL);
+            try {
+                return a.hold().call(rt, handle, InteropNatives.CALL);
+            } finally {
+                a.unhold();
+            }
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
             Reference.reachabilityFence(args);
         }
     }
 
     /** Calls the function with the given {@code this} (converted like an argument). */
     public Object callWithThis(Object thiz, Object... args) {
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             Args a = Args.pack(rt, true, thiz, args);
-            return a.call(rt, handle, InteropNatives.THIS_PACKED);
+            try {
+                return a.hold().call(rt, handle, InteropNatives.THIS_PACKED);
+            } finally {
+                a.unhold();
+            }
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
             Reference.reachabilityFence(thiz);
             Reference.reachabilityFence(args);
         }
@@ -55,13 +61,16 @@ public final class JsFunction extends JsObject {
 
     /** {@code new f(...args)}. @throws JsException if f is not a constructor or throws */
     public Object construct(Object... args) {
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             Args a = Args.pack(rt, false, null, args);
-            return a.call(rt, handle, InteropNatives.CONSTRUCT);
+            try {
+                return a.hold().call(rt, handle, InteropNatives.CONSTRUCT);
+            } finally {
+                a.unhold();
+            }
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
             Reference.reachabilityFence(args);
         }
     }

@@ -29,7 +29,12 @@ public class JsObject extends JsValue {
         super(runtime, handle);
     }
 
-    /** Takes an in-flight count of the runtime for one native call. */
+    /**
+     * Takes an in-flight count of the runtime for one native call and
+     * checks the value is live (JsProxyHandler's calls; pair with
+     * {@code rt.leave()}). The methods here use {@link #enterUse}, which also
+     * holds a use of the value.
+     */
     final JsRuntime begin() {
         JsRuntime rt = runtime();
         rt.enter();
@@ -46,25 +51,28 @@ public class JsObject extends JsValue {
     /** this[key], converted to Java. @throws JsException if a getter throws */
     public Object get(String key) {
         Objects.requireNonNull(key, "key");
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             return InteropNatives.get(rt.peer, rt, handle, key);
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
         }
     }
 
     /** this[key] = value (converted as a call argument). */
     public void set(String key, Object value) {
         Objects.requireNonNull(key, "key");
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             Args a = Args.one(rt, value);
-            InteropNatives.set(rt.peer, handle, key, a.vals, a.refs);
+            try {
+                a.hold();
+                InteropNatives.set(rt.peer, handle, key, a.vals, a.refs);
+            } finally {
+                a.unhold();
+            }
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
             Reference.reachabilityFence(value);
         }
     }
@@ -72,35 +80,37 @@ public class JsObject extends JsValue {
     /** {@code key in this}. */
     public boolean has(String key) {
         Objects.requireNonNull(key, "key");
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             return InteropNatives.has(rt.peer, handle, key);
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
         }
     }
 
     /** {@code delete this[key]}; false when the property is not configurable. */
     public boolean delete(String key) {
         Objects.requireNonNull(key, "key");
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             return InteropNatives.delete(rt.peer, handle, key);
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
         }
     }
 
-    /** The own enumerable string keys ({@code Object.keys(this)}). */
+    /**
+     * The own enumerable string keys, as JavaScript's {@code Object.keys}
+     * gives them: the engine's own Object.keys, captured when the runtime
+     * was made, so a script that replaces {@code Object.keys} does not
+     * change this. @throws JsException a Proxy trap threw
+     */
     public List<String> keys() {
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             return Arrays.asList(InteropNatives.keys(rt.peer, handle));
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
         }
     }
 
@@ -110,16 +120,21 @@ public class JsObject extends JsValue {
      */
     public Object invoke(String name, Object... args) {
         Objects.requireNonNull(name, "name");
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             Args a = Args.pack(rt, false, null, args);
-            Object r = InteropNatives.invokeMember(rt.peer, rt, handle, name, a.vals, a.refs, a.argc);
+            Object r;
+            try {
+                a.hold();
+                r = InteropNatives.invokeMember(rt.peer, rt, handle, name, a.vals, a.refs, a.argc);
+            } finally {
+                a.unhold();
+            }
             if (r == JsProxyHandler.ABSENT || r == JsProxyHandler.NOT_FUNCTION)
                 throw new IllegalArgumentException("JS member '" + name + "' is not a function");
             return r;
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
             Reference.reachabilityFence(args);
         }
     }
@@ -134,6 +149,7 @@ public class JsObject extends JsValue {
      */
     public <T> T as(Class<T> iface) {
         Objects.requireNonNull(iface, "iface");
+        checkLive();
         return iface.cast(JsProxyHandler.implement(this, new Class<?>[] {iface}));
     }
 

@@ -1,6 +1,5 @@
 package org.strait;
 
-import java.lang.ref.Reference;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -22,12 +21,11 @@ public final class JsPromise extends JsObject {
     public synchronized CompletableFuture<Object> toFuture() {
         if (future != null) return future;
         CompletableFuture<Object> f = new CompletableFuture<>();
-        JsRuntime rt = begin();
+        JsRuntime rt = enterUse();
         try {
             InteropNatives.whenSettled(rt.peer, rt, handle, f);
         } finally {
-            rt.leave();
-            Reference.reachabilityFence(this);
+            leaveUse(rt);
         }
         future = f;
         return f;

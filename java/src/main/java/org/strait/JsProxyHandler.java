@@ -102,12 +102,12 @@ public final class JsProxyHandler implements InvocationHandler {
     static Object implement(JsObject impl, Class<?>[] ifaces) {
         String[] names = abstractMethods(ifaces);
         if (!(impl instanceof JsFunction) && names.length > 0) {
-            JsRuntime rt = impl.begin();
+            JsRuntime rt = impl.enterUse();
             int[] kinds;
             try {
                 kinds = InteropNatives.memberKinds(rt.peer, impl.handle, names);
             } finally {
-                rt.leave();
+                impl.leaveUse(rt);
             }
             for (int i = 0; i < names.length; i++)
                 if (kinds[i] == 2)
@@ -172,13 +172,17 @@ public final class JsProxyHandler implements InvocationHandler {
         if (method.getDeclaringClass() == Object.class) return objectMethod(proxy, method, args);
         boolean isDefault = method.isDefault();
         Object r;
-        JsRuntime rt = impl.begin();
+        JsRuntime rt = impl.enterUse();
         try {
             Args a = Args.pack(rt, false, null, args);
             long name = isFunction && !isDefault ? 0 : nameRef(method.getName());
-            r = InteropNatives.invokeNamed(rt.peer, rt, impl.handle, name, a.vals, a.refs, a.argc);
+            try {
+                r = InteropNatives.invokeNamed(rt.peer, rt, impl.handle, name, a.hold().vals, a.refs, a.argc);
+            } finally {
+                a.unhold();
+            }
         } finally {
-            rt.leave();
+            impl.leaveUse(rt);
             /* impl's Cleaner releases the handle passed above: keep impl
              * reachable until the call has returned */
             java.lang.ref.Reference.reachabilityFence(impl);

@@ -287,8 +287,38 @@ public final class JsRuntime implements AutoCloseable {
         if (doFree) free();
     }
 
+    /** ByteBuffers of asByteBuffer() not yet collected (guarded by this). */
+    private int leases;
+    /** close() drained while leases were out: the last unlease frees. */
+    private boolean freeOnUnlease;   // guarded by this
+
     private void free() {
+        synchronized (this) {
+            if (leases > 0) {
+                freeOnUnlease = true;
+                return;
+            }
+        }
         if (engine != null) engine.clean();
+    }
+
+    /**
+     * Takes a lease for a ByteBuffer over JS memory (JsValue.asByteBuffer):
+     * the engine, whose heap holds that memory, is freed only when every
+     * lease was given back. Caller holds a count (the runtime is open).
+     */
+    synchronized void lease() {
+        leases++;
+    }
+
+    /** Gives a lease back (the ByteBuffer's Cleaner); the last one frees a closed runtime. */
+    void unlease() {
+        boolean doFree;
+        synchronized (this) {
+            doFree = --leases == 0 && freeOnUnlease;
+            if (doFree) freeOnUnlease = false;
+        }
+        if (doFree && engine != null) engine.clean();
     }
 
     /**

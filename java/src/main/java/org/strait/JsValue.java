@@ -1,5 +1,7 @@
 package org.strait;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
 
 /**
@@ -8,16 +10,39 @@ import java.lang.ref.Cleaner;
  *
  * <p>Release it with {@link #close()} when done; a JsValue that becomes
  * unreachable is released by the runtime at its next call. After
- * {@code close()} of the value its use throws
- * {@code IllegalStateException("value released")}; after close of the
- * runtime, {@code IllegalStateException("runtime closed")}.
+ * {@code close()} of the value every use of it throws
+ * {@code IllegalStateException("value released: the JsObject was closed")}
+ * (naming its kind): as the receiver, as an argument, inside a List or Map
+ * given to {@link JsRuntime#toJs}; after close of the runtime,
+ * {@code IllegalStateException("runtime closed")}. A JsValue of another
+ * runtime is refused with IllegalArgumentException.
+ *
+ * <p>Every native use of the handle holds a use count of the value
+ * ({@link #acquire()} / {@link #release()}) besides the runtime's
+ * in-flight count, so a {@code close()} racing with a call on another
+ * thread releases the JS value only once that call has returned: no native
+ * code ever reads a handle whose JS value was released.
  *
  * <p>Subclasses (in this package only: the constructor is package-private)
- * add typed operations; they check {@link #checkLive()} and hold a count of
- * the runtime around each native call, as the methods here do.
+ * add typed operations; they hold a use of the value and a count of the
+ * runtime around each native call ({@code JsObject.enterUse}).
  */
 public class JsValue implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
+    /** The sign bit of {@link #uses}: close() was called. */
+    private static final int CLOSED = Integer.MIN_VALUE;
+    private static final VarHandle USES;
+
+    static {
+        try {
+            USES = MethodHandles.lookup().findVarHandle(JsValue.class, "uses", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Native uses in flight in the low bits; CLOSED once close() began. */
+    private volatile int uses;
 
     private final JsRuntime runtime;
     /** The native handle (a protected JSValueRef); read by the JNI layer. */
@@ -39,24 +64,22 @@ public class JsValue implements AutoCloseable {
     }
 
     /** JavaScript {@code typeof} of the value. */
-    public synchronized String typeOf() {
-        checkLive();
-        runtime.enter();
+    public String typeOf() {
+        JsRuntime rt = enterUse();
         try {
-            return Natives.valueTypeOf(runtime.peer, handle);
+            return Natives.valueTypeOf(rt.peer, handle);
         } finally {
-            runtime.leave();
+            leaveUse(rt);
         }
     }
 
     /** JavaScript {@code String(value)}, exact UTF-16. @throws JsException if it throws */
-    public synchronized String stringValue() {
-        checkLive();
-        runtime.enter();
+    public String stringValue() {
+        JsRuntime rt = enterUse();
         try {
-            return Natives.valueToString(runtime.peer, handle);
+            return Natives.valueToString(rt.peer, handle);
         } finally {
-            runtime.leave();
+            leaveUse(rt);
         }
     }
 
@@ -72,36 +95,51 @@ public class JsValue implements AutoCloseable {
      * @throws JsException a getter threw
      */
     public Object toJava() {
-        checkLive();
         return ValueCodec.toJava(this, false);
     }
 
     /** Like {@link #toJava()}, but functions and symbols inside become JsValue handles. */
     public Object toJava(boolean handles) {
-        checkLive();
         return ValueCodec.toJava(this, handles);
     }
 
     /**
      * A direct ByteBuffer over the bytes of this ArrayBuffer or typed array
      * (no copy: writes on either side are seen by the other). The JS memory
-     * stays alive while the ByteBuffer is reachable.
+     * stays alive while the ByteBuffer is reachable, even past close() of
+     * the runtime (the engine's memory is freed once the last such buffer is
+     * collected); JS can no longer detach (transfer) the ArrayBuffer. See
+     * docs/value-format.md, "Zero-copy bytes".
      *
-     * @throws IllegalArgumentException the value is not an ArrayBuffer or typed array
+     * @throws IllegalArgumentException the value is not an ArrayBuffer or
+     *     typed array, or its ArrayBuffer is resizable (JS could shrink the
+     *     memory under the ByteBuffer) or detached
      */
     public java.nio.ByteBuffer asByteBuffer() {
-        checkLive();
         return ValueCodec.bufferOf(this);
     }
 
     /** True once released (by close() or because the runtime closed). */
-    public synchronized boolean isReleased() {
-        return releaser.done || runtime.isClosed();
+    public boolean isReleased() {
+        return uses < 0 || releaser.done || runtime.isClosed();
     }
 
-    /** Releases the value in its runtime. Idempotent; a no-op after the runtime closed. */
+    /**
+     * Releases the value in its runtime. Idempotent; a no-op after the
+     * runtime closed. A call using the value on another thread finishes
+     * first: the JS value is released when the last such call returns.
+     */
     @Override
-    public synchronized void close() {
+    public void close() {
+        int s;
+        do {
+            s = uses;
+            if (s < 0) return;
+        } while (!USES.compareAndSet(this, s, s | CLOSED));
+        if (s == 0) releaseHandle();
+    }
+
+    private void releaseHandle() {
         if (releaser.take()) runtime.releaseNow(handle);
         cleanable.clean();
     }
@@ -116,10 +154,63 @@ public class JsValue implements AutoCloseable {
         }
     }
 
+    /** The message of a use after close(): "value released: the JsObject was closed". */
+    final String releasedMessage() {
+        return "value released: the " + getClass().getSimpleName() + " was closed";
+    }
+
     /** Throws IllegalStateException if the runtime closed or the value was released. */
     final void checkLive() {
         if (runtime.isClosed()) throw new IllegalStateException("runtime closed");
-        if (releaser.done) throw new IllegalStateException("value released");
+        if (uses < 0 || releaser.done) throw new IllegalStateException(releasedMessage());
+    }
+
+    /**
+     * Takes one use of the handle for a native call (pair with
+     * {@link #release()}): close() then waits for it. Throws
+     * IllegalStateException when the value was closed. Any thread.
+     */
+    final void acquire() {
+        int s;
+        do {
+            s = uses;
+            if (s < 0 || releaser.done) throw new IllegalStateException(releasedMessage());
+        } while (!USES.compareAndSet(this, s, s + 1));
+    }
+
+    /** Gives a use back; the last one out after close() releases the JS value. */
+    final void release() {
+        int s = (int) USES.getAndAdd(this, -1) - 1;
+        if (s == CLOSED) releaseHandle();
+    }
+
+    /**
+     * Takes a count of the runtime and a use of this value for one native
+     * call; pair with {@link #leaveUse}. Throws "runtime closed" or "value
+     * released". Also releases handles the GC queued. Any thread.
+     */
+    final JsRuntime enterUse() {
+        JsRuntime rt = runtime;
+        rt.enter();
+        try {
+            acquire();
+        } catch (RuntimeException e) {
+            rt.leave();
+            throw e;
+        }
+        try {
+            rt.drainIfPending();
+        } catch (RuntimeException e) {
+            leaveUse(rt);
+            throw e;
+        }
+        return rt;
+    }
+
+    /** Ends what {@link #enterUse} began. */
+    final void leaveUse(JsRuntime rt) {
+        release();
+        rt.leave();
     }
 
     /** The cleaning action: must not refer to the JsValue. */

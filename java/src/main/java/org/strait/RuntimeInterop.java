@@ -27,7 +27,12 @@ final class RuntimeInterop {
         try {
             rt.drainIfPending();
             Args a = Args.one(rt, value);
-            InteropNatives.set(rt.peer, 0, name, a.vals, a.refs);
+            try {
+                a.hold();
+                InteropNatives.set(rt.peer, 0, name, a.vals, a.refs);
+            } finally {
+                a.unhold();
+            }
         } finally {
             rt.leave();
             java.lang.ref.Reference.reachabilityFence(value);

@@ -11,12 +11,11 @@ public final class ValueBaselines {
 
     /** v as Java data, built with one JNI call per value. */
     public static Object naiveToJava(JsValue v) {
-        JsRuntime rt = v.runtime();
-        rt.enter();
+        JsRuntime rt = v.enterUse();
         try {
             return Natives.codecNaiveToJava(rt.peer, v.handle);
         } finally {
-            rt.leave();
+            v.leaveUse(rt);
         }
     }
 

@@ -28,11 +28,11 @@ final class ValueCodec {
         st.busy++;
         try {
             Object res;
-            rt.enter();
+            v.enterUse();
             try {
                 res = Natives.codecToJava(rt.peer, rt, v.handle, flags);
             } finally {
-                rt.leave();
+                v.leaveUse(rt);
             }
             boolean outer = st.busy == 1;
             if (res == null) {
@@ -68,9 +68,14 @@ final class ValueCodec {
 
     /** value as a JS value of rt (returned as eval returns values: a JsValue for objects). */
     static Object toJs(JsRuntime rt, Object value) {
-        if (value instanceof ByteBuffer && ((ByteBuffer) value).isDirect()) return share(rt, (ByteBuffer) value);
+        if (value instanceof ByteBuffer && ((ByteBuffer) value).isDirect()) {
+            ByteBuffer b = (ByteBuffer) value;
+            return share(rt, b.isReadOnly() ? writableCopy(b) : b);
+        }
         ValueBuffers.State st = ValueBuffers.forThread();
         ArrayList<Object> refs = new ArrayList<>(0);
+        /* the JsValues inside value, each holding a use until the native read is done */
+        ArrayList<JsValue> held = new ArrayList<>(0);
         ValueWriter.Refs ids = new ValueWriter.Refs() {
             @Override
             public int javaId(Object o) {
@@ -80,7 +85,16 @@ final class ValueCodec {
 
             @Override
             public int jsRef(JsValue v) {
-                if (v.runtime() != rt) throw new IllegalArgumentException("a JsValue of another runtime cannot cross");
+                if (v.runtime() != rt)
+                    throw new IllegalArgumentException("a JsValue of another runtime cannot cross ("
+                            + v.getClass().getSimpleName() + " inside the value)");
+                if (v.runtime().isClosed()) throw new IllegalStateException("runtime closed");
+                try {
+                    v.acquire();
+                } catch (IllegalStateException e) {
+                    throw new IllegalStateException(e.getMessage() + " (inside the value given to toJs)");
+                }
+                held.add(v);
                 refs.add(v);
                 return refs.size() - 1;
             }
@@ -111,6 +125,7 @@ final class ValueCodec {
             }
         } finally {
             st.busy--;
+            for (JsValue v : held) v.release();
         }
     }
 
@@ -125,19 +140,43 @@ final class ValueCodec {
         }
     }
 
-    /** A direct ByteBuffer over the bytes of an ArrayBuffer or typed array (no copy). */
+    /**
+     * A direct ByteBuffer over the bytes of an ArrayBuffer or typed array
+     * (no copy). The ArrayBuffer is pinned and protected until the
+     * ByteBuffer is collected, and the buffer holds a lease on the runtime:
+     * close() then stops calls at once but frees the engine (and so this
+     * memory) only once the last leased ByteBuffer was collected, so the
+     * ByteBuffer never points at freed memory or another runtime's.
+     */
     static ByteBuffer bufferOf(JsValue v) {
-        JsRuntime rt = v.runtime();
         long[] prot = new long[1];
         ByteBuffer b;
-        rt.enter();
+        JsRuntime rt = v.enterUse();
         try {
             b = Natives.codecBufferOf(rt.peer, v.handle, prot);
+            rt.lease();
         } finally {
-            rt.leave();
+            v.leaveUse(rt);
         }
         long h = prot[0];
-        CLEANER.register(b, () -> rt.queueRelease(h));
+        CLEANER.register(b, () -> {
+            rt.queueRelease(h);
+            rt.unlease();
+        });
         return b.order(ByteOrder.nativeOrder());
+    }
+
+    /**
+     * A copy of a read-only buffer's bytes (0 to its capacity) in a new
+     * direct buffer: JSC has no read-only ArrayBuffer, so sharing it would let
+     * JS write into memory Java promised nobody writes (a file mapped
+     * READ_ONLY would crash the process on the first write).
+     */
+    static ByteBuffer writableCopy(ByteBuffer buf) {
+        ByteBuffer src = buf.duplicate();
+        src.clear();
+        ByteBuffer copy = ByteBuffer.allocateDirect(src.capacity());
+        copy.put(src);
+        return copy.clear();
     }
 }

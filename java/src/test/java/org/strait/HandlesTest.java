@@ -138,7 +138,7 @@ class HandlesTest {
         JsFunction f = (JsFunction) rt.eval("(function () { return 1; })");
         f.close();
         IllegalStateException e = assertThrows(IllegalStateException.class, f::call);
-        assertEquals("value released", e.getMessage());
+        assertEquals("value released: the JsFunction was closed", e.getMessage());
     }
 
     @Test

@@ -107,7 +107,7 @@ class JsRuntimeTest {
         assertTrue(v.isReleased());
         v.close(); // idempotent
         IllegalStateException e = assertThrows(IllegalStateException.class, v::typeOf);
-        assertEquals("value released", e.getMessage());
+        assertEquals("value released: the JsObject was closed", e.getMessage());
     }
 
     @Test
