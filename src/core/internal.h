@@ -123,6 +123,11 @@ typedef struct strait__loop {
   /* timers: owned by the thread inside the gate */
   strait__timer **heap;
   size_t nheap, capheap;
+  /* pending timers by id: open addressing, linear probing, capacity a power
+   * of two (or 0), at most half full; a fired one-shot timer leaves it
+   * before its callback runs (timers.c) */
+  strait__timer **byid;
+  size_t capbyid, nbyid;
   uint64_t next_seq;
   double next_id;
   size_t nrefed;
