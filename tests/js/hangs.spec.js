@@ -113,3 +113,96 @@ describe('timers: clearing is not a search', () => {
     }, 40);
   }), 30000);
 });
+
+describe('console.log / util.inspect of huge or deep values', () => {
+  const { inspect } = require('util');
+
+  it('an object nested 100,000 deep prints three levels and [Object], as Node', () => {
+    const o = {};
+    let cur = o;
+    for (let i = 0; i < 100000; i++) { cur.k = {}; cur = cur.k; }
+    expect(inspect(o)).toBe('{ k: { k: { k: [Object] } } }');
+    const a = [];
+    let c = a;
+    for (let i = 0; i < 100000; i++) { c.push([]); c = c[0]; }
+    expect(inspect(a)).toBe('[ [ [ [Array] ] ] ]');
+  });
+
+  // Sparse arrays whose holes are counted, not tested one index at a time:
+  // lengths up to 2^32-1 with elements at the ends, in the middle, nowhere.
+  const cases = [
+    [() => { const a = []; a[4e9] = 1; a[5] = 'x'; return a; }, "[ <5 empty items>, 'x', <3999999994 empty items>, 1 ]"],
+    [() => { const a = []; a[2 ** 32 - 2] = 0; return a; }, '[ <4294967294 empty items>, 0 ]'],
+    [() => { const a = []; a.length = 2 ** 32 - 1; return a; }, '[ <4294967295 empty items> ]'],
+    [() => { const a = [1]; a.length = 2 ** 32 - 1; a[300] = 2; return a; },
+      '[ 1, <299 empty items>, 2, <4294966994 empty items> ]'],
+    [() => [1, , 3], '[ 1, <1 empty item>, 3 ]'],
+    [() => { const a = new Array(1e7); a[9e6] = 1; return a; }, '[ <9000000 empty items>, 1, <999999 empty items> ]'],
+    [() => { const a = []; for (let i = 0; i < 200; i++) a[i * 1000] = i; return a; }, null],
+  ];
+  cases.forEach(([make, want], n) => {
+    it(`sparse array case ${n} prints its hole runs counted`, () => {
+      const v = make();
+      const s = inspect(v);
+      if (want !== null) expect(s).toBe(want);
+      else {
+        // 100 entries shown (50 elements and 50 hole runs), then the rest counted
+        expect(s).toMatch(/^\[\n  0, +<999 empty items>, 1, +<999 empty items>,\n/);
+        expect(s).toContain('  48, <999 empty items>, 49, <999 empty items>,\n  ... 149001 more items\n]');
+      }
+    });
+  });
+
+  it('a Proxy claiming length 2^32-1 prints at once', () => {
+    let gets = 0;
+    const p = new Proxy([], { get: (t, k) => { if (k === 'length') return 2 ** 32 - 1; gets++; return 1; } });
+    expect(inspect(p)).toBe('[ <4294967295 empty items> ]');
+    expect(gets).toBeLessThan(1000);
+  });
+});
+
+describe('Java.type of absurd names', () => {
+  const haveJava = typeof Java !== 'undefined' && typeof Java.type === 'function';
+  const t = haveJava ? it : it.skip;
+
+  function typeError(name) {
+    let err = null;
+    try { Java.type(name); } catch (e) { err = e; }
+    expect(err instanceof TypeError).toBe(true);
+    return err.message;
+  }
+
+  t('a 100,000-character dotted name is refused at once as too long', () => {
+    const name = Array(50000).fill('a').join('.');
+    expect(typeError(name)).toBe('Java.type: class name too long (99999 characters; a Java class name has at most 65535 bytes)');
+  });
+
+  t('names at the limits: 65535 bytes and 255 dots are looked up, one more is refused', () => {
+    // at the byte limit (no dots: one lookup)
+    expect(typeError('a'.repeat(65535))).toMatch(/^class a+ not found$/);
+    expect(typeError('a'.repeat(65536))).toContain('class name too long (65536 characters');
+    // multi-byte characters count as their UTF-8 bytes
+    expect(typeError('\u00e9'.repeat(32768))).toContain('too long (32768 characters');
+    // at the dot limit
+    const dotted = (n) => Array(n + 1).fill('x').join('.');
+    expect(typeError(dotted(255))).toMatch(/^class x\.x\.x.* not found$/);
+    expect(typeError(dotted(256))).toBe('Java.type: class name has 256 dots (at most 255)');
+    expect(typeError(dotted(5000))).toBe('Java.type: class name has 5000 dots (at most 255)');
+  });
+
+  t('ordinary names still resolve, nested classes with dots too', () => {
+    expect(typeof Java.type('java.util.ArrayList')).toBe('function');
+    expect(typeof Java.type('java.util.Map.Entry')).toBe('function');
+    expect(typeof Java.type('java.util.Map$Entry')).toBe('function');
+    expect(typeof Java.type('int[][]')).toBe('function');
+  });
+
+  t('a package chain longer than a class name can be is a TypeError, not a truncated name', () => {
+    let p = java;
+    let err = null;
+    const seg = 'q'.repeat(150);
+    try { for (let i = 0; i < 500; i++) p = p[seg]; } catch (e) { err = e; }
+    expect(err instanceof TypeError).toBe(true);
+    expect(err.message).toContain('too long');
+  });
+});
