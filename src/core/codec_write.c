@@ -707,7 +707,7 @@ int strait__codec_write(JSContextRef ctx, JSValueRef v, strait__vbuf *out, unsig
       e = JSObjectGetProperty(ctx, f->obj, name, &w.exc);
     } else {
       e = JSObjectGetPropertyAtIndex(ctx, f->obj, i, &w.exc);
-      w.seen++;
+      if (f->tag == STRAIT_V_ARRAY) w.seen++;
       if (!w.exc && f->tag == STRAIT_V_ARRAY && JSValueIsUndefined(ctx, e) &&
           (rc = count_hole(&w, f->obj, i)))
         break;

@@ -342,6 +342,11 @@ static void js_writer_matches_c_writer_on_many_shapes(void) {
       "[{a: 1, b: 2}, {a: 1, b: 2}, {a: 1, c: 3}, {a: 1, b: 2}, {a: 2}, {b: 1, a: 2}, {a: {a: {a: 1}}}]",
       "Array.from({length: 50}, (_, i) => i % 3 ? {id: i, name: 'n' + i, tags: ['x'], sub: {id: i}} : {id: i, other: null})",
       "(() => { const o = {k: 1}; return [o, {k: 2}, o, {k: 3, j: o}, new Map([['k', {k: 4}]])]; })()",
+      /* packed arrays, and numbers before the first other value */
+      "[[1, 2, 3], [1, 2, 3.5, -0, 2**40], [0.5, 1, 2], [1, 2, 'x', 3.5], [1, 2**31, 3], [1, , 3], [],"
+      " [NaN, 1], [-1, 2147483647, -2147483648], [1, 2, {a: [3, 4.5]}, 5], [1.5, undefined, 2], [1, 2, [3]]]",
+      "Array.from({length: 3000}, (_, i) => i === 2999 ? 0.5 : i)",
+      "Array.from({length: 3000}, (_, i) => i === 2999 ? 'end' : i * 1.5)",
   };
   for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
     JSValueRef v = ev(srcs[i]), exc = NULL;
