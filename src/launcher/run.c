@@ -10,17 +10,26 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Waits until fd is ready for events (POLLIN / POLLOUT): a non-blocking
+ * descriptor said EAGAIN. Any thread. */
+static void wait_ready(int fd, short events) {
+  struct pollfd pf = {.fd = fd, .events = events};
+  while (poll(&pf, 1, -1) < 0 && errno == EINTR) {}
+}
+
 /* Writes all of buf to fd (see launcher.h). Any thread. */
 void launch_write(int fd, const char *buf, size_t len) {
   while (len > 0) {
     ssize_t n = write(fd, buf, len);
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) { wait_ready(fd, POLLOUT); continue; }
     if (n <= 0) return;
     buf += n;
     len -= (size_t)n;
@@ -116,6 +125,7 @@ static char *read_stdin(size_t *len, size_t limit, int *too_large) {
     }
     ssize_t r = read(0, buf + n, cap - n);
     if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) { wait_ready(0, POLLIN); continue; }
     if (r < 0) { free(buf); return NULL; }
     if (r == 0) break;
     n += (size_t)r;

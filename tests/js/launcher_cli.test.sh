@@ -355,6 +355,46 @@ else
 fi
 end
 
+begin "strait -p into a non-blocking stdout, and strait - from a non-blocking stdin, lose nothing"
+if command -v python3 >/dev/null; then
+  python3 - "$STRAIT" >"$TMP/out" 2>"$TMP/err" <<'PY'
+import fcntl, os, subprocess, sys, time
+strait = sys.argv[1]
+def nonblock(fd):
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+r, w = os.pipe()
+nonblock(w)
+p = subprocess.Popen([strait, '-p', '"z".repeat(3000000)'], stdout=w, stdin=subprocess.DEVNULL)
+os.close(w)
+time.sleep(0.3)
+data = b''
+while True:
+    b = os.read(r, 65536)
+    if not b:
+        break
+    data += b
+print('p', p.wait(timeout=60), len(data))
+ir, iw = os.pipe()
+nonblock(ir)
+p = subprocess.Popen([strait, '-'], stdin=ir, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+os.close(ir)
+time.sleep(0.3)
+try:
+    os.write(iw, b'console.log("from stdin", 1 + ')
+    time.sleep(0.2)
+    os.write(iw, b'2)')
+except BrokenPipeError:
+    pass
+os.close(iw)
+print('stdin', p.wait(timeout=60), p.stdout.read().decode().strip())
+PY
+  OUT=$(cat "$TMP/out")
+  [[ "$OUT" == $'p 0 3000001\nstdin 0 from stdin 3' ]] || bad "helper said $(show "$OUT"); stderr $(show "$(cat "$TMP/err")")"
+else
+  skip "no python3"
+fi
+end
+
 begin "process.exit with a code that is not an integer throws as in Node 20, never exits 0"
 for c in "'x'" "NaN" "{}" "1.5" "''" "true" "[]" "Symbol()"; do
   st -e "process.exit($c)"
