@@ -157,11 +157,14 @@ static JSValueRef add_timer(JSContextRef ctx, size_t argc, const JSValueRef argv
   if (*exception) return NULL;
   if (!(delay >= 1) || isnan(delay) || delay > 2147483647.0) delay = 1;
   strait__timer *t = calloc(1, sizeof *t);
-  if (!t) return NULL;
-  t->nargs = argc > 2 ? argc - 2 : 0;
-  if (t->nargs) {
-    t->args = malloc(t->nargs * sizeof *t->args);
-    if (!t->args) { free(t); return NULL; }
+  t && (t->nargs = argc > 2 ? argc - 2 : 0);
+  if (t && t->nargs && !(t->args = malloc(t->nargs * sizeof *t->args))) {
+    free(t);
+    t = NULL;
+  }
+  if (!t) {
+    *exception = strait__make_error(ctx, "RangeError", "out of memory for timers");
+    return NULL;
   }
   strait__loop *l = &rt->loop;
   t->callback = (JSObjectRef)argv[0];
