@@ -157,7 +157,7 @@ static JSValueRef add_timer(JSContextRef ctx, size_t argc, const JSValueRef argv
   if (*exception) return NULL;
   if (!(delay >= 1) || isnan(delay) || delay > 2147483647.0) delay = 1;
   strait__timer *t = calloc(1, sizeof *t);
-  t && (t->nargs = argc > 2 ? argc - 2 : 0);
+  if (t) t->nargs = argc > 2 ? argc - 2 : 0;
   if (t && t->nargs && !(t->args = malloc(t->nargs * sizeof *t->args))) {
     free(t);
     t = NULL;
