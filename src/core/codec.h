@@ -76,6 +76,18 @@ typedef struct strait__codec_error {
   char msg[256];
 } strait__codec_error;
 
+/* Limits of a JS -> buffer conversion (docs/value-format.md), the same in
+ * the C writer and the JS one (codec_js.c spells them out): a value Java
+ * can hold (a byte[] or direct ByteBuffer), a List's length, and the holes
+ * of sparse arrays: during one conversion the holes met so far may pass the
+ * array elements met so far (holes included) minus those holes by
+ * STRAIT_V_MAX_HOLES at most, so the work stays within a constant of the
+ * data the arrays really hold. Past one, the writers throw a JS RangeError
+ * naming the path (STRAIT_EJS). */
+#define STRAIT_V_MAX_BYTES 2147483647u
+#define STRAIT_V_MAX_ARRAY 2147483647u
+#define STRAIT_V_MAX_HOLES 1048576u
+
 /* ---- output buffer ------------------------------------------------------ */
 
 /*

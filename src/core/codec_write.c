@@ -45,10 +45,12 @@ typedef struct writer {
   JSObjectRef pins;            /* JS array keeping every visited object alive */
   unsigned npins;
   JSValueRef object_proto;
-  JSObjectRef map_ctor, set_ctor, dataview_ctor, array_from;
+  JSObjectRef map_ctor, set_ctor, dataview_ctor, array_from, is_array;
   JSStringRef s_length;
   double *nums;
   size_t nums_cap;
+  uint64_t holes;              /* holes of arrays met so far */
+  uint64_t seen;               /* array elements met so far, holes included */
 } writer;
 
 /* ---- errors ---- */
@@ -132,6 +134,15 @@ static int w_threw(writer *w) {
   w->err->status = STRAIT_EJS;
   snprintf(w->err->msg, sizeof w->err->msg, "JavaScript exception while converting a value");
   return STRAIT_EJS;
+}
+
+/* A limit was passed: a JS RangeError "cannot convert <what> at <path>"
+ * (STRAIT_EJS, as the JS writer throws it). */
+static int w_range(writer *w, const char *what) {
+  char path[200];
+  build_path(w, path, sizeof path);
+  w->exc = strait__make_error(w->ctx, "RangeError", "cannot convert %s at %s", what, path);
+  return w_threw(w);
 }
 
 /* ---- output ---- */
@@ -362,40 +373,75 @@ static JSObjectRef list_of(writer *w, JSObjectRef o, bool flat) {
   return (JSObjectRef)r;
 }
 
-/* Length of an array-like (its "length" as a number, clamped to u32). */
-static uint32_t length_of(writer *w, JSObjectRef o) {
+static int write_value(writer *w, JSValueRef v);
+
+/* Length of an array-like: its "length" read once, as ToLength does
+ * (NaN and negatives are 0), not clamped, so the caller can refuse a
+ * length past the limits. */
+static double length_of(writer *w, JSObjectRef o) {
   if (!w->s_length) w->s_length = JSStringCreateWithUTF8CString("length");
   JSValueRef lv = JSObjectGetProperty(w->ctx, o, w->s_length, &w->exc);
   if (!lv) return 0;
-  double d = JSValueToNumber(w->ctx, lv, NULL);
-  return d > 0 && d < 4294967295.0 ? (uint32_t)d : 0;
+  double d = JSValueToNumber(w->ctx, lv, &w->exc);
+  return d >= 1 ? floor(d) : 0;
+}
+
+/* Element i of an array read as undefined: counts it against
+ * STRAIT_V_MAX_HOLES when it is a hole. */
+static int count_hole(writer *w, JSObjectRef o, uint32_t i) {
+  bool has = JSObjectHasPropertyForKey(w->ctx, o, JSValueMakeNumber(w->ctx, i), &w->exc);
+  if (w->exc) return w_threw(w);
+  if (!has && ++w->holes > STRAIT_V_MAX_HOLES && w->holes - STRAIT_V_MAX_HOLES > w->seen - w->holes) {
+    char what[160];
+    snprintf(what, sizeof what, "a sparse array whose holes outnumber its elements by more than %u",
+             STRAIT_V_MAX_HOLES);
+    return w_range(w, what);
+  }
+  return 0;
 }
 
 /* Writes an array: packed (ARRAY_I32 / ARRAY_F64) when every element is a
- * number, else an ARRAY frame; elements already read as numbers are written
- * as scalars and the frame resumes after them. */
+ * number, else an ARRAY frame. Each element is read once (a getter runs
+ * once): the numbers read before the first other value are written as
+ * scalars, then that value, and the frame resumes after it. The length is
+ * checked against the limits before any element is read. */
 static int write_array(writer *w, JSObjectRef o) {
-  uint32_t n = length_of(w, o);
+  double d = length_of(w, o);
   if (w->exc) return w_threw(w);
-  if (n > w->nums_cap) {
-    size_t nc = n < 1024 ? 1024 : n;
-    double *nn = realloc(w->nums, nc * sizeof *nn);
-    if (!nn) return w_nomem(w);
-    w->nums = nn;
-    w->nums_cap = nc;
+  char what[160];
+  if (d > STRAIT_V_MAX_ARRAY) {
+    snprintf(what, sizeof what, "an array of length %.0f (a Java List holds at most %u elements)", d,
+             STRAIT_V_MAX_ARRAY);
+    return w_range(w, what);
+  }
+  uint32_t n = (uint32_t)d;
+  if (w->out->len + 5 + (size_t)n > STRAIT_V_MAX_BYTES) {
+    snprintf(what, sizeof what, "an array of length %u (a value holds at most %u bytes)", n,
+             STRAIT_V_MAX_BYTES);
+    return w_range(w, what);
   }
   uint32_t k = 0;
   bool all_int = true;
+  JSValueRef e = NULL;
   for (; k < n; k++) {
-    JSValueRef e = JSObjectGetPropertyAtIndex(w->ctx, o, k, &w->exc);
+    e = JSObjectGetPropertyAtIndex(w->ctx, o, k, &w->exc);
     if (w->exc) return w_threw(w);
     if (!JSValueIsNumber(w->ctx, e)) break;
-    double d = JSValueToNumber(w->ctx, e, NULL);
-    w->nums[k] = d;
-    if (all_int && !(d >= -2147483648.0 && d <= 2147483647.0 && (double)(int32_t)d == d &&
-                     !(d == 0 && signbit(d))))
+    if (k == w->nums_cap) {
+      size_t nc = w->nums_cap < 1024 ? 1024 : w->nums_cap * 2;
+      if (nc > n) nc = n;
+      double *nn = realloc(w->nums, nc * sizeof *nn);
+      if (!nn) return w_nomem(w);
+      w->nums = nn;
+      w->nums_cap = nc;
+    }
+    double x = JSValueToNumber(w->ctx, e, NULL);
+    w->nums[k] = x;
+    if (all_int && !(x >= -2147483648.0 && x <= 2147483647.0 && (double)(int32_t)x == x &&
+                     !(x == 0 && signbit(x))))
       all_int = false;
   }
+  w->seen += k;
   if (n && k == n) {
     NEED(w, 5 + (size_t)n * 8);
     put_u8(w, all_int ? STRAIT_V_ARRAY_I32 : STRAIT_V_ARRAY_F64);
@@ -411,13 +457,17 @@ static int write_array(writer *w, JSObjectRef o) {
   NEED(w, 5);
   put_u8(w, STRAIT_V_ARRAY);
   put_u32(w, n);
+  if (n == 0) return 0;
   for (uint32_t i = 0; i < k; i++) {
     int rc = write_number(w, w->nums[i]);
     if (rc) return rc;
   }
   int rc = push(w, STRAIT_V_ARRAY, o, NULL, n);
-  if (!rc) w->stack[w->depth - 1].i = k;
-  return rc;
+  if (rc) return rc;
+  w->stack[w->depth - 1].i = k + 1;
+  w->seen++;
+  if (JSValueIsUndefined(w->ctx, e) && (rc = count_hole(w, o, k))) return rc;
+  return write_value(w, e);
 }
 
 /* Writes a plain object's enumerable properties as an OBJECT frame. */
@@ -487,6 +537,20 @@ static int write_handle(writer *w, JSValueRef v, const char *what) {
   return w_cannot(w, what);
 }
 
+/* Array.isArray(o) for what JSValueIsArray misses (a Proxy of an array),
+ * as the JS writer sees it. */
+static bool is_proxy_array(writer *w, JSObjectRef o) {
+  if (!w->is_array) {
+    JSObjectRef arr = global_obj(w, "Array");
+    JSValueRef f = arr ? strait__get(w->ctx, arr, "isArray") : NULL;
+    if (!f || !JSValueIsObject(w->ctx, f)) return false;
+    w->is_array = (JSObjectRef)f;
+  }
+  JSValueRef arg = o;
+  JSValueRef r = JSObjectCallAsFunction(w->ctx, w->is_array, NULL, 1, &arg, NULL);
+  return r && JSValueToBoolean(w->ctx, r);
+}
+
 /* Writes an object of any kind (BACKREF if seen before). */
 static int write_object(writer *w, JSObjectRef o) {
   JSContextRef ctx = w->ctx;
@@ -497,7 +561,7 @@ static int write_object(writer *w, JSObjectRef o) {
     put_u32(w, seen);
     return 0;
   }
-  if (JSValueIsArray(ctx, o)) {
+  if (JSValueIsArray(ctx, o) || is_proxy_array(w, o)) {
     int rc = id_add(w, o);
     return rc ? rc : write_array(w, o);
   }
@@ -552,7 +616,9 @@ static int write_object(writer *w, JSObjectRef o) {
     JSObjectRef list = list_of(w, o, is_map);
     if (!list) return w->exc ? w_threw(w) : w_cannot(w, "a Map or Set (no Array.from)");
     JSObjectSetPropertyAtIndex(ctx, w->pins, w->npins++, list, NULL);
-    uint32_t n = length_of(w, list);
+    double d = length_of(w, list);
+    if (w->exc) return w_threw(w);
+    uint32_t n = d < STRAIT_V_MAX_ARRAY ? (uint32_t)d : STRAIT_V_MAX_ARRAY;
     NEED(w, 5);
     put_u8(w, is_map ? STRAIT_V_MAP : STRAIT_V_SET);
     put_u32(w, is_map ? n / 2 : n);
@@ -641,6 +707,10 @@ int strait__codec_write(JSContextRef ctx, JSValueRef v, strait__vbuf *out, unsig
       e = JSObjectGetProperty(ctx, f->obj, name, &w.exc);
     } else {
       e = JSObjectGetPropertyAtIndex(ctx, f->obj, i, &w.exc);
+      if (f->tag == STRAIT_V_ARRAY) w.seen++;
+      if (!w.exc && f->tag == STRAIT_V_ARRAY && JSValueIsUndefined(ctx, e) &&
+          (rc = count_hole(&w, f->obj, i)))
+        break;
     }
     if (w.exc) { rc = w_threw(&w); break; }
     rc = write_value(&w, e);

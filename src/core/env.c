@@ -20,19 +20,15 @@ static const char *const kBootstrap[] = {
   "inspect.js", "path.js", "console.js", "process.js", "module.js", "bootstrap.js",
 };
 
-/* Writes through the runtime's sink (opts.write or the fd). Retries short
- * writes. Inside the gate. */
-void strait__write(strait_runtime *rt, int fd, const char *utf8, size_t len) {
+/* Writes through the runtime's sink (opts.write or the fd, see
+ * strait__fd_write). Returns 0 or the errno of a failed write. Inside the
+ * gate. */
+int strait__write(strait_runtime *rt, int fd, const char *utf8, size_t len) {
   if (rt->opts.write) {
     rt->opts.write(rt->opts.write_ud, fd, utf8, len);
-    return;
+    return 0;
   }
-  while (len > 0) {
-    ssize_t n = write(fd, utf8, len);
-    if (n <= 0) return;
-    utf8 += n;
-    len -= (size_t)n;
-  }
+  return strait__fd_write(rt, fd, utf8, len);
 }
 
 /* A JS string value from UTF-8. Inside the gate. */

@@ -147,6 +147,11 @@ typedef struct strait__loop {
   /* timers: owned by the thread inside the gate */
   strait__timer **heap;
   size_t nheap, capheap;
+  /* pending timers by id: open addressing, linear probing, capacity a power
+   * of two (or 0), at most half full; a fired one-shot timer leaves it
+   * before its callback runs (timers.c) */
+  strait__timer **byid;
+  size_t capbyid, nbyid;
   uint64_t next_seq;
   double next_id;
   size_t nrefed;
@@ -207,8 +212,13 @@ JSValueRef strait__make_error(JSContextRef ctx, const char *ctor, const char *fm
  * gate, once per runtime, from strait_runtime_new().
  */
 int strait__env_install(strait_runtime *rt, JSValueRef *exception);
-/* Writes through the runtime's sink (opts.write or fd). Inside the gate. */
-void strait__write(strait_runtime *rt, int fd, const char *utf8, size_t len);
+/* Writes through the runtime's sink (opts.write or fd). Returns 0 or the
+ * errno of a failed write to the fd. Inside the gate. */
+int strait__write(strait_runtime *rt, int fd, const char *utf8, size_t len);
+/* Writes all of the bytes to fd: retries EINTR and short writes, polls a
+ * full non-blocking fd; EPIPE ends the process when rt has no on_exit hook
+ * (console.c). Returns 0 or an errno. Inside the gate. */
+int strait__fd_write(strait_runtime *rt, int fd, const char *utf8, size_t len);
 /* Reports an uncaught error via the sink, as strait_error_format(). */
 void strait__report(strait_runtime *rt, JSValueRef exception);
 

@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,15 @@ static JSValueRef js_hrtime(JSContextRef ctx, JSObjectRef f, JSObjectRef self, s
   return JSObjectMakeArray(ctx, 2, parts, exception);
 }
 
+/* ECMAScript ToInt32 of d (NaN and infinities are 0): the code
+ * process.exit() gives the OS, which keeps its low 8 bits. */
+static int to_int32(double d) {
+  if (!(d == d) || d == INFINITY || d == -INFINITY) return 0;
+  double m = fmod(trunc(d), 4294967296.0);
+  if (m < 0) m += 4294967296.0;
+  return (int)(int32_t)(uint32_t)m;
+}
+
 /* Non-zero when v is the runtime's exit signal (see env.h). Inside the
  * gate. */
 int strait__is_exit_signal(strait_runtime *rt, JSValueRef v) {
@@ -95,8 +106,8 @@ int strait__is_exit_signal(strait_runtime *rt, JSValueRef v) {
 static JSValueRef js_exit(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                           const JSValueRef argv[], JSValueRef *exception) {
   strait_runtime *rt = strait_runtime_from_context(ctx);
-  double d = argc > 0 ? JSValueToNumber(ctx, argv[0], NULL) : 0;
-  int code = (d == d && d >= -2147483648.0 && d <= 2147483647.0) ? (int)d : 0;
+  /* process.js checked the code (Node's rules) and passes ToInt32 of it */
+  int code = argc > 0 && JSValueIsNumber(ctx, argv[0]) ? to_int32(JSValueToNumber(ctx, argv[0], NULL)) : 0;
   if (!rt->exiting) {
     if (!rt->opts.on_exit) {
       fflush(NULL);
@@ -118,10 +129,11 @@ int strait_exit_code(strait_runtime *rt) {
   JSObjectRef g = JSContextGetGlobalObject(rt->ctx);
   JSValueRef p = strait__get(rt->ctx, g, "process");
   if (!p || !JSValueIsObject(rt->ctx, p)) return 0;
+  /* process.exitCode holds undefined, null, an integer or a string of
+   * one (its setter checks): the status is ToInt32 of it */
   JSValueRef c = strait__get(rt->ctx, (JSObjectRef)p, "exitCode");
-  if (!c || !JSValueIsNumber(rt->ctx, c)) return 0;
-  double d = JSValueToNumber(rt->ctx, c, NULL);
-  return (d == d && d >= -2147483648.0 && d <= 2147483647.0) ? (int)d : 0;
+  if (!c || !(JSValueIsNumber(rt->ctx, c) || JSValueIsString(rt->ctx, c))) return 0;
+  return to_int32(JSValueToNumber(rt->ctx, c, NULL));
 }
 
 /* Adds the process natives to the bootstrap's native object. Inside the

@@ -2,12 +2,15 @@
  * timers.c - setTimeout, setInterval, clearTimeout, clearInterval,
  * queueMicrotask helpers and unhandled-rejection tracking. Timers live in a
  * binary min-heap ordered by (due time, sequence), owned by the thread
- * inside the gate. A pending timer keeps its callback and arguments
- * protected; firing a one-shot timer or clearing it unprotects them once.
+ * inside the gate, and in a hash table by id (loop->byid), so clearTimeout
+ * and ref/unref cost O(log n) (the heap removal), not a search. A pending
+ * timer keeps its callback and arguments protected; firing a one-shot timer
+ * or clearing it unprotects them once.
  */
 #include "internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static int timer_less(const strait__timer *a, const strait__timer *b) {
@@ -67,6 +70,70 @@ static void heap_remove(strait__loop *l, strait__timer *t) {
   }
 }
 
+/* ---- pending timers by id ---- */
+
+/* Slot of id in a table of capacity cap (a power of two). */
+static size_t id_slot(double id, size_t cap) {
+  uint64_t x = (uint64_t)id;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x & (cap - 1);
+}
+
+/* The pending timer with this id, or NULL. Inside the gate. */
+static strait__timer *find_timer(strait__loop *l, double id) {
+  if (!l->nbyid || !(id >= 1 && id < 9007199254740992.0)) return NULL;
+  for (size_t i = id_slot(id, l->capbyid);; i = (i + 1) & (l->capbyid - 1)) {
+    strait__timer *t = l->byid[i];
+    if (!t) return NULL;
+    if (t->id == id) return t;
+  }
+}
+
+/* Adds t (its id not present). Returns 0 or STRAIT_ENOMEM. Inside the gate. */
+static int byid_add(strait__loop *l, strait__timer *t) {
+  if (2 * (l->nbyid + 1) > l->capbyid) {
+    size_t cap = l->capbyid ? l->capbyid * 2 : 64;
+    strait__timer **nt = calloc(cap, sizeof *nt);
+    if (!nt) return STRAIT_ENOMEM;
+    for (size_t j = 0; j < l->capbyid; j++) {
+      strait__timer *o = l->byid[j];
+      if (!o) continue;
+      size_t i = id_slot(o->id, cap);
+      while (nt[i]) i = (i + 1) & (cap - 1);
+      nt[i] = o;
+    }
+    free(l->byid);
+    l->byid = nt;
+    l->capbyid = cap;
+  }
+  size_t i = id_slot(t->id, l->capbyid);
+  while (l->byid[i]) i = (i + 1) & (l->capbyid - 1);
+  l->byid[i] = t;
+  l->nbyid++;
+  return 0;
+}
+
+/* Removes t (present) and shifts later entries of its probe run back so
+ * lookups need no tombstones. Inside the gate. */
+static void byid_remove(strait__loop *l, strait__timer *t) {
+  size_t mask = l->capbyid - 1, i = id_slot(t->id, l->capbyid);
+  while (l->byid[i] != t) i = (i + 1) & mask;
+  l->byid[i] = NULL;
+  l->nbyid--;
+  for (size_t j = (i + 1) & mask; l->byid[j]; j = (j + 1) & mask) {
+    size_t home = id_slot(l->byid[j]->id, l->capbyid);
+    /* move j's entry into the hole at i when i lies on its probe path
+     * (cyclically between its home slot and j) */
+    if (((j - home) & mask) >= ((j - i) & mask)) {
+      l->byid[i] = l->byid[j];
+      l->byid[j] = NULL;
+      i = j;
+    }
+  }
+}
+
 /* Unprotects a timer's values and frees it. Inside the gate. */
 static void timer_free(strait_runtime *rt, strait__timer *t) {
   JSValueUnprotect(rt->ctx, t->callback);
@@ -74,12 +141,6 @@ static void timer_free(strait_runtime *rt, strait__timer *t) {
   free(t->args);
   if (t->refed) rt->loop.nrefed--;
   free(t);
-}
-
-static strait__timer *find_timer(strait__loop *l, double id) {
-  for (size_t i = 0; i < l->nheap; i++)
-    if (l->heap[i]->id == id) return l->heap[i];
-  return NULL;
 }
 
 /* setTimeout/setInterval(fn, delay, ...args) -> numeric id. */
@@ -96,11 +157,14 @@ static JSValueRef add_timer(JSContextRef ctx, size_t argc, const JSValueRef argv
   if (*exception) return NULL;
   if (!(delay >= 1) || isnan(delay) || delay > 2147483647.0) delay = 1;
   strait__timer *t = calloc(1, sizeof *t);
-  if (!t) return NULL;
-  t->nargs = argc > 2 ? argc - 2 : 0;
-  if (t->nargs) {
-    t->args = malloc(t->nargs * sizeof *t->args);
-    if (!t->args) { free(t); return NULL; }
+  if (t) t->nargs = argc > 2 ? argc - 2 : 0;
+  if (t && t->nargs && !(t->args = malloc(t->nargs * sizeof *t->args))) {
+    free(t);
+    t = NULL;
+  }
+  if (!t) {
+    *exception = strait__make_error(ctx, "RangeError", "out of memory for timers");
+    return NULL;
   }
   strait__loop *l = &rt->loop;
   t->callback = (JSObjectRef)argv[0];
@@ -115,7 +179,13 @@ static JSValueRef add_timer(JSContextRef ctx, size_t argc, const JSValueRef argv
   t->id = l->next_id++;
   t->refed = true;
   l->nrefed++;
+  if (byid_add(l, t)) {
+    timer_free(rt, t);
+    *exception = strait__make_error(ctx, "RangeError", "out of memory for timers");
+    return NULL;
+  }
   if (heap_push(l, t)) {
+    byid_remove(l, t);
     timer_free(rt, t);
     *exception = strait__make_error(ctx, "RangeError", "out of memory for timers");
     return NULL;
@@ -144,6 +214,7 @@ static JSValueRef js_clear_timer(JSContextRef ctx, JSObjectRef f, JSObjectRef se
     strait__timer *t = find_timer(&rt->loop, JSValueToNumber(ctx, argv[0], NULL));
     if (t) {
       heap_remove(&rt->loop, t);
+      byid_remove(&rt->loop, t);
       timer_free(rt, t);
     }
   }
@@ -195,7 +266,10 @@ double strait__timers_run_due(strait_runtime *rt) {
       heap_push(l, t);
       JSObjectCallAsFunction(rt->ctx, cb, NULL, t->nargs, t->args, &exc);
     } else {
-      /* Keep the values reachable from this frame while the callback runs. */
+      /* Gone from the table first: clearTimeout(id) in the callback finds
+       * nothing. Keep the values reachable from this frame while the
+       * callback runs. */
+      byid_remove(l, t);
       JSObjectCallAsFunction(rt->ctx, cb, NULL, t->nargs, t->args, &exc);
       timer_free(rt, t);
     }
@@ -215,6 +289,9 @@ void strait__timers_clear(strait_runtime *rt) {
   free(l->heap);
   l->heap = NULL;
   l->capheap = 0;
+  free(l->byid);
+  l->byid = NULL;
+  l->capbyid = l->nbyid = 0;
 }
 
 /* Unhandled promise rejection: reported like an uncaught error. */

@@ -17,6 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Longest class or package name: a CONSTANT_Utf8 of the class file format
+ * holds at most 65535 bytes. */
+#define JB_CLASS_NAME_MAX 65535
+/* Most dots in a name given to Java.type (see check_class_name); real class
+ * names have a few dozen at most. */
+#define JB_CLASS_NAME_MAX_DOTS 255
+
 typedef struct jb_pkg {
   jb_rt *b;
   JSObjectRef obj;          /* the plain package object (not protected) */
@@ -87,30 +94,75 @@ static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
   if (len <= 1 || !is_identifier(buf)) return NULL;
   if (JSObjectHasProperty(ctx, b->object_proto, name)) return NULL;
   if (strcmp(buf, "then") == 0 || strcmp(buf, "toJSON") == 0 || strcmp(buf, "inspect") == 0) return NULL;
-  char full[1100];
-  snprintf(full, sizeof full, "%s%s%s", p->name, p->name[0] ? "." : "", buf);
+  size_t plen = strlen(p->name), blen = strlen(buf);
+  if (plen + 1 + blen > JB_CLASS_NAME_MAX) {
+    *exc = jb_error(ctx, "TypeError", "package name %.60s... too long (a Java class name has at most %d bytes)",
+                    p->name, JB_CLASS_NAME_MAX);
+    return NULL;
+  }
+  char *full = malloc(plen + blen + 2);
+  if (!full) {
+    *exc = jb_error(ctx, "RangeError", "out of memory for a package name");
+    return NULL;
+  }
+  memcpy(full, p->name, plen);
+  size_t at = plen;
+  if (plen) full[at++] = '.';
+  memcpy(full + at, buf, blen + 1);
   JNIEnv *env = strait__env();
   jb_maybe_flush(env, b);
   jstring jname = strait__jstring_from_utf8(env, full, strlen(full));
   jobject r = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_resolve, jname);
   (*env)->DeleteLocalRef(env, jname);
   if ((*env)->ExceptionCheck(env)) {
+    free(full);
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
   JSObjectRef child;
   if (!r) {
     *exc = jb_error(ctx, "TypeError", "class %s not found", full);
+    free(full);
     return NULL;
   }
   if ((*env)->IsInstanceOf(env, r, jb.Class)) child = ctor_of_class(env, b, ctx, r, exc);
   else child = make_package(b, ctx, full);
+  free(full);
   (*env)->DeleteLocalRef(env, r);
   if (!child) return NULL;
   p->busy = true;
   JSObjectSetProperty(ctx, p->obj, name, child, 0, NULL);
   p->busy = false;
   return child;
+}
+
+/* Checks a class name before Java looks it up: Java tries each dot of a
+ * name it cannot find as a nested-class separator, one Class.forName per
+ * dot over the whole name (and its class loader keeps a lock object per
+ * name tried), so the work grows with length x dots. A name is refused past
+ * the class file format's 65535 bytes or past JB_CLASS_NAME_MAX_DOTS dots,
+ * with a TypeError saying so. 0 or -1 with *exc set. */
+static int check_class_name(JSContextRef ctx, JSValueRef name, JSValueRef *exc) {
+  JSStringRef s = JSValueToStringCopy(ctx, name, exc);
+  if (!s) return -1;
+  size_t units = JSStringGetLength(s);
+  const JSChar *c = JSStringGetCharactersPtr(s);
+  size_t bytes = 0, dots = 0;
+  for (size_t i = 0; i < units && bytes <= JB_CLASS_NAME_MAX; i++) {
+    bytes += c[i] < 0x80 ? 1 : c[i] < 0x800 ? 2 : 3;
+    if (c[i] == '.') dots++;
+  }
+  JSStringRelease(s);
+  if (bytes > JB_CLASS_NAME_MAX) {
+    *exc = jb_error(ctx, "TypeError", "Java.type: class name too long (%zu characters; a Java class name has at most %d bytes)",
+                    units, JB_CLASS_NAME_MAX);
+    return -1;
+  }
+  if (dots > JB_CLASS_NAME_MAX_DOTS) {
+    *exc = jb_error(ctx, "TypeError", "Java.type: class name has %zu dots (at most %d)", dots, JB_CLASS_NAME_MAX_DOTS);
+    return -1;
+  }
+  return 0;
 }
 
 /* Class named by a JS string ("java.util.HashMap", "int[]", "java.util.Map$Entry");
@@ -120,6 +172,7 @@ static jclass class_by_name(JNIEnv *env, JSContextRef ctx, JSValueRef name, JSVa
     *exc = jb_error(ctx, "TypeError", "Java.type: expected a class name string");
     return NULL;
   }
+  if (check_class_name(ctx, name, exc)) return NULL;
   jstring js = jb_string_to_java(env, ctx, name, exc);
   if (!js) return NULL;
   jclass c = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_findClass, js);
@@ -127,7 +180,7 @@ static jclass class_by_name(JNIEnv *env, JSContextRef ctx, JSValueRef name, JSVa
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   if (!c) {
     char *n = strait__utf8_from_value(ctx, name, NULL);
-    *exc = jb_error(ctx, "TypeError", "class %s not found", n ? n : "?");
+    *exc = jb_error(ctx, "TypeError", "class %.1000s not found", n ? n : "?");
     free(n);
   }
   return c;

@@ -103,7 +103,9 @@ int launch_java_start(launch_java *j);
  */
 int launch_java_lazy(strait_runtime *rt, launch_java *j, JSValueRef *exc);
 
-/* Writes all of buf to fd, retrying on EINTR and short writes. Any thread. */
+/* Writes all of buf to fd, retrying on EINTR and short writes and waiting
+ * on a full non-blocking fd (EAGAIN); other errors drop the rest. Any
+ * thread. */
 void launch_write(int fd, const char *buf, size_t len);
 
 #endif /* STRAIT_LAUNCHER_H */

@@ -10,17 +10,26 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Waits until fd is ready for events (POLLIN / POLLOUT): a non-blocking
+ * descriptor said EAGAIN. Any thread. */
+static void wait_ready(int fd, short events) {
+  struct pollfd pf = {.fd = fd, .events = events};
+  while (poll(&pf, 1, -1) < 0 && errno == EINTR) {}
+}
+
 /* Writes all of buf to fd (see launcher.h). Any thread. */
 void launch_write(int fd, const char *buf, size_t len) {
   while (len > 0) {
     ssize_t n = write(fd, buf, len);
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) { wait_ready(fd, POLLOUT); continue; }
     if (n <= 0) return;
     buf += n;
     len -= (size_t)n;
@@ -35,10 +44,38 @@ static void say(const char *fmt, const char *a, const char *b) {
   launch_write(2, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-/* Checks that the script can be opened and stores its absolute path in
- * abs. Returns 0, or LAUNCH_USAGE after printing why not. Any thread. */
+/* Largest script the launcher reads (a file or standard input): 1 GiB.
+ * JavaScriptCore's strings hold at most 2^31-1 characters, so a source
+ * much larger cannot run anyway; the limit makes `strait - < /dev/zero`
+ * fail at once with a clear message instead of reading without end.
+ * STRAIT_MAX_SCRIPT_BYTES may lower it (for tests: it never raises it). */
+#define SCRIPT_LIMIT ((size_t)1 << 30)
+
+/* The script size limit (see SCRIPT_LIMIT). Any thread. */
+static size_t script_limit(void) {
+  const char *e = getenv("STRAIT_MAX_SCRIPT_BYTES");
+  if (e && *e) {
+    char *end;
+    unsigned long long v = strtoull(e, &end, 10);
+    if (*end == 0 && v > 0 && v < SCRIPT_LIMIT) return (size_t)v;
+  }
+  return SCRIPT_LIMIT;
+}
+
+/* Prints that a script is over the limit. Any thread. */
+static void say_too_large(const char *what, size_t limit) {
+  char lim[64];
+  if (limit % (1 << 20) == 0) snprintf(lim, sizeof lim, "%zu MiB", limit >> 20);
+  else snprintf(lim, sizeof lim, "%zu bytes", limit);
+  say("strait: script too large: %s (limit %s)\n", what, lim);
+}
+
+/* Checks that the script is a regular file within the size limit and
+ * stores its absolute path in abs. It is opened without blocking, so a
+ * FIFO with no writer is refused rather than waited on. Returns 0, or
+ * LAUNCH_USAGE after printing why not. Any thread. */
 static int check_script(const char *path, char *abs) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
     int e = fd < 0 ? errno : EISDIR;
@@ -47,26 +84,52 @@ static int check_script(const char *path, char *abs) {
     return LAUNCH_USAGE;
   }
   close(fd);
+  if (!S_ISREG(st.st_mode)) {
+    const char *kind = S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO or pipe" : S_ISSOCK(st.st_mode) ? "a socket"
+                     : "not a regular file";
+    say("strait: cannot run '%s': not a regular file (%s)\n", path, kind);
+    return LAUNCH_USAGE;
+  }
+  size_t limit = script_limit();
+  if ((unsigned long long)st.st_size > limit) {
+    char what[PATH_MAX + 64];
+    snprintf(what, sizeof what, "'%s' is %lld bytes", path, (long long)st.st_size);
+    say_too_large(what, limit);
+    return LAUNCH_USAGE;
+  }
   if (!realpath(path, abs)) snprintf(abs, PATH_MAX, "%s", path);
   return 0;
 }
 
-/* Reads all of standard input into a malloc'd buffer (*len bytes). NULL on
- * a read error. Any thread. */
-static char *read_stdin(size_t *len) {
-  size_t cap = 65536, n = 0;
+/* Reads all of standard input into a malloc'd buffer (*len bytes), up to
+ * limit bytes. NULL with *too_large set past the limit, NULL alone on a
+ * read error or out of memory. Any thread. */
+static char *read_stdin(size_t *len, size_t limit, int *too_large) {
+  size_t cap = limit < 65536 ? limit + 1 : 65536, n = 0;
+  *too_large = 0;
+  struct stat st;
+  if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > limit) {
+    *too_large = 1;
+    return NULL;
+  }
   char *buf = malloc(cap);
   while (buf) {
     if (n == cap) {
-      char *nb = realloc(buf, cap *= 2);
+      /* n <= limit here; one byte past it is enough to know it is over */
+      size_t nc = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
+      char *nb = realloc(buf, nc);
       if (!nb) { free(buf); return NULL; }
       buf = nb;
+      cap = nc;
     }
     ssize_t r = read(0, buf + n, cap - n);
     if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) { wait_ready(0, POLLIN); continue; }
     if (r < 0) { free(buf); return NULL; }
     if (r == 0) break;
     n += (size_t)r;
+    if (n > limit) { free(buf); *too_large = 1; return NULL; }
   }
   *len = n;
   return buf;
@@ -160,8 +223,13 @@ static int run_code(strait_runtime *rt, const launch_args *a, const char *abs,
     case MODE_FILE:
       return strait_run_main(rt, abs, exc);
     case MODE_STDIN: {
-      size_t len = 0;
-      char *src = read_stdin(&len);
+      size_t len = 0, limit = script_limit();
+      int too_large = 0;
+      char *src = read_stdin(&len, limit, &too_large);
+      if (!src && too_large) {
+        say_too_large("standard input", limit);
+        return STRAIT_ERANGE;
+      }
       if (!src) return STRAIT_EIO;
       rc = strait_eval_utf8(rt, src, len, "[stdin]", NULL, exc);
       free(src);
@@ -259,6 +327,8 @@ int launch_run(const launch_args *a) {
   } else if (rc == STRAIT_EJS) {
     if (!reported) report(rt, exc);
     code = LAUNCH_UNCAUGHT;
+  } else if (rc == STRAIT_ERANGE && a->mode == MODE_STDIN) {
+    code = LAUNCH_USAGE; /* read_stdin's caller said why */
   } else if (rc == STRAIT_ENOENT || rc == STRAIT_EIO) {
     say("strait: cannot read '%s': %s\n", abs[0] ? abs : "[stdin]", strait_strerror(rc));
     code = LAUNCH_USAGE;

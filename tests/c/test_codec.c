@@ -342,6 +342,11 @@ static void js_writer_matches_c_writer_on_many_shapes(void) {
       "[{a: 1, b: 2}, {a: 1, b: 2}, {a: 1, c: 3}, {a: 1, b: 2}, {a: 2}, {b: 1, a: 2}, {a: {a: {a: 1}}}]",
       "Array.from({length: 50}, (_, i) => i % 3 ? {id: i, name: 'n' + i, tags: ['x'], sub: {id: i}} : {id: i, other: null})",
       "(() => { const o = {k: 1}; return [o, {k: 2}, o, {k: 3, j: o}, new Map([['k', {k: 4}]])]; })()",
+      /* packed arrays, and numbers before the first other value */
+      "[[1, 2, 3], [1, 2, 3.5, -0, 2**40], [0.5, 1, 2], [1, 2, 'x', 3.5], [1, 2**31, 3], [1, , 3], [],"
+      " [NaN, 1], [-1, 2147483647, -2147483648], [1, 2, {a: [3, 4.5]}, 5], [1.5, undefined, 2], [1, 2, [3]]]",
+      "Array.from({length: 3000}, (_, i) => i === 2999 ? 0.5 : i)",
+      "Array.from({length: 3000}, (_, i) => i === 2999 ? 'end' : i * 1.5)",
   };
   for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
     JSValueRef v = ev(srcs[i]), exc = NULL;
@@ -356,6 +361,146 @@ static void js_writer_matches_c_writer_on_many_shapes(void) {
     strait__vbuf_free(&a);
     strait__vbuf_free(&b);
   }
+}
+
+/* Writes src; on success reads it back into globalThis.r. Returns the
+ * status; *msg gets the message of the error or exception (static). */
+static int write_back(const char *src, const char **msg) {
+  static char m[512];
+  strait__vbuf out;
+  strait__codec_error err;
+  strait__vbuf_init(&out, NULL, 0);
+  JSValueRef exc = NULL;
+  int rc = write_any(ev(src), &out, 0, NULL, &err, &exc);
+  m[0] = 0;
+  if (rc == STRAIT_EJS && exc) {
+    char *t = strait__utf8_from_value(ctx, exc, NULL);
+    snprintf(m, sizeof m, "%s", t ? t : "");
+    free(t);
+  } else if (rc) {
+    snprintf(m, sizeof m, "%s", err.msg);
+  }
+  JSValueRef v = rc ? NULL : dec(out.data, out.len, &rc);
+  set_global("r", v ? v : JSValueMakeUndefined(ctx));
+  strait__vbuf_free(&out);
+  if (msg) *msg = m;
+  return rc;
+}
+
+/* Every element getter runs exactly once, whatever the mix of types: for
+ * arrays of lengths 1..7, each element is a getter that answers a number the
+ * first time and something else (a string, an object, undefined, a
+ * function...) the next; what is written is what the first call answered. */
+static void array_element_getters_run_once(void) {
+  static const char *const second[] = {"'str'", "({o: 1})", "undefined", "null", "1.5", "[9]", "true"};
+  static const char *const first[] = {"5", "-0", "2**40", "0.25", "'s'", "({k: 2})", "undefined"};
+  char src[2048];
+  for (int len = 1; len <= 7; len++) {
+    for (int f = 0; f < 7; f++) {
+      for (int sec = 0; sec < 7; sec++) {
+        /* element i answers first[(f + i) % 7] on the first call */
+        snprintf(src, sizeof src,
+                 "(() => { globalThis.calls = []; const a = [];"
+                 "  const firsts = [%s, %s, %s, %s, %s, %s, %s];"
+                 "  for (let i = 0; i < %d; i++) { calls.push(0);"
+                 "    Object.defineProperty(a, i, {enumerable: true, get() {"
+                 "      return calls[i]++ === 0 ? firsts[(%d + i) %% 7] : %s; }}); }"
+                 "  globalThis.want = Array.from({length: %d}, (_, i) => firsts[(%d + i) %% 7]);"
+                 "  return a; })()",
+                 first[0], first[1], first[2], first[3], first[4], first[5], first[6], len, f,
+                 second[sec], len, f);
+        const char *m;
+        int rc = write_back(src, &m);
+        if (rc) { t_fail(__FILE__, __LINE__, "%s: %s", src, m); return; }
+        if (!js_true("calls.every(c => c === 1)")) {
+          t_fail(__FILE__, __LINE__, "a getter ran more than once: %s", src, "");
+          return;
+        }
+        if (!js_true("r.length === want.length && r.every((x, i) => typeof want[i] === 'object' && want[i] !== null"
+                     " ? JSON.stringify(x) === JSON.stringify(want[i]) : Object.is(x, want[i]))")) {
+          t_fail(__FILE__, __LINE__, "wrong values: %s", src, "");
+          return;
+        }
+      }
+    }
+  }
+}
+
+/* The length of an array (or a Proxy of one) is checked before any element
+ * is read: past a Java List's 2^31-1 elements or a value's 2^31-1 bytes the
+ * writer throws a RangeError naming the length, with no trap call. */
+static void huge_array_lengths_fail_before_reading(void) {
+  static const char *const lengths[] = {"4294967295", "4000000001", "2**31", "2**31 - 1",
+                                        "2**31 - 13", "Infinity", "1e300", "2**53"};
+  char src[1024];
+  for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+    snprintf(src, sizeof src,
+             "(() => { globalThis.gets = 0; return new Proxy([], {get(t, k) {"
+             "  if (k === 'length') return %s; gets++; return 1; }}); })()",
+             lengths[i]);
+    const char *m;
+    int rc = write_back(src, &m);
+    T_EQ_INT(rc, STRAIT_EJS);
+    T_CONTAINS(m, "RangeError: cannot convert an array of length");
+    T_CHECK(js_true("gets === 0"));
+  }
+  const char *m;
+  T_EQ_INT(write_back("(() => { const a = []; a[4e9] = 1; return {a}; })()", &m), STRAIT_EJS);
+  T_CONTAINS(m, "RangeError: cannot convert an array of length 4000000001 (a Java List holds at most 2147483647 elements) at $.a");
+  T_EQ_INT(write_back("(() => { const a = [1]; a.length = 2**32 - 1; return [0, a]; })()", &m), STRAIT_EJS);
+  T_CONTAINS(m, "length 4294967295");
+  T_CONTAINS(m, "at $[1]");
+  /* odd lengths of a Proxy read as ToLength does */
+  T_EQ_INT(write_back("new Proxy([], {get: (t, k) => k === 'length' ? NaN : 1})", &m), 0);
+  T_CHECK(js_true("Array.isArray(r) && r.length === 0"));
+  T_EQ_INT(write_back("new Proxy([], {get: (t, k) => k === 'length' ? -5 : 1})", &m), 0);
+  T_CHECK(js_true("r.length === 0"));
+  T_EQ_INT(write_back("new Proxy([], {get: (t, k) => k === 'length' ? '2.9' : 7})", &m), 0);
+  T_CHECK(js_true("r.length === 2 && r[0] === 7 && r[1] === 7"));
+}
+
+/* Holes are written as undefined while, during the conversion, the holes
+ * met so far outnumber the other array elements met so far by at most
+ * STRAIT_V_MAX_HOLES; past that, a RangeError: a sparse array's length
+ * never decides the work alone. Checked at the limit, one past it, and
+ * with the budget shared between arrays and earned by present elements. */
+static void sparse_arrays_are_bounded(void) {
+  const char *m;
+  const unsigned H = STRAIT_V_MAX_HOLES;
+  T_EQ_INT(write_back("(() => { const a = [1, , 3]; a[1000] = 'x'; return a; })()", &m), 0);
+  T_CHECK(js_true("r.length === 1001 && r[0] === 1 && r[1] === undefined && r[2] === 3 && r[1000] === 'x'"));
+  T_CHECK(js_true("r.slice(3, 1000).every(x => x === undefined)"));
+  /* undefined that is not a hole does not count */
+  char src[512];
+  snprintf(src, sizeof src, "new Array(%u).fill(undefined)", 2 * H + 10);
+  T_EQ_INT(write_back(src, &m), 0);
+  T_CHECK(js_true("r.length === 2 * 1048576 + 10"));
+  struct { const char *fmt; unsigned a, b; int rc; } cases[] = {
+      /* H holes, then one element: at the limit */
+      {"(() => { const a = []; a[%u] = 1; return a; })()", H, 0, 0},
+      /* H + 1 holes with nothing before them: one past */
+      {"(() => { const a = []; a[%u] = 1; return a; })()", H + 1, 0, STRAIT_EJS},
+      /* 5 present elements earn 5 more holes */
+      {"(() => { const a = [1, 2, 3, 'x', 5]; a[%u] = 1; return a; })()", 5 + H + 5, 0, 0},
+      {"(() => { const a = [1, 2, 3, 'x', 5]; a[%u] = 1; return a; })()", 5 + H + 6, 0, STRAIT_EJS},
+      /* the budget is per conversion, shared by two arrays */
+      {"(() => { const a = []; a[%u] = 1; const b = []; b[%u] = 1; return {a, b}; })()", H / 2, H / 2 - 1, 0},
+      {"(() => { const a = []; a[%u] = 1; const b = []; b[%u] = 1; return {a, b}; })()", H / 2, H / 2 + 2, STRAIT_EJS},
+      /* the length of a sparse array past any limit fails before reading */
+      {"(() => { const a = []; a[%u] = 1; a[%u] = 2; return a; })()", 3000000000u, 7, STRAIT_EJS},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    snprintf(src, sizeof src, cases[i].fmt, cases[i].a, cases[i].b);
+    int rc = write_back(src, &m);
+    if (rc != cases[i].rc) {
+      t_fail(__FILE__, __LINE__, "%s: %s", src, m);
+      continue;
+    }
+    if (rc) T_CONTAINS(m, "RangeError: cannot convert a");
+  }
+  snprintf(src, sizeof src, "(() => { const a = [1]; a[%u] = 2; return {s: [0, a]}; })()", H + 5);
+  T_EQ_INT(write_back(src, &m), STRAIT_EJS);
+  T_CONTAINS(m, "RangeError: cannot convert a sparse array whose holes outnumber its elements by more than 1048576 at $.s[1][");
 }
 
 static void int64_beyond_safe_reads_as_bigint(void) {
@@ -380,7 +525,13 @@ int main(void) {
   T_RUN(bigint_decimal_conversions);
   T_RUN(int64_beyond_safe_reads_as_bigint);
   T_RUN(js_writer_matches_c_writer_on_many_shapes);
+  T_RUN(array_element_getters_run_once);
+  T_RUN(huge_array_lengths_fail_before_reading);
+  T_RUN(sparse_arrays_are_bounded);
   use_js = true;
+  T_RUN(array_element_getters_run_once);
+  T_RUN(huge_array_lengths_fail_before_reading);
+  T_RUN(sparse_arrays_are_bounded);
   T_RUN(types_survive_a_round_trip);
   T_RUN(sharing_and_cycles_are_preserved);
   T_RUN(depth_is_bounded_by_memory_not_the_stack);

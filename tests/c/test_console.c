@@ -3,6 +3,10 @@
 #include "t.h"
 #include "helpers.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 static tcap cap;
 static strait_runtime *rt;
 
@@ -169,7 +173,72 @@ static void custom_inspect(void) {
   T_LOG("{ [Symbol.for('nodejs.util.inspect.custom')]() { return 'CUSTOM'; } }", "CUSTOM");
 }
 
+/* ---- writing to real descriptors, in a child process each (forked before
+ * the parent starts JavaScriptCore) ---- */
+
+static void child_exit_hook(void *ud, int code) { (void)ud; (void)code; }
+
+/* In a child: fd 1 is a pipe whose reader is gone and SIGPIPE is ignored
+ * (as under the JVM); runs src in a runtime writing to the real fds, with an
+ * on_exit hook (embedded) or without (owning the process), and sends the
+ * inspected result to report_fd. Never returns. */
+static void child_run(const char *src, bool hook, int report_fd) {
+  signal(SIGPIPE, SIG_IGN);
+  int p[2];
+  if (pipe(p) != 0) _exit(3);
+  close(p[0]);
+  dup2(p[1], 1);
+  close(p[1]);
+  strait_options o;
+  memset(&o, 0, sizeof o);
+  if (hook) o.on_exit = child_exit_hook;
+  strait_runtime *r = NULL;
+  if (strait_runtime_new(&o, &r) != 0) _exit(4);
+  char *t = trt_eval(r, src);
+  if (write(report_fd, t, strlen(t)) < 0) _exit(5);
+  _exit(0);
+}
+
+/* Forks child_run; returns its wait status and what it reported. */
+static int in_child(const char *src, bool hook, char *out, size_t cap_out) {
+  int rep[2];
+  if (pipe(rep) != 0) return -1;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(rep[0]);
+    child_run(src, hook, rep[1]);
+  }
+  close(rep[1]);
+  size_t n = 0;
+  ssize_t k;
+  while (n + 1 < cap_out && (k = read(rep[0], out + n, cap_out - 1 - n)) > 0) n += (size_t)k;
+  out[n] = 0;
+  close(rep[0]);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  return st;
+}
+
+/* EPIPE with SIGPIPE ignored (the JVM's setting): a runtime that owns the
+ * process ends it by SIGPIPE, as it would end without the JVM; an embedded
+ * one (on_exit hook) gets an Error with code EPIPE from console.log and
+ * process.stdout.write, and goes on. */
+static void epipe_ends_the_process_or_throws(void) {
+  char out[512];
+  int st = in_child("console.log('x'); 'still running'", false, out, sizeof out);
+  T_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE);
+  T_EQ_STR(out, "");
+  st = in_child("const r = []; for (const f of [() => console.log('x'), () => process.stdout.write('y')])"
+                "  try { f(); r.push('no error'); } catch (e) { r.push(e.code + ' ' + e.syscall + ' ' + e.message); }"
+                "r.join(' | ')",
+                true, out, sizeof out);
+  T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  T_EQ_STR(out, "'EPIPE write write EPIPE (Broken pipe) | EPIPE write write EPIPE (Broken pipe)'");
+}
+
 int main(void) {
+  T_RUN(epipe_ends_the_process_or_throws);
   rt = trt_new(&cap, 0, NULL);
   T_RUN(streams);
   T_RUN(primitives);

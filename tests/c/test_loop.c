@@ -52,6 +52,37 @@ static void timeout_order(void) {
   tcap_free(&c);
 }
 
+/* Timers found by id (the table in timers.c): 30,000 timers, two thirds
+ * cleared in a shuffled order, some twice, some from callbacks (including
+ * their own id and ids of fired timers), the table grown and shrunk
+ * through several waves; exactly the others fire, once each. */
+static void many_timers_cleared_by_id(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  char *err;
+  int rc = run_script(rt,
+      "let seed = 1; const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;"
+      "const N = 30000, ids = [], fired = new Uint8Array(N), cleared = new Uint8Array(N);"
+      "const stop = (k) => { if (!fired[k]) cleared[k] = 1; clearTimeout(ids[k]); };"
+      "for (let i = 0; i < N; i++) ids.push(setTimeout(() => { fired[i]++; clearTimeout(ids[i]);"
+      "  if (i % 7 === 0 && i + 1 < N) stop(i + 1);"
+      "  stop((i * 31) % N); }, 1 + i % 5));"
+      "const order = []; for (let i = 0; i < N; i++) if (i % 3) order.push(i);"
+      "for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }"
+      "for (const i of order) { stop(i); if (i % 2) clearTimeout(ids[i]); }"
+      "for (let w = 0; w < 5; w++) { const more = []; for (let i = 0; i < 5000; i++) more.push(setInterval(() => {}, 1e6));"
+      "  for (let i = more.length - 1; i >= 0; i--) clearInterval(more[i]); }"
+      "setTimeout(() => { let bad = 0, n = 0;"
+      "  for (let i = 0; i < N; i++) { if (fired[i] > 1) bad++; if (fired[i]) n++; if (fired[i] && cleared[i]) bad++;"
+      "    if (!cleared[i] && !fired[i]) bad++; }"
+      "  console.log(bad, n > 0); }, 30);", &err);
+  T_EQ_INT(rc, 0);
+  T_EQ_STR(tbuf_str(&c.out), "0 true\n");
+  free(err);
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
 static void interval_until_cleared(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
@@ -231,6 +262,7 @@ static void exit_in_timer_stops_loop(void) {
 int main(void) {
   T_RUN(timeout_order);
   T_RUN(interval_until_cleared);
+  T_RUN(many_timers_cleared_by_id);
   T_RUN(zero_delay_fifo);
   T_RUN(microtasks_run_before_timers);
   T_RUN(microtasks_run_after_each_callback);

@@ -227,6 +227,196 @@ rc_is 2
 err_has "cannot open '$TMP'"
 end
 
+begin "a device (/dev/zero) is refused at once as not a regular file (exit 2)"
+st /dev/zero
+rc_is 2
+[[ "$ERR" == "strait: cannot run '/dev/zero': not a regular file (a character device)" ]] || bad "stderr $(show "$ERR")"
+end
+
+begin "a FIFO with no writer is refused, not waited on (exit 2)"
+mkfifo "$TMP/fifo.js"
+st "$TMP/fifo.js"
+rc_is 2
+err_has "cannot run '$TMP/fifo.js': not a regular file (a FIFO or pipe)"
+end
+
+begin "a script file over 1 GiB is refused before reading it (exit 2)"
+# sparse: no disk used, and strait must not read it
+truncate -s $(( (1 << 30) + 1 )) "$TMP/huge.js"
+st "$TMP/huge.js"
+rc_is 2
+[[ "$ERR" == "strait: script too large: '$TMP/huge.js' is 1073741825 bytes (limit 1024 MiB)" ]] || bad "stderr $(show "$ERR")"
+timeout -k 5 60 "$STRAIT" - <"$TMP/huge.js" >"$TMP/out" 2>"$TMP/err"
+RC=$? ERR=$(cat "$TMP/err")
+rc_is 2
+[[ "$ERR" == "strait: script too large: standard input (limit 1024 MiB)" ]] || bad "stderr $(show "$ERR")"
+truncate -s $(( 1 << 30 )) "$TMP/huge.js"
+st "$TMP/huge.js"
+err_lacks "too large"
+rm -f "$TMP/huge.js"
+end
+
+begin "an endless standard input (/dev/zero) stops at the size limit (exit 2)"
+# STRAIT_MAX_SCRIPT_BYTES lowers the 1 GiB limit so the test reads 1 MB
+STRAIT_MAX_SCRIPT_BYTES=1000000 timeout -k 5 60 "$STRAIT" - </dev/zero >"$TMP/out" 2>"$TMP/err"
+RC=$? ERR=$(cat "$TMP/err")
+rc_is 2
+[[ "$ERR" == "strait: script too large: standard input (limit 1000000 bytes)" ]] || bad "stderr $(show "$ERR")"
+printf 'console.log("%s")' "$(head -c 900000 /dev/zero | tr '\0' x)" >"$TMP/big-ok.js"
+STRAIT_MAX_SCRIPT_BYTES=1000000 timeout -k 5 60 "$STRAIT" - <"$TMP/big-ok.js" >"$TMP/out" 2>"$TMP/err"
+RC=$? OUT=$(cat "$TMP/out")
+rc_is 0
+[[ ${#OUT} -eq 900000 ]] || bad "printed ${#OUT} characters, expected 900000"
+end
+
+# epipe ARGS...: runs strait ARGS | head -n 1 under a time limit; sets RC to
+# strait's status and HEAD to what head printed.
+epipe() {
+  timeout -k 5 60 "$STRAIT" "$@" 2>"$TMP/err" </dev/null | head -n 1 >"$TMP/out"
+  RC=${PIPESTATUS[0]}
+  HEAD=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+}
+
+begin "printing into a closed pipe ends the run by SIGPIPE (141), without the JVM"
+epipe -e 'for (;;) console.log(1)'
+[[ $RC -ne 124 && $RC -ne 137 ]] || bad "still running when the time limit hit"
+rc_is 141
+[[ "$HEAD" == "1" ]] || bad "head printed $(show "$HEAD")"
+end
+
+if [[ $HAVE_JAVA -eq 1 ]]; then
+  begin "printing into a closed pipe ends the run by SIGPIPE (141) with the JVM started"
+  epipe -J-Xmx64m -e 'java.lang.System.nanoTime(); for (;;) console.log(1)'
+  [[ $RC -ne 124 && $RC -ne 137 ]] || bad "still running when the time limit hit"
+  rc_is 141
+  [[ "$HEAD" == "1" ]] || bad "head printed $(show "$HEAD")"
+  end
+
+  begin "process.stdout.write into a closed pipe with the JVM started (lazy start) ends the run"
+  epipe -e 'java.lang.System.nanoTime(); for (;;) process.stdout.write("x\n")'
+  [[ $RC -ne 124 && $RC -ne 137 ]] || bad "still running when the time limit hit"
+  rc_is 141
+  end
+fi
+
+begin "a failed write to stdout throws (code ENOSPC) and the run exits 1"
+if [[ -w /dev/full ]]; then
+  timeout -k 5 60 "$STRAIT" -e 'console.log("x")' >/dev/full 2>"$TMP/err" </dev/null
+  RC=$? ERR=$(cat "$TMP/err")
+  rc_is 1
+  err_has "write ENOSPC"
+  timeout -k 5 60 "$STRAIT" -e 'try { console.log("x") } catch (e) { console.error("caught", e.code, e.syscall) }' \
+    >/dev/full 2>"$TMP/err" </dev/null
+  RC=$? ERR=$(cat "$TMP/err")
+  rc_is 0
+  [[ "$ERR" == "caught ENOSPC write" ]] || bad "stderr $(show "$ERR")"
+else
+  skip "no writable /dev/full"
+fi
+end
+
+begin "stdout closed (>&-) drops the output silently, as Node does"
+timeout -k 5 60 "$STRAIT" -e 'console.log("x"); console.error("after")' >&- 2>"$TMP/err" </dev/null
+RC=$? ERR=$(cat "$TMP/err")
+rc_is 0
+[[ "$ERR" == "after" ]] || bad "stderr $(show "$ERR")"
+end
+
+begin "stdout a non-blocking pipe read slowly: every line arrives, exit 0"
+if command -v python3 >/dev/null; then
+  # The reader sets O_NONBLOCK on the pipe (the child shares the open file)
+  # and starts reading only after the pipe filled, then slowly.
+  python3 - "$STRAIT" >"$TMP/out" 2>"$TMP/err" <<'PY'
+import fcntl, os, subprocess, sys, time
+r, w = os.pipe()
+fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)
+code = 'for (let i = 0; i < 30000; i++) console.log("line " + i + " " + "y".repeat(40))'
+p = subprocess.Popen([sys.argv[1], '-e', code], stdout=w, stdin=subprocess.DEVNULL)
+os.close(w)
+time.sleep(0.5)
+chunks = []
+while True:
+    b = os.read(r, 4096)
+    if not b:
+        break
+    chunks.append(b)
+    if len(chunks) % 64 == 0:
+        time.sleep(0.01)
+rc = p.wait(timeout=60)
+lines = b''.join(chunks).decode().split('\n')
+want = ['line %d %s' % (i, 'y' * 40) for i in range(30000)] + ['']
+print('rc', rc)
+print('ok' if lines == want else 'lost: got %d lines' % (len(lines) - 1))
+PY
+  OUT=$(cat "$TMP/out")
+  [[ "$OUT" == $'rc 0\nok' ]] || bad "reader said $(show "$OUT"); stderr $(show "$(cat "$TMP/err")")"
+else
+  skip "no python3"
+fi
+end
+
+begin "strait -p into a non-blocking stdout, and strait - from a non-blocking stdin, lose nothing"
+if command -v python3 >/dev/null; then
+  python3 - "$STRAIT" >"$TMP/out" 2>"$TMP/err" <<'PY'
+import fcntl, os, subprocess, sys, time
+strait = sys.argv[1]
+def nonblock(fd):
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+r, w = os.pipe()
+nonblock(w)
+p = subprocess.Popen([strait, '-p', '"z".repeat(3000000)'], stdout=w, stdin=subprocess.DEVNULL)
+os.close(w)
+time.sleep(0.3)
+data = b''
+while True:
+    b = os.read(r, 65536)
+    if not b:
+        break
+    data += b
+print('p', p.wait(timeout=60), len(data))
+ir, iw = os.pipe()
+nonblock(ir)
+p = subprocess.Popen([strait, '-'], stdin=ir, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+os.close(ir)
+time.sleep(0.3)
+try:
+    os.write(iw, b'console.log("from stdin", 1 + ')
+    time.sleep(0.2)
+    os.write(iw, b'2)')
+except BrokenPipeError:
+    pass
+os.close(iw)
+print('stdin', p.wait(timeout=60), p.stdout.read().decode().strip())
+PY
+  OUT=$(cat "$TMP/out")
+  [[ "$OUT" == $'p 0 3000001\nstdin 0 from stdin 3' ]] || bad "helper said $(show "$OUT"); stderr $(show "$(cat "$TMP/err")")"
+else
+  skip "no python3"
+fi
+end
+
+begin "process.exit with a code that is not an integer throws as in Node 20, never exits 0"
+for c in "'x'" "NaN" "{}" "1.5" "''" "true" "[]" "Symbol()"; do
+  st -e "process.exit($c)"
+  [[ $RC -eq 1 ]] || bad "process.exit($c) exited $RC"
+  err_re "ERR_(INVALID_ARG_TYPE|OUT_OF_RANGE)|TypeError|RangeError"
+done
+st -e 'process.exitCode = "oops"'
+rc_is 1
+err_has "ERR_OUT_OF_RANGE"
+end
+
+begin "process.exit takes integers and integer strings; the status is the low 8 bits"
+for pair in "3:3" "'4':4" "-1:255" "256:0" "257:1" "null:0" "undefined:0" "' 7 ':7"; do
+  st -e "process.exit(${pair%%:*})"
+  [[ $RC -eq ${pair##*:} ]] || bad "process.exit(${pair%%:*}) exited $RC, expected ${pair##*:}"
+done
+st -e 'process.exitCode = "5"'
+rc_is 5
+st -e 'process.exitCode = 6; process.exit()'
+rc_is 6
+end
+
 begin "process.exit(n) exits n and flushes what was printed"
 st -e 'console.log("before"); process.exit(3); console.log("after")'
 rc_is 3

@@ -36,6 +36,40 @@ describe('process', () => {
     expect(process.exitCode).toBeUndefined();
   });
 
+  // Node 20's rules: integers and integer strings pass; any other number is
+  // ERR_OUT_OF_RANGE (RangeError), any other type ERR_INVALID_ARG_TYPE
+  // (TypeError); process.exit checks before it exits, so these return here.
+  const invalid = [
+    ['x', RangeError, 'ERR_OUT_OF_RANGE'], [NaN, RangeError, 'ERR_OUT_OF_RANGE'],
+    [1.5, RangeError, 'ERR_OUT_OF_RANGE'], [Infinity, RangeError, 'ERR_OUT_OF_RANGE'],
+    [2 ** 53, RangeError, 'ERR_OUT_OF_RANGE'], ['1.5', RangeError, 'ERR_OUT_OF_RANGE'],
+    ['', TypeError, 'ERR_INVALID_ARG_TYPE'], [{}, TypeError, 'ERR_INVALID_ARG_TYPE'],
+    [[], TypeError, 'ERR_INVALID_ARG_TYPE'], [true, TypeError, 'ERR_INVALID_ARG_TYPE'],
+    [1n, TypeError, 'ERR_INVALID_ARG_TYPE'], [Symbol('s'), TypeError, 'ERR_INVALID_ARG_TYPE'],
+    [() => 0, TypeError, 'ERR_INVALID_ARG_TYPE'],
+  ];
+  for (const [code, Ctor, name] of invalid) {
+    const shown = typeof code === 'symbol' ? 'a symbol' : typeof code === 'function' ? 'a function' : JSON.stringify(String(code));
+    it(`process.exit(${shown}) and exitCode = it throw ${name}, without exiting`, () => {
+      let err = null;
+      try { process.exit(code); } catch (e) { err = e; }
+      expect(err instanceof Ctor).toBe(true);
+      expect(err.code).toBe(name);
+      err = null;
+      try { process.exitCode = code; } catch (e) { err = e; }
+      expect(err instanceof Ctor).toBe(true);
+      expect(process.exitCode).toBeUndefined();
+    });
+  }
+
+  it('exitCode takes integers, integer strings, null and undefined', () => {
+    for (const code of [0, 3, -1, 256, '7', ' 8 ', null, undefined]) {
+      process.exitCode = code;
+      expect(process.exitCode).toBe(code);
+    }
+    process.exitCode = undefined;
+  });
+
   it('nextTick runs before promise callbacks and timers', async () => {
     const order = [];
     await new Promise((resolve) => {

@@ -438,14 +438,31 @@
     return `${name}: ${str}`;
   }
 
+  // Own array indices of value, ascending (for skipping long runs of holes
+  // without testing each index: an array's length may be 2^32-1 with one
+  // element, and a Proxy's length anything).
+  function ownIndexes(value) {
+    const out = [];
+    for (const k of Object.getOwnPropertyNames(value)) if (isIndex(k)) out.push(+k);
+    return out.sort((a, b) => a - b);
+  }
+
   function formatArray(ctx, value, recurseTimes) {
     const len = value.length;
     const output = [];
     let i = 0;
+    let present = null;
+    let p = 0;
     while (i < len && output.length < ctx.maxArrayLength) {
       if (!hasOwn(value, i)) {
-        let j = i;
-        while (j < len && !hasOwn(value, j)) j++;
+        let j = i + 1;
+        while (j < len && j - i < 256 && !hasOwn(value, j)) j++;
+        if (j < len && j - i === 256 && !hasOwn(value, j)) {
+          // a long run: find its end from the own indices
+          if (present === null) present = ownIndexes(value);
+          while (p < present.length && present[p] < j) p++;
+          j = p < present.length && present[p] < len ? present[p] : len;
+        }
         const holes = j - i;
         output.push(`<${holes} empty item${holes > 1 ? 's' : ''}>`);
         i = j;

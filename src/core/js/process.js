@@ -27,6 +27,51 @@
 
   const listeners = new Map();
 
+  // Node 20's check of an exit code (process.exit(code), process.exitCode =
+  // code): undefined and null mean "no code"; an integer number, or a
+  // non-empty string holding one, is accepted; any other number is a
+  // RangeError (ERR_OUT_OF_RANGE), any other type a TypeError
+  // (ERR_INVALID_ARG_TYPE). Returns the code as given.
+  function describe(v) {
+    if (v === null) return 'null';
+    if (typeof v === 'function') return `function ${v.name}`;
+    if (typeof v === 'object') {
+      const c = v.constructor;
+      return c && c.name ? `an instance of ${c.name}` : String(v);
+    }
+    let shown = String(v);
+    if (typeof v === 'string') {
+      if (shown.length > 28) shown = `${shown.slice(0, 25)}...`;
+      shown = `'${shown}'`;
+    }
+    return `type ${typeof v} (${shown})`;
+  }
+  function codeError(Ctor, code, message) {
+    const e = new Ctor(message);
+    e.code = code;
+    return e;
+  }
+  function checkCode(code) {
+    if (code === undefined || code === null) return code;
+    let value = code;
+    if (typeof code === 'string' && code !== '' && Number.isInteger((value = +code))) return code;
+    if (typeof value !== 'number') {
+      throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE',
+        `The "code" argument must be of type number. Received ${describe(value)}`);
+    }
+    if (!Number.isInteger(value)) {
+      throw codeError(RangeError, 'ERR_OUT_OF_RANGE',
+        `The value of "code" is out of range. It must be an integer. Received ${value}`);
+    }
+    if (value < Number.MIN_SAFE_INTEGER || value > Number.MAX_SAFE_INTEGER) {
+      throw codeError(RangeError, 'ERR_OUT_OF_RANGE',
+        `The value of "code" is out of range. It must be >= ${Number.MIN_SAFE_INTEGER} ` +
+        `&& <= ${Number.MAX_SAFE_INTEGER}. Received ${value}`);
+    }
+    return code;
+  }
+  let exitCode;
+
   function hrtime(prev) {
     const [s, ns] = native.hrtime();
     if (Array.isArray(prev)) {
@@ -66,13 +111,17 @@
     execArgv: [],
     env: native.env(),
     pid: native.pid(),
-    exitCode: undefined,
+    get exitCode() { return exitCode; },
+    set exitCode(code) { exitCode = checkCode(code); },
     stdout: stream(1),
     stderr: stream(2),
     cwd() { return native.cwd(); },
+    // As Node: the code is checked (checkCode), kept as process.exitCode,
+    // and the process status is its low 8 bits (ToInt32, then & 0xff).
     exit(code) {
-      if (code === undefined) code = process.exitCode;
-      native.exit(code === undefined ? 0 : Number(code) | 0);
+      if (arguments.length !== 0) process.exitCode = code;
+      const c = process.exitCode;
+      native.exit(c === undefined || c === null ? 0 : Number(c) | 0);
     },
     nextTick(fn, ...args) {
       if (typeof fn !== 'function') {
