@@ -27,8 +27,10 @@ static const char kWrapTail[] = "\n})";
  * .code and .path. JS thread. */
 static JSValueRef fs_error(JSContextRef ctx, int err, const char *syscall, const char *path) {
   const char *code = err == ENOENT ? "ENOENT" : err == EACCES ? "EACCES" : err == EISDIR ? "EISDIR"
-                   : err == ENOTDIR ? "ENOTDIR" : err == ENOMEM ? "ENOMEM" : "EIO";
-  JSValueRef e = strait__make_error(ctx, "Error", "%s: %s, %s '%s'", code, strerror(err), syscall,
+                   : err == ENOTDIR ? "ENOTDIR" : err == ENOMEM ? "ENOMEM" : err == EFBIG ? "EFBIG"
+                   : err == EINVAL ? "EINVAL" : "EIO";
+  const char *why = err == EINVAL ? "not a regular file" : err == EFBIG ? "file larger than 1 GiB" : strerror(err);
+  JSValueRef e = strait__make_error(ctx, "Error", "%s: %s, %s '%s'", code, why, syscall,
                                     path);
   if (JSValueIsObject(ctx, e)) {
     strait__set_value(ctx, (JSObjectRef)e, "code", strait__string_value(ctx, code),
@@ -39,19 +41,31 @@ static JSValueRef fs_error(JSContextRef ctx, int err, const char *syscall, const
   return e;
 }
 
-/* Reads a whole file into a malloc'd buffer. Returns 0 or an errno. Any
- * thread. */
+/* Largest file read here (a module's source, readFile): 1 GiB, the
+ * launcher's script limit (JavaScriptCore strings hold at most 2^31-1
+ * characters). */
+#define READ_LIMIT ((size_t)1 << 30)
+
+/* Reads a whole regular file into a malloc'd buffer. Returns 0 or an errno:
+ * EISDIR for a directory, EINVAL for anything else that is not a regular
+ * file (a device such as /dev/zero, a FIFO: never read without end or
+ * waited on), EFBIG past READ_LIMIT (also when the file grows while read).
+ * Any thread. */
 static int read_all(const char *path, char **out, size_t *len_out) {
   *out = NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return errno;
   struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) { close(fd); return EISDIR; }
+  if (fstat(fd, &st) != 0) { int e = errno; close(fd); return e; }
+  if (S_ISDIR(st.st_mode)) { close(fd); return EISDIR; }
+  if (!S_ISREG(st.st_mode)) { close(fd); return EINVAL; }
+  if ((unsigned long long)st.st_size > READ_LIMIT) { close(fd); return EFBIG; }
   size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, len = 0;
   char *buf = malloc(cap);
   if (!buf) { close(fd); return ENOMEM; }
   for (;;) {
     if (len == cap) {
+      if (cap > READ_LIMIT) { free(buf); close(fd); return EFBIG; }
       char *nb = realloc(buf, cap * 2);
       if (!nb) { free(buf); close(fd); return ENOMEM; }
       buf = nb;
@@ -64,6 +78,7 @@ static int read_all(const char *path, char **out, size_t *len_out) {
     len += (size_t)n;
   }
   close(fd);
+  if (len > READ_LIMIT) { free(buf); return EFBIG; }
   *out = buf;
   *len_out = len;
   return 0;

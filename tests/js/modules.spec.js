@@ -148,4 +148,20 @@ describe('require', () => {
   it('rejects a non-string id with a TypeError', () => {
     expect(() => require(42)).toThrow(TypeError);
   });
+  it('refuses devices, FIFOs and files over 1 GiB with a clear error instead of reading without end', () => {
+    for (const dev of ['/dev/zero', '/dev/urandom']) {
+      expect(() => require(dev)).toThrow(/Cannot find module/);
+    }
+    // a sparse file one byte over the limit: refused by its size, nothing read
+    const dir = java.nio.file.Files.createTempDirectory('strait-big');
+    const big = dir.resolve('big.js').toString();
+    const f = new java.io.RandomAccessFile(big, 'rw');
+    try { f.setLength(1024 * 1024 * 1024 + 1); } finally { f.close(); }
+    let err;
+    try { require(big); } catch (e) { err = e; }
+    java.nio.file.Files.delete(dir.resolve('big.js'));
+    java.nio.file.Files.delete(dir);
+    expect(err && err.code).toBe('EFBIG');
+    expect(err.message).toMatch(/larger than 1 GiB/);
+  });
 });
