@@ -55,7 +55,9 @@ run_driver() {
   local d=$1; shift
   mkdir -p "$d"
   (cd "$d" && timeout -k 5 "$PTIMEOUT" "$STRAIT" "${JVMOPTS[@]}" -J-Djava.io.tmpdir="$d" \
-    -J-XX:ErrorFile="$d/hs_err.log" "$DRIVER" "$@" >out.txt 2>&1 </dev/null)
+    -J-XX:ErrorFile="$d/hs_err.log" "$DRIVER" "$@" >out.txt 2>&1 </dev/null) 2>/dev/null
+  # (the shell's own "Aborted" note about a crashed process goes to /dev/null:
+  # the crash is reported below with its member)
 }
 
 run_driver "$work/list" list

@@ -59,7 +59,7 @@ module.exports = [
   { cls: 'java.util.concurrent.ExecutorService', names: ['awaitTermination', 'invokeAll', 'invokeAny', 'close'], why: 'waits for tasks (without end on a pool that never ends them)' },
   { cls: 'java.util.concurrent.ForkJoinPool', names: ['awaitQuiescence', 'managedBlock'], why: 'waits for the pool to be idle' },
   { cls: 'java.util.concurrent.ForkJoinTask', names: ['invokeAll', 'helpQuiesce'], why: 'waits for tasks' },
-  { cls: '*', names: ['poll', 'offer', 'tryAcquire', 'tryAcquireShared*', 'tryLock', 'tryReadLock', 'tryWriteLock', 'tryTransfer', 'await*', 'get', 'exchange', 'join'],
+  { cls: '*', names: ['poll*', 'offer*', 'tryAcquire', 'tryAcquireShared*', 'tryLock', 'tryReadLock', 'tryWriteLock', 'tryTransfer', 'await*', 'get', 'exchange', 'join'],
     params: TIMED, why: 'a timed wait: the sweep passes timeouts up to 2^53' },
   // network: nothing may leave the machine or wait for a peer
   { cls: 'java.net.Socket', names: ['<init>'], params: /String|InetAddress/, why: 'connects to a host' },
