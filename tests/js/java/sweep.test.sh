@@ -24,7 +24,7 @@
 # `N passed, N failed`; exits non-zero on a failure.
 #
 # Environment: SWEEP_SEED (default 1), SWEEP_BUDGET (argument vectors per
-# member; default 6, 0 = all), SWEEP_CLASSES (a number: the first N classes;
+# member; default 4, 0 = all), SWEEP_CLASSES (a number: the first N classes;
 # else an extended regexp the class names must match; default all),
 # SWEEP_CHUNK (classes per process, default 60), SWEEP_TIMEOUT (seconds per
 # process, default 90), SWEEP_XCHECK (0 to run without -Xcheck:jni),
@@ -37,7 +37,7 @@ STRAIT=${STRAIT:-../../../${BUILD:-build}/bin/strait}
 case "$STRAIT" in /*) ;; *) STRAIT="$(cd "$(dirname "$STRAIT")" && pwd)/$(basename "$STRAIT")" ;; esac
 DRIVER=$HERE/sweep/driver.js
 SEED=${SWEEP_SEED:-1}
-BUDGET=${SWEEP_BUDGET:-6}
+BUDGET=${SWEEP_BUDGET:-4}
 CLASSES=${SWEEP_CLASSES:-}
 CHUNK=${SWEEP_CHUNK:-60}
 PTIMEOUT=${SWEEP_TIMEOUT:-90}
@@ -162,7 +162,10 @@ for kind in crash hang xcheck unclear unresolved ctorform other broken missing; 
   n=$(awk -F'\t' -v k="$kind" '$2 == k' "$problems" | wc -l)
   c=$(awk -F'\t' -v k="$kind" '$2 == k { print $1 }' "$problems" | sort -u | wc -l)
   [[ $n -eq 0 ]] && continue
-  echo "sweep: $kind: $n listed in $c classes (the driver lists at most 3 of a kind per class; counters above)"
+  case $kind in
+    crash | hang | xcheck | missing) echo "sweep: $kind: $n in $c classes" ;;
+    *) echo "sweep: $kind: in $c classes (the counters above have the number of calls)" ;;
+  esac
   # one line per class first, so the list shows many classes
   awk -F'\t' -v k="$kind" '$2 == k && !seen[$1]++ { print "  FAIL sweep " $1 " " $2 ": " substr($3, 1, 400) }' "$problems" |
     head -n "${SWEEP_SHOW:-12}"

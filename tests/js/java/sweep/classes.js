@@ -208,6 +208,19 @@ const TABLE = [
   ['java.security.MessageDigest', () => java.security.MessageDigest.getInstance('SHA-256')],
   ['java.security.SecureRandom', () => new java.security.SecureRandom()],
   ['java.security.KeyStore', () => java.security.KeyStore.getInstance('PKCS12')],
+  ['java.security.Signature', () => java.security.Signature.getInstance('SHA256withRSA')],
+  ['java.util.EnumMap', () => new java.util.EnumMap(classOf('java.util.concurrent.TimeUnit'))],
+  ['java.util.concurrent.LinkedTransferQueue', () => new java.util.concurrent.LinkedTransferQueue()],
+  ['java.util.concurrent.ConcurrentSkipListMap', () => new java.util.concurrent.ConcurrentSkipListMap()],
+  ['java.util.LinkedList', () => new java.util.LinkedList()],
+  ['java.io.RandomAccessFile', () => new java.io.RandomAccessFile('sweep-raf', 'rw')],
+  ['java.io.ObjectInputStream', () => {
+    const bytes = new java.io.ByteArrayOutputStream();
+    new java.io.ObjectOutputStream(bytes).close();
+    return new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()));
+  }],
+  ['java.text.CompactNumberFormat', () => java.text.NumberFormat.getCompactNumberInstance(java.util.Locale.ROOT, java.text.NumberFormat.Style.SHORT)],
+  ['java.lang.Module', () => classOf('java.lang.Object').getModule()],
 ];
 
 const BOXED = {
@@ -296,8 +309,9 @@ class Samples {
 
 // A recipe that makes a fresh receiver of cls ({ how, make() }), or null.
 // Tries the hand-written table, public constructors and static factories
-// (fewest parameters first) whose parameters all have samples, then static
-// fields holding an instance. Excluded members are never tried.
+// (fewest parameters first) whose parameters all have samples, static
+// fields holding an instance, then table entries of a subclass or
+// superclass whose value is an instance. Excluded members are never tried.
 function receiverRecipe(cls, C) {
   const name = String(cls.getName());
   if (BOXED[name] !== undefined || STRINGY.has(name)) return null; // crosses as a JS value
@@ -319,7 +333,14 @@ function receiverRecipe(cls, C) {
   for (const m of members.filter((m) => m.kind === 'field' && m.isStatic && cls.isAssignableFrom(m.types[0]))) {
     tries.push({ how: 'field ' + m.name, make: () => C[m.name] });
   }
-  for (const r of tries.slice(0, 12)) {
+  // an instance of a subclass from the table (interfaces, abstract classes)
+  if (!tableClasses) tableClasses = TABLE.map(([n]) => classOf(n));
+  for (let i = 0; i < TABLE.length; i++) {
+    if (cls.isAssignableFrom(tableClasses[i]) || tableClasses[i].isAssignableFrom(cls)) {
+      tries.push({ how: 'sample ' + TABLE[i][0], make: TABLE[i][1] });
+    }
+  }
+  for (const r of tries.slice(0, 16)) {
     try {
       const v = r.make();
       if (v !== null && v !== undefined && typeof v === 'object' && cls.isInstance(v)) return r;

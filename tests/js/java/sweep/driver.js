@@ -26,8 +26,8 @@
 // of the sample, an unrelated wrapper and each odd value. Every vector is
 // called by name (overload resolution) and through the explicit signature
 // (C['name(type,...)'], C['new(type,...)'] for constructors). With a
-// budget, the sample vector, the unrelated-wrapper vectors and the receiver
-// vectors always run and the rest is drawn by a PRNG seeded with the seed,
+// budget, the sample vector and the unrelated-wrapper vectors (arguments and
+// receiver) always run and the rest is drawn by a PRNG seeded with the seed,
 // the class and the member, so the same seed makes the same calls.
 //
 // Output (fd 1, unbuffered, so it interleaves correctly with the JVM's own
@@ -146,7 +146,7 @@ function vectors(cls, m, base, samples, odd, unrel, r) {
       }
     }
     for (const [label, value] of odd.filter(([l]) => RECEIVERS.has(l))) {
-      v.push({ args: base, pos: -1, label: 'receiver = ' + label, recv: value, must: true, recvValue: true });
+      v.push({ args: base, pos: -1, label: 'receiver = ' + label, recv: value });
     }
   }
   for (let i = 0; i < n; i++) {
