@@ -58,10 +58,10 @@ const BUDGET = Number(env.SWEEP_BUDGET || 0);
 const FROM = Number(env.SWEEP_FROM || 0);
 const AVOID = new Set(String(env.SWEEP_AVOID || '').split(',').filter(Boolean).map(Number));
 const TRACE = Boolean(env.SWEEP_TRACE);   // print each call before making it
-const EXAMPLES = 3;
-const SLOW_MS = Number(process.env.SWEEP_SLOW_MS || 250);  // members that take longer are listed (..sweep slow)
+const EXAMPLES = 3;   // failures printed per kind and class
+const SLOW_MS = Number(env.SWEEP_SLOW_MS || 250);  // members that take longer are listed (..sweep slow)
 // The odd values also tried as the receiver of instance methods.
-const RECEIVERS = new Set(['null', "'abc'", '{}', 'Proxy({})', '1n']);   // failures printed per kind and class
+const RECEIVERS = new Set(['null', "'abc'", '{}', 'Proxy({})', '1n']);
 
 const COUNTERS = ['members', 'swept', 'excluded', 'noreceiver', 'calls', 'returned', 'java', 'rejected',
   'propagated', 'incomplete', 'unclear', 'unresolved', 'ctorform', 'other', 'broken'];
@@ -80,6 +80,15 @@ class ClassRun {
     this.printed[kind] = (this.printed[kind] || 0) + 1;
     if (this.printed[kind] <= EXAMPLES) out('!!sweep ' + kind + ' ' + this.name + ' ' + member + ': ' + oneLine(text));
   }
+}
+
+// True when a bridge message names member m: ".name" for a method or a
+// field ("java.lang.Integer.parseInt(java.lang.String) argument 1: ..."),
+// the class's simple name for a constructor ("new java.util.ArrayList").
+function namesMember(m, msg) {
+  const name = m.name.replace(/[$]/g, '\\$');
+  const re = m.kind === 'ctor' ? new RegExp('\\b' + name + '\\b') : new RegExp('\\.' + name + '\\b');
+  return re.test(msg);
 }
 
 // Classifies the outcome of one call. pos: the argument position that got
@@ -103,7 +112,7 @@ function classify(run, m, label, explicit, pos, fn) {
       // the callback, and the bridge passes that error on
       if (msg === 'Cannot call a class constructor without |new|') { run.n.propagated++; return; }
       if (explicit && m.kind === 'ctor' && /receiver is not a Java object/.test(msg)) return run.fail('ctorform', what, msg);
-      if (msg.indexOf(m.name) < 0) return run.fail('unclear', what, e.name + ': ' + msg);
+      if (!namesMember(m, msg)) return run.fail('unclear', what, e.name + ': ' + msg);
       run.n.rejected++;
       if (explicit && pos >= 0 && msg.indexOf('argument ' + (pos + 1)) < 0) {
         run.n.incomplete++;
