@@ -13,7 +13,9 @@
 # each member the driver prints "@@sweep step N CLASS MEMBER"; a process that
 # dies (signal, hs_err file, exit code) or outlives SWEEP_TIMEOUT seconds is
 # a crash or a hang of the last member it started, and the chunk goes on
-# after that member in a new process (at most SWEEP_RESTARTS times).
+# after that member in a new process (at most SWEEP_RESTARTS times). A
+# crashed member is replayed alone with each call announced, so the report
+# names the call (or says that it did not crash alone).
 #
 # A test is one class: it passes when none of its calls crashed, hung,
 # printed a JNI checker warning ("WARNING in native method", fatal errors)
@@ -118,8 +120,18 @@ run_chunk() {
       local frame=""
       [[ -e $d/hs_err.log ]] && frame=$(grep -m1 -A1 '^# Problematic frame:' "$d/hs_err.log" | tail -n 1)
       [[ -z $frame ]] && frame=$(grep -a -m1 -E 'SIGSEGV|SIGBUS|SIGABRT|fatal error|Segmentation|Aborted' "$d/out.txt")
-      [[ $rc -gt 128 ]] && frame="signal $((rc - 128)) $frame"
-      printf '%s\tcrash\t%s: exit code %s %s\n' "$cls" "$member" "$rc" "$frame" >>"$problems"
+      local sig=""
+      [[ $rc -gt 128 ]] && sig=" (signal $((rc - 128)))"
+      # replay the member alone, each call announced, to name the call
+      local call
+      SWEEP_SEED=$SEED SWEEP_BUDGET=$BUDGET SWEEP_FROM=$step SWEEP_TO=$step SWEEP_TRACE=1 run_driver "$d.replay" run "$@"
+      if grep -q '^\.\.sweep done' "$d.replay/out.txt"; then
+        call="(did not crash when replayed alone)"
+      else
+        call=$(grep -a '^\.\.sweep call ' "$d.replay/out.txt" | tail -n 1)
+        call=${call:+last call: ${call#..sweep call }}
+      fi
+      printf '%s\tcrash\t%s: exit code %s%s; %s; %s\n' "$cls" "$member" "$rc" "$sig" "$call" "$frame" >>"$problems"
     fi
     attempt=$((attempt + 1))
     if [[ $attempt -gt $RESTARTS ]]; then
@@ -166,9 +178,9 @@ for kind in crash hang xcheck unclear unresolved ctorform other broken missing; 
     crash | hang | xcheck | missing) echo "sweep: $kind: $n in $c classes" ;;
     *) echo "sweep: $kind: in $c classes (the counters above have the number of calls)" ;;
   esac
-  # one line per class first, so the list shows many classes
-  awk -F'\t' -v k="$kind" '$2 == k && !seen[$1]++ { print "  FAIL sweep " $1 " " $2 ": " substr($3, 1, 400) }' "$problems" |
-    head -n "${SWEEP_SHOW:-12}"
+  # crashes and hangs all; of the rest one line per class, so the list shows many classes
+  awk -F'\t' -v k="$kind" '$2 == k && (k == "crash" || k == "hang" || !seen[$1]++) { print "  FAIL sweep " $1 " " $2 ": " substr($3, 1, 400) }' "$problems" |
+    head -n "${SWEEP_SHOW:-20}"
 done
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -13,6 +13,7 @@
 //   SWEEP_BUDGET  argument vectors per member (each is called in two forms);
 //                 0 = every vector (default 0)
 //   SWEEP_FROM    skip the steps numbered below this (a resumed chunk)
+//   SWEEP_TO      stop after this step (with SWEEP_FROM: replay one member)
 //   SWEEP_AVOID   comma-separated step numbers never run again (they crashed)
 //   SWEEP_TRACE   1: print each call before making it (to find the call of a
 //                 crash: run the crashing class alone)
@@ -56,6 +57,7 @@ const env = process.env;
 const SEED = env.SWEEP_SEED || '1';
 const BUDGET = Number(env.SWEEP_BUDGET || 0);
 const FROM = Number(env.SWEEP_FROM || 0);
+const TO = env.SWEEP_TO ? Number(env.SWEEP_TO) : Infinity;
 const AVOID = new Set(String(env.SWEEP_AVOID || '').split(',').filter(Boolean).map(Number));
 const TRACE = Boolean(env.SWEEP_TRACE);   // print each call before making it
 const EXAMPLES = 3;   // failures printed per kind and class
@@ -258,7 +260,7 @@ function sweepClass(name, step) {
     return { run, steps: 1 };
   }
   const last = step + members.length;   // step: the receiver search; step+1+i: member i
-  if (last < FROM) return { run: null, steps: members.length + 1 };
+  if (last < FROM || step > TO) return { run: null, steps: members.length + 1 };
   let recipe = null;
   if (!AVOID.has(step) && members.some((m) => !m.isStatic)) {
     out('@@sweep step ' + step + ' ' + name + ' (receiver search)');
@@ -268,7 +270,7 @@ function sweepClass(name, step) {
   for (let i = 0; i < members.length; i++) {
     const m = members[i];
     const s = step + 1 + i;
-    if (s < FROM || AVOID.has(s)) continue;
+    if (s < FROM || s > TO || AVOID.has(s)) continue;
     run.n.members++;
     if (excluded(cls, m)) { run.n.excluded++; continue; }
     let recv = null;
