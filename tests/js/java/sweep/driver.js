@@ -20,7 +20,8 @@
 //
 // Per member, the argument vectors are: the samples of every parameter
 // type; for each position in turn, a wrapper of an unrelated class (one
-// that is not an instance of the parameter type) and each value of
+// that is not an instance of the parameter type; without a budget, each
+// such wrapper of pools.unrelated()) and each value of
 // pools.oddValues(), the other positions holding samples; one argument too
 // many and one too few; for instance members the call on an unrelated
 // wrapper and on odd JS values as the receiver. Fields: a read, then writes
@@ -138,6 +139,7 @@ function vectors(cls, m, base, samples, odd, unrel, r) {
   for (let i = 0; i < n; i++) {
     const t = m.types[i];
     if (String(t.getTypeName()) === 'java.lang.Object') continue;   // every wrapper is an Object
+    // one unrelated wrapper (drawn) with a budget, all of them without
     const start = r(unrel.length);
     for (let j = 0; j < unrel.length; j++) {
       const u = unrel[(start + j) % unrel.length];
@@ -145,7 +147,7 @@ function vectors(cls, m, base, samples, odd, unrel, r) {
         const args = base.slice();
         args[i] = u;
         v.push({ args, pos: i, label: 'arg ' + (i + 1) + ' = ' + String(u.getClass().getName()), must: true });
-        break;
+        if (BUDGET > 0) break;
       }
     }
   }
@@ -153,7 +155,7 @@ function vectors(cls, m, base, samples, odd, unrel, r) {
     for (const u of unrel) {
       if (!cls.isInstance(u)) {
         v.push({ args: base, pos: -1, label: 'receiver = ' + String(u.getClass().getName()), recv: u, must: true });
-        break;
+        if (BUDGET > 0) break;
       }
     }
     for (const [label, value] of odd.filter(([l]) => RECEIVERS.has(l))) {

@@ -30,16 +30,14 @@ module.exports = [
   { cls: 'java.lang.ProcessBuilder', names: ['start', 'startPipeline'], why: 'starts arbitrary programs' },
   { cls: 'java.lang.ProcessHandle', names: ['destroy', 'destroyForcibly'], why: 'kills processes (ProcessHandle.of(1) is init)' },
   { cls: 'java.lang.Process', names: ['destroy', 'destroyForcibly', 'waitFor'], why: 'kills or waits for processes' },
-  { cls: 'java.lang.Runtime', names: ['addShutdownHook', 'removeShutdownHook'], why: 'runs code at exit, after the sweep reported' },
   { cls: 'java.lang.System', names: ['setIn', 'setOut', 'setErr'], why: 'replaces the standard streams the sweep reports on' },
   { cls: 'java.lang.System', names: ['setSecurityManager'], why: 'a security manager can forbid the rest of the run (and exit)' },
   { cls: 'java.lang.System', names: ['setProperties'], why: 'resets java.io.tmpdir away from the sweep\'s temporary directory' },
-  { cls: 'java.lang.System', names: ['load', 'loadLibrary', 'mapLibraryName'], why: 'loads native code into the process' },
+  { cls: 'java.lang.System', names: ['load', 'loadLibrary'], why: 'loads native code into the process' },
   { cls: 'java.lang.Runtime', names: ['load', 'loadLibrary'], why: 'loads native code into the process' },
-  { cls: 'java.lang.System', names: ['console', 'inheritedChannel'], why: 'reads the terminal / standard input' },
   // threads
-  { cls: 'java.lang.Thread', names: ['stop', 'suspend', 'resume'], why: 'kills or freezes threads (deprecated, unsafe)' },
-  { cls: 'java.lang.ThreadGroup', names: ['stop', 'suspend', 'resume', 'destroy'], why: 'kills or freezes every thread of a group' },
+  { cls: 'java.lang.Thread', names: ['stop', 'suspend'], why: 'kills or freezes threads (deprecated, unsafe)' },
+  { cls: 'java.lang.ThreadGroup', names: ['stop', 'suspend'], why: 'kills or freezes every thread of a group' },
   { cls: 'java.lang.Thread', names: ['sleep', 'join'], why: 'waits as long as a long argument says' },
   { cls: '*', names: ['wait'], why: 'Object.wait waits without end (or a long time)' },
   // waits of java.util.concurrent
@@ -69,7 +67,7 @@ module.exports = [
   { cls: 'java.net.InetAddress', names: ['getByName', 'getAllByName', 'getLocalHost', 'getHostName', 'getCanonicalHostName', 'isReachable'],
     why: 'name-service lookups or packets to a host' },
   { cls: 'java.net.InetSocketAddress', names: ['<init>'], params: /^java\.lang\.String,int$/, why: 'looks the host name up' },
-  { cls: 'java.net.URL', names: ['openConnection', 'openStream', 'getContent', 'equals', 'hashCode'], why: 'connects to or looks up the URL\'s host' },
+  { cls: 'java.net.URL', names: ['openConnection', 'openStream', 'getContent'], why: 'connects to the URL\'s host' },
   { cls: 'java.net.URLConnection', names: ['connect', 'getInputStream', 'getOutputStream', 'getContent*', 'getHeader*', 'getResponse*'], why: 'connects to a host' },
   { cls: 'java.net.URLClassLoader', names: ['getResource*', 'findResource*', 'loadClass', 'findClass'], why: 'fetches from the loader\'s URLs' },
 ];
