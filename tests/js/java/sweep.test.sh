@@ -12,7 +12,8 @@
 # relative sample paths, so files it creates or deletes stay there). Before
 # each member the driver prints "@@sweep step N CLASS MEMBER"; a process that
 # dies (signal, hs_err file, exit code) or outlives SWEEP_TIMEOUT seconds is
-# a crash or a hang of the last member it started, and the chunk goes on
+# a crash or a hang of the last member it started (printed at once, so a
+# run cut short still shows them), and the chunk goes on
 # after that member in a new process (at most SWEEP_RESTARTS times). A
 # crashed member is replayed alone with each call announced, so the report
 # names the call (or says that it did not crash alone).
@@ -28,8 +29,9 @@
 # Environment: SWEEP_SEED (default 1), SWEEP_BUDGET (argument vectors per
 # member; default 4, 0 = all), SWEEP_CLASSES (a number: the first N classes;
 # else an extended regexp the class names must match; default all),
-# SWEEP_CHUNK (classes per process, default 60), SWEEP_TIMEOUT (seconds per
-# process, default 90), SWEEP_XCHECK (0 to run without -Xcheck:jni),
+# SWEEP_CHUNK (classes per process, default 112), SWEEP_JOBS (processes at
+# once, default 2), SWEEP_TIMEOUT (seconds per process, default 90),
+# SWEEP_XCHECK (0 to run without -Xcheck:jni),
 # SWEEP_KEEP (keep the work directory and print its path).
 # `make sweep-long` runs every vector of every member (SWEEP_BUDGET=0).
 set -u
@@ -41,9 +43,10 @@ DRIVER=$HERE/sweep/driver.js
 SEED=${SWEEP_SEED:-1}
 BUDGET=${SWEEP_BUDGET:-4}
 CLASSES=${SWEEP_CLASSES:-}
-CHUNK=${SWEEP_CHUNK:-60}
+CHUNK=${SWEEP_CHUNK:-112}
 PTIMEOUT=${SWEEP_TIMEOUT:-90}
 RESTARTS=${SWEEP_RESTARTS:-30}
+JOBS=${SWEEP_JOBS:-2}
 JVMOPTS=(-J-Xmx256m)
 [[ ${SWEEP_XCHECK:-1} != 0 ]] && JVMOPTS+=(-J-Xcheck:jni)
 
@@ -79,20 +82,20 @@ fi
 
 results=$work/results.txt     # ==sweep lines of every process
 problems=$work/problems.txt   # CLASS<TAB>KIND<TAB>TEXT: crashes, hangs, checker warnings, driver failures
-: >"$results"
-: >"$problems"
-processes=0
 
 # run_chunk INDEX CLASS...: sweeps the classes, restarting after a crash or
 # a hang with the member that caused it left out.
+# Writes its own results.N and problems.N (chunks run in parallel).
 run_chunk() {
   local idx=$1; shift
   local from=0 avoid="" attempt=0 rc d last step cls member kind
+  local results=$work/results.$idx problems=$work/problems.$idx
+  : >"$results"
+  : >"$problems"
   while :; do
     d=$work/c$idx.$attempt
     SWEEP_SEED=$SEED SWEEP_BUDGET=$BUDGET SWEEP_FROM=$from SWEEP_AVOID=$avoid run_driver "$d" run "$@"
     rc=$?
-    processes=$((processes + 1))
     grep -a '^==sweep ' "$d/out.txt" >>"$results"
     # failures the driver reported, and the JNI checker's warnings, by class
     awk -v OFS='\t' '
@@ -114,7 +117,7 @@ run_chunk() {
     member=${last#@@sweep step * * }
     if [[ $rc -eq 124 || $rc -eq 137 ]]; then
       kind=hang
-      printf '%s\thang\t%s: no end after %ss\n' "$cls" "$member" "$PTIMEOUT" >>"$problems"
+      printf '%s\thang\t%s: no end after %ss\n' "$cls" "$member" "$PTIMEOUT" | tee -a "$problems" | sed 's/^/FAIL sweep /'
     else
       kind=crash
       local frame=""
@@ -131,7 +134,8 @@ run_chunk() {
         call=$(grep -a '^\.\.sweep call ' "$d.replay/out.txt" | tail -n 1)
         call=${call:+last call: ${call#..sweep call }}
       fi
-      printf '%s\tcrash\t%s: exit code %s%s; %s; %s\n' "$cls" "$member" "$rc" "$sig" "$call" "$frame" >>"$problems"
+      printf '%s\tcrash\t%s: exit code %s%s; %s; %s\n' "$cls" "$member" "$rc" "$sig" "$call" "$frame" |
+        tee -a "$problems" | sed 's/^/FAIL sweep /'
     fi
     attempt=$((attempt + 1))
     if [[ $attempt -gt $RESTARTS ]]; then
@@ -145,9 +149,14 @@ run_chunk() {
 
 nchunks=0
 for ((i = 0; i < ${#all[@]}; i += CHUNK)); do
-  run_chunk "$nchunks" "${all[@]:i:CHUNK}"
+  run_chunk "$nchunks" "${all[@]:i:CHUNK}" &
   nchunks=$((nchunks + 1))
+  while [[ $(jobs -rp | wc -l) -ge $JOBS ]]; do wait -n; done
 done
+wait
+for ((k = 0; k < nchunks; k++)); do cat "$work/results.$k"; done >"$results"
+for ((k = 0; k < nchunks; k++)); do cat "$work/problems.$k"; done >"$problems"
+processes=$(find "$work" -maxdepth 1 -name 'c*' -not -name '*.replay' | wc -l)
 
 # Sum the counters; a class passes when it reported, every report said ok,
 # and it has no crash, hang or checker warning.
@@ -175,11 +184,12 @@ for kind in crash hang xcheck unclear unresolved ctorform other broken missing; 
   c=$(awk -F'\t' -v k="$kind" '$2 == k { print $1 }' "$problems" | sort -u | wc -l)
   [[ $n -eq 0 ]] && continue
   case $kind in
-    crash | hang | xcheck | missing) echo "sweep: $kind: $n in $c classes" ;;
+    crash | hang) echo "sweep: $kind: $n in $c classes (listed above as they happened)"; continue ;;
+    xcheck | missing) echo "sweep: $kind: $n in $c classes" ;;
     *) echo "sweep: $kind: in $c classes (the counters above have the number of calls)" ;;
   esac
-  # crashes and hangs all; of the rest one line per class, so the list shows many classes
-  awk -F'\t' -v k="$kind" '$2 == k && (k == "crash" || k == "hang" || !seen[$1]++) { print "  FAIL sweep " $1 " " $2 ": " substr($3, 1, 400) }' "$problems" |
+  # one line per class, so the list shows many classes
+  awk -F'\t' -v k="$kind" '$2 == k && !seen[$1]++ { print "  FAIL sweep " $1 " " $2 ": " substr($3, 1, 400) }' "$problems" |
     head -n "${SWEEP_SHOW:-20}"
 done
 echo "$passed passed, $failed failed"
