@@ -94,6 +94,18 @@ function namesMember(m, msg) {
   return re.test(msg);
 }
 
+// True when a message names the argument position and its declared type
+// (full or simple name, "int[]" for an array): "argument 2: cannot convert
+// number 1.5 to int". Only counted (incomplete), not a failure.
+function namesPosition(m, pos, msg) {
+  const at = msg.indexOf('argument ' + (pos + 1));
+  if (at < 0) return false;
+  const rest = msg.slice(at);   // the signature before it names every type
+  const full = String(m.types[pos].getTypeName());
+  const simple = full.slice(Math.max(full.lastIndexOf('.'), full.lastIndexOf('$')) + 1);
+  return rest.indexOf(full) >= 0 || new RegExp('\\b' + simple.replace(/[[\]$]/g, '\\$&') + '(?![\\w.$])').test(rest);
+}
+
 // Classifies the outcome of one call. pos: the argument position that got
 // the odd value (-1: none); explicit: called through the explicit form.
 function classify(run, m, label, explicit, pos, fn) {
@@ -117,7 +129,7 @@ function classify(run, m, label, explicit, pos, fn) {
       if (explicit && m.kind === 'ctor' && /receiver is not a Java object/.test(msg)) return run.fail('ctorform', what, msg);
       if (!namesMember(m, msg)) return run.fail('unclear', what, e.name + ': ' + msg);
       run.n.rejected++;
-      if (explicit && pos >= 0 && msg.indexOf('argument ' + (pos + 1)) < 0) {
+      if (explicit && pos >= 0 && !namesPosition(m, pos, msg)) {
         run.n.incomplete++;
         run.printed.incomplete = (run.printed.incomplete || 0) + 1;
         if (run.printed.incomplete <= 1) out('..sweep incomplete ' + run.name + ' ' + what + ': ' + oneLine(msg));
