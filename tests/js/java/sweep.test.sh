@@ -35,7 +35,7 @@
 # SWEEP_KEEP (keep the work directory and print its path).
 # `make sweep-long` runs every vector of every member (SWEEP_BUDGET=0).
 set -u
-cd "$(dirname "$0")"
+cd "$(dirname "$0")" || exit 1
 HERE=$PWD
 STRAIT=${STRAIT:-../../../${BUILD:-build}/bin/strait}
 case "$STRAIT" in /*) ;; *) STRAIT="$(cd "$(dirname "$STRAIT")" && pwd)/$(basename "$STRAIT")" ;; esac
@@ -162,7 +162,7 @@ processes=$(find "$work" -maxdepth 1 -name 'c*' -not -name '*.replay' | wc -l)
 # Sum the counters; a class passes when it reported, every report said ok,
 # and it has no crash, hang or checker warning.
 declare -A bad=()
-while IFS=$'\t' read -r cls kind text; do [[ $kind == incomplete ]] || bad[$cls]=1; done <"$problems"
+while IFS=$'\t' read -r cls kind _; do [[ $kind == incomplete ]] || bad[$cls]=1; done <"$problems"
 while read -r _ cls status _; do [[ $status == ok ]] || bad[$cls]=1; done <"$results"
 passed=0 failed=0
 declare -A reported=()
