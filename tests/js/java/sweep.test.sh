@@ -65,7 +65,7 @@ run_driver() {
   # the crash is reported below with its member)
 }
 
-run_driver "$work/list" list
+PTIMEOUT=$((PTIMEOUT > 120 ? PTIMEOUT : 120)) run_driver "$work/list" list
 rc=$?
 mapfile -t all < <(grep -E '^java\.' "$work/list/out.txt")
 if [[ $rc -ne 0 || ${#all[@]} -lt 300 ]]; then
@@ -118,7 +118,7 @@ run_chunk() {
     member=${last#@@sweep step * * }
     if [[ $rc -eq 124 || $rc -eq 137 ]]; then
       kind=hang
-      printf '%s\thang\t%s: no end after %ss\n' "$cls" "$member" "$PTIMEOUT" | tee -a "$problems" | sed 's/^/FAIL sweep /'
+      printf '%s\thang\t%s: no end after %ss\n' "$cls" "$member" "$PTIMEOUT" | tee -a "$problems" | awk -F'\t' '{ print "FAIL sweep " $1 " " $2 ": " $3 }'
     else
       kind=crash
       local frame=""
@@ -136,7 +136,7 @@ run_chunk() {
         call=${call:+last call: ${call#..sweep call }}
       fi
       printf '%s\tcrash\t%s: exit code %s%s; %s; %s\n' "$cls" "$member" "$rc" "$sig" "$call" "$frame" |
-        tee -a "$problems" | sed 's/^/FAIL sweep /'
+        tee -a "$problems" | awk -F'\t' '{ print "FAIL sweep " $1 " " $2 ": " $3 }'
     fi
     attempt=$((attempt + 1))
     if [[ $attempt -gt $RESTARTS ]]; then
