@@ -17,6 +17,7 @@
 //   SWEEP_AVOID   comma-separated step numbers never run again (they crashed)
 //   SWEEP_TRACE   1: print each call before making it (to find the call of a
 //                 crash: run the crashing class alone)
+//   SWEEP_SLOW_MS members slower than this are listed (default 250)
 //
 // Per member, the argument vectors are: the samples of every parameter
 // type; for each position in turn, a wrapper of an unrelated class (one
@@ -42,12 +43,15 @@
 //                                     slower than SLOW_MS, incomplete messages
 // Outcomes of a call: returned; threw a Java exception (an Error with
 // .javaException); rejected by the bridge (a TypeError or RangeError naming
-// the member); passed on the script's own error (pools.Sentinel). Failures:
-// a rejection that does not name the member ("unclear"), an explicit
-// signature that does not resolve ("unresolved"), an explicit constructor
-// function that cannot construct ("ctorform"), any other throw ("other").
-// Crashes and hangs are seen by the caller (the process dies or times out
-// after an @@sweep line).
+// the member; "incomplete", only counted, when an explicit-signature
+// rejection does not also name the argument position and its declared
+// type); passed on the script's own error (pools.Sentinel, or JS refusing to
+// call a class given as a callback). Failures: a rejection that does not
+// name the member ("unclear"), an explicit signature that does not resolve
+// to a function ("unresolved"), an explicit constructor function that
+// cannot construct ("ctorform"), any other throw ("other"), a runtime that
+// no longer answers after a class ("broken"). Crashes and hangs are seen by
+// the caller (the process dies or times out after an @@sweep line).
 const { listClasses, classOf, membersOf, excluded, receiverRecipe, Samples } = require('./classes');
 const { Sentinel, rng, oddValues, unrelated } = require('./pools');
 const EXCLUDE = require('./exclude');
