@@ -20,8 +20,8 @@
 #
 # A test is one class: it passes when none of its calls crashed, hung,
 # printed a JNI checker warning ("WARNING in native method", fatal errors)
-# or ended in a failure outcome of the driver (a bridge rejection that does
-# not name the member, an explicit signature that does not resolve, an
+# or ended in a failure outcome of the driver (a wrapper of the wrong class
+# let through to a member, a bridge rejection that does not name the member, an explicit signature that does not resolve, an
 # explicit constructor that cannot construct, any other throw, a runtime
 # that no longer answers). Prints the counters, the failures, and
 # `N passed, N failed`; exits non-zero on a failure.
@@ -180,7 +180,7 @@ for key in "${!bad[@]}"; do [[ $key == "(chunk "* ]] && failed=$((failed + 1)); 
 echo "sweep: seed $SEED, budget ${BUDGET} vectors per member, ${#all[@]} classes in $nchunks chunks, $processes processes, $((SECONDS - started))s"
 awk '{ for (i = 4; i <= NF; i++) { split($i, kv, "="); sum[kv[1]] += kv[2]; if (!(kv[1] in seen)) { seen[kv[1]] = 1; order[++n] = kv[1] } } }
      END { line = "sweep:"; for (i = 1; i <= n; i++) line = line " " order[i] "=" sum[order[i]]; print line }' "$results"
-for kind in crash hang xcheck unclear unresolved ctorform other broken missing incomplete; do
+for kind in crash hang xcheck accepted unclear unresolved ctorform other broken missing incomplete; do
   n=$(awk -F'\t' -v k="$kind" '$2 == k' "$problems" | wc -l)
   c=$(awk -F'\t' -v k="$kind" '$2 == k { print $1 }' "$problems" | sort -u | wc -l)
   [[ $n -eq 0 ]] && continue

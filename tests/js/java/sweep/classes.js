@@ -66,7 +66,8 @@ function paramList(types) {
 
 // A member: { kind: 'ctor' | 'method' | 'field', name, isStatic, types
 // (Class[] of the parameters; a field: [its type]), sig (parameter list),
-// key (unique in the class), isFinal (fields), ret (methods: return type) }.
+// key (unique in the class), isFinal (fields), ret (methods: return type),
+// varargs }.
 function membersOf(cls) {
   const out = [];
   const seen = new Set();
@@ -79,7 +80,8 @@ function membersOf(cls) {
   for (const k of cls.getConstructors()) {
     const types = Array.from(k.getParameterTypes());
     const sig = paramList(types);
-    add({ kind: 'ctor', name: simple, isStatic: true, types, sig, key: 'new ' + simple + '(' + sig + ')' });
+    add({ kind: 'ctor', name: simple, isStatic: true, types, sig, key: 'new ' + simple + '(' + sig + ')',
+      varargs: k.isVarArgs() });
   }
   for (const m of cls.getMethods()) {
     const types = Array.from(m.getParameterTypes());
@@ -87,7 +89,7 @@ function membersOf(cls) {
     const isStatic = Modifier.isStatic(m.getModifiers());
     const name = String(m.getName());
     add({ kind: 'method', name, isStatic, types, sig, key: (isStatic ? 'static ' : '') + name + '(' + sig + ')',
-      ret: m.getReturnType() });
+      ret: m.getReturnType(), varargs: m.isVarArgs() });
   }
   for (const f of cls.getFields()) {
     const mod = f.getModifiers();

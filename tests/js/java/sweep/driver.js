@@ -46,8 +46,10 @@
 // the member; "incomplete", only counted, when an explicit-signature
 // rejection does not also name the argument position and its declared
 // type); passed on the script's own error (pools.Sentinel, or JS refusing to
-// call a class given as a callback). Failures: a rejection that does not
-// name the member ("unclear"), an explicit signature that does not resolve
+// call a class given as a callback). Failures: a wrapper of the wrong class
+// let through to a member the call selects alone (explicit signature, only
+// overload of the arity, wrong receiver) that returned or threw from inside
+// ("accepted"), a rejection that does not name the member ("unclear"), an explicit signature that does not resolve
 // to a function ("unresolved"), an explicit constructor function that
 // cannot construct ("ctorform"), any other throw ("other"), a runtime that
 // no longer answers after a class ("broken"). Crashes and hangs are seen by
@@ -71,8 +73,8 @@ const SLOW_MS = Number(env.SWEEP_SLOW_MS || 250);  // members that take longer a
 const RECEIVERS = new Set(['null', "'abc'", '{}', 'Proxy({})', '1n']);
 
 const COUNTERS = ['members', 'swept', 'excluded', 'noreceiver', 'calls', 'returned', 'java', 'rejected',
-  'propagated', 'incomplete', 'unclear', 'unresolved', 'ctorform', 'other', 'broken'];
-const FAILURES = ['unclear', 'unresolved', 'ctorform', 'other', 'broken'];
+  'propagated', 'incomplete', 'accepted', 'unclear', 'unresolved', 'ctorform', 'other', 'broken'];
+const FAILURES = ['accepted', 'unclear', 'unresolved', 'ctorform', 'other', 'broken'];
 
 class ClassRun {
   constructor(name) {
@@ -112,17 +114,28 @@ function namesPosition(m, pos, msg) {
 
 // Classifies the outcome of one call. pos: the argument position that got
 // the odd value (-1: none); explicit: called through the explicit form.
-function classify(run, m, label, explicit, pos, fn) {
+// mustReject: the call passes a wrapper that is not an instance of the
+// declared type to a member the call selects alone (an explicit signature,
+// or the only overload of that arity), or calls it on a wrapper of another
+// class: only a bridge rejection is right; returning or a Java exception
+// from inside the member means the bridge let the wrong object through
+// ("accepted").
+function classify(run, m, label, explicit, pos, fn, mustReject) {
   run.n.calls++;
-  if (TRACE) out('..sweep call ' + m.key + ' <- ' + label + (explicit ? ' [explicit]' : ''));
+  const what = m.key + ' <- ' + label + (explicit ? ' [explicit]' : '');
+  if (TRACE) out('..sweep call ' + what);
   try {
     fn();
     run.n.returned++;
+    if (mustReject) run.fail('accepted', what, 'returned normally');
     return;
   } catch (e) {
     if (e instanceof Sentinel) { run.n.propagated++; return; }
-    if (e !== null && typeof e === 'object' && e.javaException !== undefined) { run.n.java++; return; }
-    const what = m.key + ' <- ' + label + (explicit ? ' [explicit]' : '');
+    if (e !== null && typeof e === 'object' && e.javaException !== undefined) {
+      run.n.java++;
+      if (mustReject) run.fail('accepted', what, 'threw ' + oneLine(e.message));
+      return;
+    }
     if (e instanceof Unresolved) return run.fail('unresolved', what, e.message);
     if (e instanceof TypeError || e instanceof RangeError) {
       const msg = String(e.message);
@@ -162,7 +175,9 @@ function vectors(cls, m, base, samples, odd, unrel, r) {
       if (t.isPrimitive() || !t.isInstance(u)) {
         const args = base.slice();
         args[i] = u;
-        v.push({ args, pos: i, label: 'arg ' + (i + 1) + ' = ' + String(u.getClass().getName()), must: true });
+        // (a varargs position takes one element of the array as well)
+        v.push({ args, pos: i, label: 'arg ' + (i + 1) + ' = ' + String(u.getClass().getName()), must: true,
+          wrong: !t.isPrimitive() && !(m.varargs && i === n - 1) });
         if (BUDGET > 0) break;
       }
     }
@@ -170,7 +185,8 @@ function vectors(cls, m, base, samples, odd, unrel, r) {
   if (m.kind === 'method' && !m.isStatic) {
     for (const u of unrel) {
       if (!cls.isInstance(u)) {
-        v.push({ args: base, pos: -1, label: 'receiver = ' + String(u.getClass().getName()), recv: u, must: true });
+        v.push({ args: base, pos: -1, label: 'receiver = ' + String(u.getClass().getName()), recv: u, must: true,
+          wrongReceiver: true });
         if (BUDGET > 0) break;
       }
     }
@@ -250,16 +266,18 @@ function sweepMember(run, C, cls, m, recv) {
   const ctorKey = 'new(' + m.sig + ')';
   for (const vec of vectors(cls, m, base, samples, odd, unrel, r)) {
     const a = vec.args;
+    const byName = Boolean(vec.wrongReceiver || (vec.wrong && m.alone));
+    const bySig = Boolean(vec.wrongReceiver || vec.wrong);
     if (m.kind === 'ctor') {
-      classify(run, m, vec.label, false, vec.pos, () => new C(...a));
-      classify(run, m, vec.label, true, vec.pos, () => fnOf(C, ctorKey)(...a));
+      classify(run, m, vec.label, false, vec.pos, () => new C(...a), byName);
+      classify(run, m, vec.label, true, vec.pos, () => fnOf(C, ctorKey)(...a), bySig);
     } else if (m.isStatic) {
-      classify(run, m, vec.label, false, vec.pos, () => fnOf(C, m.name).apply(C, a));
-      classify(run, m, vec.label, true, vec.pos, () => fnOf(C, explicit).apply(C, a));
+      classify(run, m, vec.label, false, vec.pos, () => fnOf(C, m.name).apply(C, a), byName);
+      classify(run, m, vec.label, true, vec.pos, () => fnOf(C, explicit).apply(C, a), bySig);
     } else {
       const self = 'recv' in vec ? vec.recv : recv;
-      classify(run, m, vec.label, false, vec.pos, () => fnOf(C.prototype, m.name).apply(self, a));
-      classify(run, m, vec.label, true, vec.pos, () => fnOf(C.prototype, explicit).apply(self, a));
+      classify(run, m, vec.label, false, vec.pos, () => fnOf(C.prototype, m.name).apply(self, a), byName);
+      classify(run, m, vec.label, true, vec.pos, () => fnOf(C.prototype, explicit).apply(self, a), bySig);
     }
   }
 }
@@ -278,6 +296,18 @@ function sweepClass(name, step) {
     return { run, steps: 1 };
   }
   const last = step + members.length;   // step: the receiver search; step+1+i: member i
+  // alone: the only overload a call by name with that many arguments can pick
+  const arity = new Map();
+  for (const m of members) {
+    if (m.kind === 'field') continue;
+    const k = m.kind + ' ' + m.isStatic + ' ' + m.name;
+    const list = arity.get(k) || [];
+    list.push(m);
+    arity.set(k, list);
+  }
+  for (const list of arity.values()) {
+    for (const m of list) m.alone = !list.some((o) => o.varargs || (o !== m && o.types.length === m.types.length));
+  }
   if (last < FROM || step > TO) return { run: null, steps: members.length + 1 };
   let recipe = null;
   if (!AVOID.has(step) && members.some((m) => !m.isStatic)) {
