@@ -114,3 +114,6 @@ install: all
 
 clean:
 	rm -rf build build-asan
+# Interop sweep with every argument vector of every member (tests/js/java/sweep.test.sh; SWEEP_SEED, SWEEP_CLASSES, SWEEP_BUDGET).
+sweep-long: all
+	@SWEEP_BUDGET=$${SWEEP_BUDGET:-0} SWEEP_CHUNK=$${SWEEP_CHUNK:-15} SWEEP_TIMEOUT=$${SWEEP_TIMEOUT:-300} bash tests/js/java/sweep.test.sh
