@@ -369,12 +369,45 @@ static const char *kind_name(int kind) {
   }
 }
 
+/* Java source name of a class name for messages: "[I" -> "int[]",
+ * "[[Ljava.lang.String;" -> "java.lang.String[][]"; other names as they
+ * are. Returns buf or name. Any thread. */
+static const char *source_name(const char *name, char *buf, size_t n) {
+  if (!name || name[0] != '[') return name;
+  int dims = 0;
+  while (name[dims] == '[') dims++;
+  const char *e = name + dims, *base;
+  size_t blen;
+  switch (*e) {
+  case 'Z': base = "boolean"; break; case 'B': base = "byte"; break; case 'C': base = "char"; break;
+  case 'S': base = "short"; break; case 'I': base = "int"; break; case 'J': base = "long"; break;
+  case 'F': base = "float"; break; case 'D': base = "double"; break;
+  case 'L': base = NULL; break;
+  default: return name;
+  }
+  if (base) blen = strlen(base);
+  else {
+    base = e + 1;
+    const char *semi = strchr(base, ';');
+    blen = semi ? (size_t)(semi - base) : strlen(base);
+  }
+  if (blen + 2 * (size_t)dims + 1 > n) return name;
+  memcpy(buf, base, blen);
+  for (int i = 0; i < dims; i++) { buf[blen + 2 * i] = '['; buf[blen + 2 * i + 1] = ']'; }
+  buf[blen + 2 * (size_t)dims] = 0;
+  return buf;
+}
+
 /* Describes a's value for messages into buf. */
 static const char *show_arg(const jb_arg *a, char *buf, size_t n) {
   switch (a->kind) {
   case JK_INT: case JK_LONGINT: case JK_FRAC: snprintf(buf, n, "number %.17g", a->num); break;
   case JK_BOOL: snprintf(buf, n, "boolean %s", a->num ? "true" : "false"); break;
-  case JK_WRAPPER: case JK_JARRAY: snprintf(buf, n, "%s", a->cls->name); break;
+  case JK_WRAPPER: case JK_JARRAY: {
+    char sb[256];
+    snprintf(buf, n, "%s", source_name(a->cls->name, sb, sizeof sb));
+    break;
+  }
   default: snprintf(buf, n, "%s", kind_name(a->kind)); break;
   }
   return buf;
@@ -391,9 +424,9 @@ const char *jb_arg_type_name(const jb_arg *a) {
 static bool type_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, int pcls,
                        const char *what, JSValueRef *exc) {
   if (!what) return false;     /* the caller retries with a description */
-  char buf[256];
+  char buf[256], tb[256];
   *exc = jb_error(ctx, "TypeError", "%s: cannot convert %s to %s", what, show_arg(a, buf, sizeof buf),
-                  jb_code_name(env, ctx, code, pcls));
+                  source_name(jb_code_name(env, ctx, code, pcls), tb, sizeof tb));
   return false;
 }
 
@@ -560,7 +593,8 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
   }
   if (!r) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "Error", "%s: out of memory", what ? what : "argument");
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = jb_error(ctx, "Error", "%s: out of memory", what);
     return false;
   }
   jb_locals_add(l, r);
@@ -580,7 +614,8 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   if (!lenv) return false;
   double dl = JSValueToNumber(ctx, lenv, NULL);
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
-    *exc = jb_error(ctx, "RangeError", "%s: array length %g", what ? what : "argument", dl);
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = jb_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
     return false;
   }
   jsize n = (jsize)dl;
@@ -604,7 +639,8 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   }
   if (!r) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate %s of length %d", what ? what : "argument", ac->name, (int)n);
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate %s of length %d", what, ac->name, (int)n);
     return false;
   }
   jb_locals_add(l, r);
@@ -647,14 +683,16 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   if (!lenv) return false;
   double dl = JSValueToNumber(ctx, lenv, NULL);
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
-    *exc = jb_error(ctx, "RangeError", "%s: array length %g", what ? what : "argument", dl);
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = jb_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
     return false;
   }
   jsize n = (jsize)dl;
   jobjectArray items = (*env)->NewObjectArray(env, n, strait__jc.Object, NULL);
   if (!items) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what ? what : "argument", (int)n);
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what, (int)n);
     return false;
   }
   for (jsize i = 0; i < n; i++) {
@@ -676,7 +714,8 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   (*env)->DeleteLocalRef(env, items);
   if (!list || (*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "Error", "%s: cannot build a list", what ? what : "argument");
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = jb_error(ctx, "Error", "%s: cannot build a list", what);
     return false;
   }
   jb_locals_add(l, list);
@@ -705,7 +744,12 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
     jvalue p;
     if (!to_primitive(env, ctx, a, prim, &p, what, exc)) return false;
     jobject r = box(env, prim, p);
-    if (!r) { (*env)->ExceptionClear(env); *exc = jb_error(ctx, "Error", "%s: out of memory", what ? what : "argument"); return false; }
+    if (!r) {
+      (*env)->ExceptionClear(env);
+      if (!what) return false;   /* the caller retries with a description */
+      *exc = jb_error(ctx, "Error", "%s: out of memory", what);
+      return false;
+    }
     jb_locals_add(l, r);
     out->l = r;
     return true;
@@ -714,7 +758,12 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
     if (a->kind == JK_NULL || a->kind == JK_UNDEF) { out->l = NULL; return true; }
     if (a->kind != JK_STRING && a->kind != JK_CHAR) return type_error(env, ctx, a, code, pcls, what, exc);
     out->l = arg_jstring(env, a);
-    if (!out->l) { (*env)->ExceptionClear(env); *exc = jb_error(ctx, "Error", "%s: out of memory", what ? what : "argument"); return false; }
+    if (!out->l) {
+      (*env)->ExceptionClear(env);
+      if (!what) return false;   /* the caller retries with a description */
+      *exc = jb_error(ctx, "Error", "%s: out of memory", what);
+      return false;
+    }
     jb_locals_add(l, out->l);
     return true;
   case 'O': case 'N':

@@ -851,6 +851,13 @@ static void list_sigs(jb_group *g, char *buf, size_t n) {
  * code probes on any object, else a TypeError naming class and member.
  * quiet (an `in` test) turns every failure into undefined. The caller
  * stores what it gets on the owner. Inside the gate. */
+static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *buf,
+                               size_t len, bool is_static, bool quiet, JSValueRef *exc);
+
+/* Longest name resolve() reads, in characters: a Java signature of 255
+ * parameters with long class names fits. */
+#define JB_MAX_NAME 65536
+
 static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                  const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = jb_rt_fast(ctx);
@@ -861,14 +868,30 @@ static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef s
   JSValueRef ignored = NULL;
   jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, quiet ? &ignored : exc);
   if (!k) return quiet ? JSValueMakeUndefined(ctx) : NULL;
-  char buf[512];
   JSStringRef name = JSValueToStringCopy(ctx, argv[2], NULL);
   if (!name) return JSValueMakeUndefined(ctx);
+  if (JSStringGetLength(name) > JB_MAX_NAME) {
+    JSStringRelease(name);
+    if (quiet) return JSValueMakeUndefined(ctx);
+    *exc = jb_error(ctx, "TypeError", "%s: member name longer than %d characters", k->name, JB_MAX_NAME);
+    return NULL;
+  }
+  char stack[512];
   size_t max = JSStringGetMaximumUTF8CStringSize(name);
-  size_t len = max <= sizeof buf ? JSStringGetUTF8CString(name, buf, sizeof buf) : 0;
+  char *buf = max <= sizeof stack ? stack : malloc(max);
+  size_t len = buf ? JSStringGetUTF8CString(name, buf, max) : 0;
   JSStringRelease(name);
-  if (len == 0) return JSValueMakeUndefined(ctx);
-  len--;
+  JSValueRef r = len == 0 ? JSValueMakeUndefined(ctx)
+                          : resolve_name(ctx, b, env, k, buf, len - 1, is_static, quiet, exc);
+  if (buf != stack) free(buf);
+  return r;
+}
+
+/* The rest of resolve() for the name buf (len bytes of UTF-8, NUL at
+ * buf[len]). Inside the gate. */
+static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *buf,
+                               size_t len, bool is_static, bool quiet, JSValueRef *exc) {
+  JSValueRef ignored = NULL;
   if (memchr(buf, '(', len)) {
     jb_member *m = jb_member_by_sig(k, buf, len, is_static);
     if (!m) {
@@ -893,13 +916,15 @@ static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef s
   if (is_static) {
     /* nested class: java.util.Map.Entry */
     char nested[1024];
-    snprintf(nested, sizeof nested, "%s$%s", k->name, buf);
+    int nl = snprintf(nested, sizeof nested, "%s$%s", k->name, buf);
+    if (nl < 0 || (size_t)nl >= sizeof nested) goto not_nested;   /* never a truncated name */
     JSStringRef ns = JSStringCreateWithUTF8CString(nested);
     JSValueRef nv = JSValueMakeString(ctx, ns);
     JSStringRelease(ns);
     JSObjectRef c = jb_type_by_name(env, b, ctx, nv, &ignored);
     if (c) return c;
   }
+not_nested:
   if (quiet || is_probe_name(buf)) return JSValueMakeUndefined(ctx);
   jb_group *other = jb_group_find(k, buf, len, !is_static);
   if (other) {

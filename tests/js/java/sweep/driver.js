@@ -144,6 +144,13 @@ function classify(run, m, label, explicit, pos, fn, mustReject) {
       // the callback, and the bridge passes that error on
       if (msg === 'Cannot call a class constructor without |new|') { run.n.propagated++; return; }
       if (explicit && m.kind === 'ctor' && /receiver is not a Java object/.test(msg)) return run.fail('ctorform', what, msg);
+      // a static final the bridge has cached as a read-only data property
+      // (after its first read): JS itself refuses the write in strict code,
+      // as for any frozen property, and the value stays (checked by the caller)
+      if (m.kind === 'field' && m.isFinal && msg === 'Attempted to assign to readonly property.') {
+        run.n.rejected++;
+        return;
+      }
       if (!namesMember(m, msg)) return run.fail('unclear', what, e.name + ': ' + msg);
       run.n.rejected++;
       if (explicit && pos >= 0 && !namesPosition(m, pos, msg)) {
@@ -240,8 +247,15 @@ function sweepField(run, C, cls, m, recv) {
     for (let i = 0; i < Math.max(1, BUDGET - writes.length); i++) picked.push(odd[r(odd.length)]);
     odd = picked;
   }
+  let before;
+  try { before = owner[m.name]; } catch (e) { before = e; }
   for (const [label, value] of writes.concat(odd)) {
     classify(run, m, 'write ' + label, false, -1, () => { owner[m.name] = value; });
+    if (m.isFinal) {
+      let now;
+      try { now = owner[m.name]; } catch (e) { now = e; }
+      if (!Object.is(now, before)) run.fail('accepted', m.key + ' <- write ' + label, 'a final field changed');
+    }
   }
 }
 
