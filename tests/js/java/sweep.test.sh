@@ -34,6 +34,7 @@
 # SWEEP_XCHECK (0 to run without -Xcheck:jni),
 # SWEEP_KEEP (keep the work directory and print its path).
 # `make sweep-long` runs every vector of every member (SWEEP_BUDGET=0).
+# spec-timeout: 900
 set -u
 cd "$(dirname "$0")" || exit 1
 HERE=$PWD
