@@ -14,7 +14,7 @@
 # Environment:
 #   GC_STRESS_RUNS     number of runs (default 2000)
 #   GC_STRESS_MS       how long each run allocates, in ms (default 2000)
-#   GC_STRESS_JOBS     runs at a time (default 1; each run uses ~1 CPU)
+#   GC_STRESS_JOBS     runs at a time (default 2; each run keeps ~1 CPU busy)
 #   GC_STRESS_TIMEOUT  seconds before a run counts as hung (default 120)
 #   GC_STRESS_CORE=1   let a crashing run write a core file (large)
 #   BUILD              build directory (default build)
@@ -28,7 +28,7 @@ STRAIT=$PWD/$BUILD/bin/strait
 FIXTURE=$PWD/tests/js/fixtures/gc_stress.js
 RUNS=${GC_STRESS_RUNS:-2000}
 MS=${GC_STRESS_MS:-2000}
-JOBS=${GC_STRESS_JOBS:-1}
+JOBS=${GC_STRESS_JOBS:-2}
 TIMEOUT=${GC_STRESS_TIMEOUT:-120}
 FIRST=${GC_STRESS_FIRST:-1}
 if [[ ! -x $STRAIT ]]; then
