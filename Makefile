@@ -32,7 +32,7 @@ BIN      := $(BUILD)/bin/strait
 JARFILE  := $(BUILD)/lib/strait.jar
 JAVA_SRC := $(shell find java/src/main/java -name '*.java' 2>/dev/null)
 
-.PHONY: all deps run test test-c test-js test-java asan bench install clean debug
+.PHONY: all deps run test test-c test-js test-java asan bench install clean debug sweep-long gc-stress
 
 all: $(LIB) $(BIN) $(JARFILE)
 
@@ -117,3 +117,8 @@ clean:
 # Interop sweep with every argument vector of every member (tests/js/java/sweep.test.sh; SWEEP_SEED, SWEEP_CLASSES, SWEEP_BUDGET).
 sweep-long: all
 	@SWEEP_BUDGET=$${SWEEP_BUDGET:-0} SWEEP_CHUNK=$${SWEEP_CHUNK:-15} SWEEP_TIMEOUT=$${SWEEP_TIMEOUT:-300} bash tests/js/java/sweep.test.sh
+
+# GC stress loop, not part of `make test`: 2000 runs of 2 s, 2 at a time, took
+# 47 minutes on 2 shared CPUs. GC_STRESS_RUNS, GC_STRESS_MS, GC_STRESS_JOBS: see the script.
+gc-stress: all
+	@scripts/gc-stress.sh

@@ -650,7 +650,14 @@ static JSValueRef field_setter(JSContextRef ctx, JSObjectRef fn, JSObjectRef sel
 
 /* Defines k's fields (static or instance) on obj through the helper: one
  * native getter (and setter, unless final) per field, used directly as the
- * accessor, so a read is one callback with no argument to convert. */
+ * accessor, so a read is one callback with no argument to convert.
+ * The names and accessors wait in a malloc'd buffer until the JS arrays
+ * hold them. JSC's conservative scan sees stacks and registers, not the C
+ * heap, and every C API call in between may collect (and inside a callback,
+ * where JSC has dropped its locks, a concurrent collection may end at any
+ * time), so each one is protected from its creation until the arrays are
+ * made: unprotected, a collection frees it and the helper then defines a
+ * field under a dead string, or installs a dead function. */
 static bool add_fields(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj, bool is_static,
                        JSValueRef *exc) {
   int n = 0;
@@ -665,16 +672,19 @@ static bool add_fields(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj,
     jb_member *f = k->fields[i];
     JSStringRef s = JSStringCreateWithUTF8CString(f->name);
     names[i] = JSValueMakeString(ctx, s);
+    JSValueProtect(ctx, names[i]);
     flags[i] = JSValueMakeNumber(ctx, (f->is_static ? 1 : 0) | (f->is_final ? 2 : 0));
     getters[i] = setters[i] = JSValueMakeUndefined(ctx);
     if (f->is_static == is_static) {
       jb_bound *bd = new_bound(b, k, NULL, f, is_static);
       if (bd) {
         JSObjectRef g = JSObjectMakeFunctionWithCallback(ctx, s, field_getter);
+        JSValueProtect(ctx, g);
         fn_put(b, g, bd);
         getters[i] = g;
         if (!f->is_final) {
           JSObjectRef st = JSObjectMakeFunctionWithCallback(ctx, s, field_setter);
+          JSValueProtect(ctx, st);
           fn_put(b, st, bd);
           setters[i] = st;
         }
@@ -688,6 +698,13 @@ static bool add_fields(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj,
                         JSValueMakeString(ctx, cn), JSObjectMakeArray(ctx, (size_t)k->nfields, getters, NULL),
                         JSObjectMakeArray(ctx, (size_t)k->nfields, setters, NULL)};
   JSStringRelease(cn);
+  /* the arrays in args (on this stack) hold them now */
+  JSValueRef undef = JSValueMakeUndefined(ctx);
+  for (int i = 0; i < k->nfields; i++) {
+    JSValueUnprotect(ctx, names[i]);
+    if (getters[i] != undef) JSValueUnprotect(ctx, getters[i]);
+    if (setters[i] != undef) JSValueUnprotect(ctx, setters[i]);
+  }
   free(names);
   return JSObjectCallAsFunction(ctx, b->define_acc, NULL, 7, args, exc) != NULL;
 }

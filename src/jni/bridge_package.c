@@ -26,7 +26,8 @@
 
 typedef struct jb_pkg {
   jb_rt *b;
-  JSObjectRef obj;          /* the plain package object (not protected) */
+  JSObjectRef obj;          /* the plain package object: not protected, kept
+                             * alive by its catch-all (make_package) */
   bool busy;                /* storing a child on obj (its put looks here) */
   char name[];              /* dotted, "" for Packages */
 } jb_pkg;
@@ -56,6 +57,16 @@ static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name) {
   JSObjectRef catchall = JSObjectMake(ctx, pkg_class, p);
   JSObjectSetPrototype(ctx, catchall, b->object_proto);
   JSObjectRef obj = JSObjectMake(ctx, NULL, NULL);
+  /* pkg_get stores children on obj through p->obj, in C memory the
+   * collector does not scan, and a script can keep the catch-all alone
+   * (Object.getPrototypeOf(pkg), then delete the package): the catch-all
+   * holds obj under a permanent name no lookup of a Java name can reach */
+  JSStringRef self = JSStringCreateWithUTF8CString("[strait:package]");
+  JSObjectSetProperty(ctx, catchall, self, obj,
+                      kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontEnum |
+                          kJSPropertyAttributeDontDelete,
+                      NULL);
+  JSStringRelease(self);
   JSObjectSetPrototype(ctx, obj, catchall);
   p->obj = obj;
   return obj;

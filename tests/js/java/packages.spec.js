@@ -31,6 +31,36 @@ describe('packages', () => {
     expect(Object.getOwnPropertyDescriptor(u, 'HashMap').value).toBe(hm);
   });
 
+  it('keep working through a catch-all held after its package was deleted', () => {
+    // Object.getPrototypeOf(pkg) is the catch-all that resolves names; held
+    // alone after the package object is gone, a lookup used to store into
+    // the collected package object: a crash, or a property on whatever
+    // object JSC made in that cell since
+    const cases = [
+      ['javax', 'naming', 'InitialContext'], ['javax', 'script', 'ScriptEngine'],
+      ['java', 'text', 'SimpleDateFormat'], ['java', 'nio', 'ByteBuffer'],
+      ['java', 'math', 'BigDecimal'], ['java', 'net', 'URI'],
+    ];
+    const held = cases.map(([root, pkg, cls]) => {
+      const catchAll = Object.getPrototypeOf(globalThis[root][pkg]);
+      expect(delete globalThis[root][pkg]).toBe(true);
+      return [catchAll, root + '.' + pkg + '.' + cls, cls];
+    });
+    let junk = [];
+    for (let i = 0; i < 100000; i++) junk.push({ i, s: 'x' + i });
+    junk = null;
+    Java.__gc();
+    const fresh = [];   // plain objects, as big as a package object: they reuse its cell
+    for (let i = 0; i < 50000; i++) fresh.push({});
+    for (const [catchAll, name, cls] of held) {
+      const C = catchAll[cls];
+      expect(typeof C).toBe('function');
+      expect(C).toBe(Java.type(name));
+    }
+    // nothing was stored into an object that took a collected package's cell
+    expect(fresh.filter((o) => Object.keys(o).length > 0).length).toBe(0);
+  });
+
   it('reports a class a JDK package does not have', () => {
     thrown(() => java.util.NoSuchClassAnywhere, TypeError, /class java\.util\.NoSuchClassAnywhere not found/);
   });
