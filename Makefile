@@ -113,7 +113,8 @@ install: all
 	install -m 644 $(LIB) $(JARFILE) $(DESTDIR)$(PREFIX)/lib/
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-debug
+
 # Interop sweep with every argument vector of every member (tests/js/java/sweep.test.sh; SWEEP_SEED, SWEEP_CLASSES, SWEEP_BUDGET).
 sweep-long: all
 	@SWEEP_BUDGET=$${SWEEP_BUDGET:-0} SWEEP_CHUNK=$${SWEEP_CHUNK:-15} SWEEP_TIMEOUT=$${SWEEP_TIMEOUT:-300} bash tests/js/java/sweep.test.sh
