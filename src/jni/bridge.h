@@ -490,6 +490,11 @@ jstring jb_string_to_java(JNIEnv *env, JSContextRef ctx, JSValueRef v, JSValueRe
 JSValueRef jb_error(JSContextRef ctx, const char *ctor, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Name of a type code for messages ("int", "java.lang.String"). */
+/* Java source name of a class name for messages ("[I" -> "int[]",
+ * "[Ljava.lang.String;" -> "java.lang.String[]"), written into buf (n
+ * bytes) when it differs; returns buf or name. Any thread. */
+const char *jb_source_name(const char *name, char *buf, size_t n);
+
 const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls);
 
 /* ---- packages and the Java object (bridge_package.c) ------------------- */

@@ -71,10 +71,12 @@ static jb_entry *element(JSContextRef ctx, jb_rt *b, size_t argc, const JSValueR
     return NULL;
   }
   if (!(x >= 0 && x < e->alen)) {
+    char sb[256];
+    const char *an = jb_source_name(e->cls->name, sb, sizeof sb);
     if (x >= 0)
-      *exc = jb_error(ctx, "RangeError", "%s index %.0f out of bounds for length %d", e->cls->name, x, (int)e->alen);
+      *exc = jb_error(ctx, "RangeError", "%s index %.0f out of bounds for length %d", an, x, (int)e->alen);
     else
-      *exc = jb_error(ctx, "TypeError", "cannot assign to the length of %s", e->cls->name);
+      *exc = jb_error(ctx, "TypeError", "cannot assign to the length of %s", an);
     return NULL;
   }
   *iout = (long)x;
@@ -154,7 +156,8 @@ JSValueRef jb_array_set_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, s
   bool ok = jb_to_java(env, b, ctx, &a, cls->elem, cls->elem_cls, &v, &l, NULL, exc);
   if (!ok && !*exc) {            /* describe the failure only now */
     char what[300];
-    snprintf(what, sizeof what, "%s element %ld", cls->name, i);
+    char sb[256];
+    snprintf(what, sizeof what, "%s element %ld", jb_source_name(cls->name, sb, sizeof sb), i);
     jb_to_java(env, b, ctx, &a, cls->elem, cls->elem_cls, &v, &l, what, exc);
   }
   jb_args_release(&a, 1);

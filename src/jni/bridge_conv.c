@@ -371,8 +371,8 @@ static const char *kind_name(int kind) {
 
 /* Java source name of a class name for messages: "[I" -> "int[]",
  * "[[Ljava.lang.String;" -> "java.lang.String[][]"; other names as they
- * are. Returns buf or name. Any thread. */
-static const char *source_name(const char *name, char *buf, size_t n) {
+ * are. Returns buf or name; see bridge.h. Any thread. */
+const char *jb_source_name(const char *name, char *buf, size_t n) {
   if (!name || name[0] != '[') return name;
   int dims = 0;
   while (name[dims] == '[') dims++;
@@ -405,7 +405,7 @@ static const char *show_arg(const jb_arg *a, char *buf, size_t n) {
   case JK_BOOL: snprintf(buf, n, "boolean %s", a->num ? "true" : "false"); break;
   case JK_WRAPPER: case JK_JARRAY: {
     char sb[256];
-    snprintf(buf, n, "%s", source_name(a->cls->name, sb, sizeof sb));
+    snprintf(buf, n, "%s", jb_source_name(a->cls->name, sb, sizeof sb));
     break;
   }
   default: snprintf(buf, n, "%s", kind_name(a->kind)); break;
@@ -426,7 +426,7 @@ static bool type_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code
   if (!what) return false;     /* the caller retries with a description */
   char buf[256], tb[256];
   *exc = jb_error(ctx, "TypeError", "%s: cannot convert %s to %s", what, show_arg(a, buf, sizeof buf),
-                  source_name(jb_code_name(env, ctx, code, pcls), tb, sizeof tb));
+                  jb_source_name(jb_code_name(env, ctx, code, pcls), tb, sizeof tb));
   return false;
 }
 

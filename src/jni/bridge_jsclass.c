@@ -73,7 +73,7 @@ static const char helper_src[] =
   "(function (isInstance, iterStart, iterNext, TOK, resolve, aget, aset, P) {\n"
   "  'use strict';\n"
   "  /* Every function called below is either defined here or one of the\n"
-  "   * intrinsics in P, read once when the bridge starts; plain\n"
+  "   * intrinsics in P, read once when the bridge starts, in a fresh realm; plain\n"
   "   * objects the engine reads (Proxy handlers, property descriptors) have\n"
   "   * no prototype, so nothing a script adds to Object.prototype reaches\n"
   "   * them. Strings are read with [] and compared with operators. */\n"
@@ -455,11 +455,13 @@ static JSObjectRef bridge_fn(jb_rt *b, JSContextRef ctx, JSObjectCallAsFunctionC
 static void protect(JSContextRef ctx, JSValueRef v) { if (v) JSValueProtect(ctx, v); }
 
 /* The intrinsics the helper script uses, read once when the bridge starts
- * (its first use in the runtime): an object of functions and symbols, or
- * NULL with *exc. Replacing them afterwards changes nothing the helper
- * does. (A fresh realm of the same context group would also hide what a
- * script replaced before the bridge started, but calling its functions
- * from this realm's helper crashed JavaScriptCore in GC-dependent ways.) */
+ * (its first use in the runtime) in a fresh realm of the runtime's context
+ * group, which no script has seen: an object of functions and symbols, or
+ * NULL with *exc. What a script replaced before or after the bridge
+ * started changes nothing the helper does. The functions keep their realm
+ * alive; the context itself is released at once. (An earlier try of this
+ * crashed in GC-dependent ways; the cause was add_fields keeping JS values
+ * in malloc'd memory unprotected, fixed since.) */
 static const char intrinsics_src[] =
   "({ defineProperty: Object.defineProperty, create: Object.create, getPrototypeOf: Object.getPrototypeOf,\n"
   "   keys: Object.keys, get: Reflect.get, set: Reflect.set, has: Reflect.has, ownKeys: Reflect.ownKeys,\n"
@@ -469,17 +471,29 @@ static const char intrinsics_src[] =
   "   inspect: Symbol.for('nodejs.util.inspect.custom') })";
 
 static JSValueRef read_intrinsics(JSContextRef ctx, JSValueRef *exc) {
+  JSGlobalContextRef fresh = JSGlobalContextCreateInGroup(JSContextGetGroup(ctx), NULL);
+  if (!fresh) {
+    *exc = jb_error(ctx, "Error", "cannot make a realm for the Java bridge's intrinsics");
+    return NULL;
+  }
   JSStringRef src = JSStringCreateWithUTF8CString(intrinsics_src);
   JSStringRef file = JSStringCreateWithUTF8CString("strait:java-bridge-intrinsics");
-  JSValueRef r = JSEvaluateScript(ctx, src, NULL, file, 1, exc);
+  JSValueRef fexc = NULL;
+  JSValueRef r = JSEvaluateScript(fresh, src, NULL, file, 1, &fexc);
   JSStringRelease(src);
   JSStringRelease(file);
-  if (!r || !JSValueIsObject(ctx, r)) {
-    if (!*exc) *exc = jb_error(ctx, "Error", "cannot read the JavaScript intrinsics for the Java bridge");
+  bool ok = r && JSValueIsObject(fresh, r);
+  if (ok) JSValueProtect(ctx, r);     /* held across the release below */
+  JSGlobalContextRelease(fresh);
+  if (!ok) {
+    *exc = jb_error(ctx, "Error", "cannot read the JavaScript intrinsics for the Java bridge");
     return NULL;
   }
   return r;
 }
+
+/* Drops the hold read_intrinsics took, once the helper has what it needs. */
+static void release_intrinsics(JSContextRef ctx, JSValueRef r) { JSValueUnprotect(ctx, r); }
 
 /* Per-runtime set-up: classes, helper script, cached strings. */
 int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
@@ -519,6 +533,7 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   if (!intr) return STRAIT_EJS;
   JSValueRef args[8] = {is_inst, istart, inext, b->token_key, resolve, aget, aset, intr};
   JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 8, args, exc);
+  release_intrinsics(ctx, intr);
   if (!pair) return STRAIT_EJS;
   b->define_acc = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 1, NULL);
   b->make_ctor = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 0, NULL);

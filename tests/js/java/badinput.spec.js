@@ -49,7 +49,7 @@ describe('bad input', () => {
 
   it('index out of range', () => {
     const a = Java.array('double', 2);
-    thrown(() => a[2], RangeError, /\[D index 2 out of bounds for length 2/);
+    thrown(() => a[2], RangeError, /^double\[\] index 2 out of bounds for length 2$/);
     thrown(() => { a[100] = 1; }, RangeError, /out of bounds/);
     thrown(() => list.get(3), Error, /IndexOutOfBoundsException/);
   });

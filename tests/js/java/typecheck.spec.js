@@ -225,7 +225,7 @@ describe('type checks at the JNI boundary', () => {
       for (const w of pool()) {
         if (comp.isInstance(w)) continue;
         const p = expectRejected(tn + '[] element <- ' + w.getClass().getName(), () => { arr[0] = w; },
-                                 [arr.getClass().getName(), 'element 0']);
+                                 [tn + '[] element 0: cannot convert']);
         if (p) out.push(p);
         if (arr[0] !== null) out.push(tn + '[]: element changed to ' + arr[0]);
       }
