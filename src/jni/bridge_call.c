@@ -2,8 +2,9 @@
  * bridge_call.c - JS -> Java calls: overload resolution (by arity, then by
  * the JS kinds of the arguments scored by conversion distance, cached per
  * group and argument-kind key), argument conversion into a jvalue array,
- * one Call<T>MethodA with the runtime's gate suspended around it, result
- * conversion, and Java exceptions turned into JS errors.
+ * one Call<T>MethodA with the runtime's gate suspended around it (or, for
+ * caller-sensitive members, a call through a Java frame: call_sensitive),
+ * result conversion, and Java exceptions turned into JS errors.
  *
  * Everything here runs on the thread inside the runtime's gate; the gate is
  * released only while Java runs.
