@@ -174,6 +174,14 @@ describe('caller-sensitive members', () => {
     expect(w.javaException.getCause() instanceof java.lang.StringIndexOutOfBoundsException).toBe(true);
   });
 
+  it('refuse members of packages not exported to the caller with a clear error', () => {
+    const e = thrown(() => Java.type('jdk.internal.reflect.Reflection').getCallerClass(), Error,
+      /IllegalAccessException: .*does not export jdk\.internal\.reflect/);
+    expect(e.javaException instanceof java.lang.IllegalAccessException).toBe(true);
+    // sun.misc.Unsafe checks its caller's loader: an application class gets no Unsafe
+    thrown(() => Java.type('sun.misc.Unsafe').getUnsafe(), Error, /^java\.lang\.SecurityException: Unsafe$/);
+  });
+
   it('pass primitive arguments and results through the Java frame', () => {
     const p = new java.awt.Point(1, 2);
     const x = C.forName('java.awt.Point').getField('x');
