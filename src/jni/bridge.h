@@ -59,6 +59,7 @@ typedef struct jb_member {
   bool is_static;
   bool is_final;
   bool varargs;
+  bool caller_sensitive;    /* @CallerSensitive: called via Bridge.invokeSensitive */
   int nparams;
   char ret;                 /* type code of the result / field */
   int ret_cls;              /* class index of the result / field type */
@@ -246,6 +247,7 @@ typedef struct jb_cache {
   jmethodID Bridge_toList;        /* static (Object[]) List */
   jmethodID Bridge_toArray;       /* static (Object) Object[]: array/collection copy */
   jmethodID Bridge_memberNames;   /* static (Class) String[] */
+  jmethodID Bridge_invokeSensitive; /* static (Executable,Object,long[],Object[]) Object */
   jmethodID ObjectTable_init;     /* () */
   jmethodID ObjectTable_register; /* (Object) long */
   jmethodID ObjectTable_release;  /* (long[], int) */

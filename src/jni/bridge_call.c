@@ -2,8 +2,9 @@
  * bridge_call.c - JS -> Java calls: overload resolution (by arity, then by
  * the JS kinds of the arguments scored by conversion distance, cached per
  * group and argument-kind key), argument conversion into a jvalue array,
- * one Call<T>MethodA with the runtime's gate suspended around it, result
- * conversion, and Java exceptions turned into JS errors.
+ * one Call<T>MethodA with the runtime's gate suspended around it (or, for
+ * caller-sensitive members, a call through a Java frame: call_sensitive),
+ * result conversion, and Java exceptions turned into JS errors.
  *
  * Everything here runs on the thread inside the runtime's gate; the gate is
  * released only while Java runs.
@@ -257,6 +258,78 @@ static bool convert_args(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, 
   return true;
 }
 
+/* True for type codes whose values are references (local refs to free). */
+static bool is_object_code(char c) {
+  return !(c == 'V' || c == 'Z' || c == 'B' || c == 'C' || c == 'S' || c == 'I' || c == 'J' || c == 'F' || c == 'D');
+}
+
+/*
+ * Calls caller-sensitive m (recv NULL for static; for a constructor the
+ * result is the new object) through Bridge.invokeSensitive, so the member
+ * sees a Java caller frame (org.strait.jscaller.JsCaller) instead of none.
+ * jv holds the converted arguments (types checked); they go over as raw
+ * primitive bits and references, and a primitive result comes back as bits.
+ * The gate is suspended around the Java call. Returns the result; on a Java
+ * exception it is left pending (the member's own, unwrapped) and r.j is 0.
+ * The local refs made here live in a local frame popped before returning.
+ */
+static jvalue call_sensitive(JNIEnv *env, jb_rt *b, jb_member *m, jobject recv, const jvalue *jv) {
+  jvalue r;
+  r.j = 0;
+  if ((*env)->PushLocalFrame(env, 8) != 0) return r;
+  jobject res = NULL;
+  jsize n = m->nparams;
+  jobject exe = (*env)->ToReflectedMethod(env, m->owner->ref, m->mid, m->is_static);
+  jlongArray prims = exe ? (*env)->NewLongArray(env, n > 0 ? n : 1) : NULL;
+  jobjectArray refs = prims ? (*env)->NewObjectArray(env, n, strait__jc.Object, NULL) : NULL;
+  if (!refs) goto out;
+  for (jsize i = 0; i < n; i++) {
+    jlong bits = 0;
+    int32_t fb;
+    switch (m->params[i]) {
+    case 'Z': bits = jv[i].z ? 1 : 0; break;
+    case 'B': bits = jv[i].b; break;
+    case 'C': bits = jv[i].c; break;
+    case 'S': bits = jv[i].s; break;
+    case 'I': bits = jv[i].i; break;
+    case 'J': bits = jv[i].j; break;
+    case 'F': memcpy(&fb, &jv[i].f, sizeof fb); bits = fb; break;
+    case 'D': memcpy(&bits, &jv[i].d, sizeof bits); break;
+    default:
+      (*env)->SetObjectArrayElement(env, refs, i, jv[i].l);
+      if ((*env)->ExceptionCheck(env)) goto out;
+      continue;
+    }
+    (*env)->SetLongArrayRegion(env, prims, i, 1, &bits);
+  }
+  strait__susp susp;
+  strait__gate_suspend(b->rt, &susp);
+  res = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_invokeSensitive, exe,
+                                       m->kind == 'c' ? NULL : recv, prims, refs);
+  strait__gate_resume(b->rt, &susp);
+  if ((*env)->ExceptionCheck(env)) { res = NULL; goto out; }
+  if (m->kind == 'c' || is_object_code(m->ret)) goto out;
+  jlong bits = 0;
+  (*env)->GetLongArrayRegion(env, prims, 0, 1, &bits);
+  int32_t fb = (int32_t)bits;
+  switch (m->ret) {
+  case 'Z': r.z = bits != 0; break;
+  case 'B': r.b = (jbyte)bits; break;
+  case 'C': r.c = (jchar)bits; break;
+  case 'S': r.s = (jshort)bits; break;
+  case 'I': r.i = (jint)bits; break;
+  case 'J': r.j = bits; break;
+  case 'F': memcpy(&r.f, &fb, sizeof fb); break;
+  case 'D': memcpy(&r.d, &bits, sizeof bits); break;
+  default: break;   /* 'V' */
+  }
+out:
+  /* PopLocalFrame may run with the exception pending; res survives it */
+  res = (*env)->PopLocalFrame(env, res);
+  if (m->kind == 'c' || is_object_code(m->ret)) r.l = res;
+  return r;
+}
+
 /* Calls m; the gate is suspended around the Java call. */
 static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject recv, const jvalue *jv) {
   jvalue r;
@@ -294,10 +367,6 @@ static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject
   return r;
 }
 
-/* True for type codes whose values are references (local refs to free). */
-static bool is_object_code(char c) {
-  return !(c == 'V' || c == 'Z' || c == 'B' || c == 'C' || c == 'S' || c == 'I' || c == 'J' || c == 'F' || c == 'D');
-}
 
 /* Makes call c; see bridge.h. Every piece of the call's state (arguments,
  * local refs, the JSLock, receiver and adopted `this`) lives in this frame
@@ -363,10 +432,15 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     locked = false;
   }
   if (m->kind == 'c') {
-    strait__susp susp;
-    strait__gate_suspend(b->rt, &susp);
-    jobject o = (*env)->NewObjectA(env, g->cls->ref, m->mid, jv);
-    strait__gate_resume(b->rt, &susp);
+    jobject o;
+    if (m->caller_sensitive) {
+      o = call_sensitive(env, b, m, NULL, jv).l;
+    } else {
+      strait__susp susp;
+      strait__gate_suspend(b->rt, &susp);
+      o = (*env)->NewObjectA(env, g->cls->ref, m->mid, jv);
+      strait__gate_resume(b->rt, &susp);
+    }
     if (!o) { jb_throw_pending(env, b, ctx, exc); goto done; }
     /* exactly g->cls, and new to this runtime: no table lookup in Java;
      * String and the boxes cross as JS values (jb_wrap); the `this` of a
@@ -385,7 +459,8 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     goto done;
   }
   JSObjectRef self = c->self;
-  jvalue r = call_java(env, b, m, g->cls->ref, recv, jv);
+  /* one flag test: caller-sensitive members need a Java caller frame */
+  jvalue r = m->caller_sensitive ? call_sensitive(env, b, m, recv, jv) : call_java(env, b, m, g->cls->ref, recv, jv);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     goto done;

@@ -190,7 +190,7 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
     jb_member *m = &dd->members[i];
     const char *end = strchr(p, ';');
     if (!end) end = p + strlen(p);
-    int np = (int)(end - p) - 4;
+    int np = (int)(end - p) - 5;
     if (np < 0 || ci + 1 + np > nc) {
       (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: bad type codes");
       goto out;
@@ -200,13 +200,14 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
     m->is_static = p[1] == 's';
     m->is_final = p[2] == 'F';
     m->varargs = p[2] == 'V';
-    m->ret = p[3];
+    m->caller_sensitive = p[3] == 'S';
+    m->ret = p[4];
     m->ret_cls = cls[ci++];
     m->nparams = np;
     m->params = malloc((size_t)m->nparams + 1);
     m->pcls = malloc(sizeof(int) * (size_t)(m->nparams + 1));
     if (!m->params || !m->pcls) { rc = STRAIT_ENOMEM; goto out; }
-    memcpy(m->params, p + 4, (size_t)m->nparams);
+    memcpy(m->params, p + 5, (size_t)m->nparams);
     m->params[m->nparams] = 0;
     for (int j = 0; j < m->nparams; j++) m->pcls[j] = cls[ci++];
     p = *end ? end + 1 : end;

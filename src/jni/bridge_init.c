@@ -98,6 +98,8 @@ int strait__bridge_init(JNIEnv *env) {
   STATIC_M(Bridge_iterator, jb.Bridge, "iterator", "(Ljava/lang/Object;)Ljava/util/Iterator;");
   STATIC_M(Bridge_iterNext, jb.Bridge, "iterNext", "(Ljava/util/Iterator;)Ljava/lang/Object;");
   STATIC_M(Bridge_done, jb.Bridge, "done", "()Ljava/lang/Object;");
+  STATIC_M(Bridge_invokeSensitive, jb.Bridge, "invokeSensitive",
+           "(Ljava/lang/reflect/Executable;Ljava/lang/Object;[J[Ljava/lang/Object;)Ljava/lang/Object;");
   STATIC_M(Bridge_toList, jb.Bridge, "toList", "([Ljava/lang/Object;)Ljava/util/List;");
   STATIC_M(Bridge_toArray, jb.Bridge, "toArray", "(Ljava/lang/Object;)[Ljava/lang/Object;");
   STATIC_M(Bridge_memberNames, jb.Bridge, "memberNames", "(Ljava/lang/Class;)[Ljava/lang/String;");

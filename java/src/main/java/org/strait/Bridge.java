@@ -1,5 +1,6 @@
 package org.strait;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
@@ -193,8 +194,9 @@ final class Bridge {
      * String[] signatures}.
      * header = {superIndex, flags, componentCode, componentIndex, ownCode}.
      * members[i] is a Constructor, Method or Field; codes holds, per member,
-     * kind ('c','m','f'), static ('s'/'i'), final/varargs ('F','V','-'), the
-     * result code and the parameter codes, members separated by ';'.
+     * kind ('c','m','f'), static ('s'/'i'), final/varargs ('F','V','-'),
+     * caller-sensitive ('S'/'-', see {@link #callerSensitive}), the result
+     * code and the parameter codes, members separated by ';'.
      * classes holds, per member, the class index of the result and of each
      * parameter (-1 for primitives and void).
      */
@@ -234,7 +236,8 @@ final class Bridge {
                 names[i] = f.getName();
                 sigs[i] = f.getName();
                 boolean st = Modifier.isStatic(f.getModifiers());
-                codes.append('f').append(st ? 's' : 'i').append(Modifier.isFinal(f.getModifiers()) ? 'F' : '-');
+                codes.append('f').append(st ? 's' : 'i').append(Modifier.isFinal(f.getModifiers()) ? 'F' : '-')
+                        .append('-');
                 char rc = code(f.getType());
                 codes.append(rc);
                 classes[k++] = isReference(rc) ? classIndex(f.getType()) : -1;
@@ -249,7 +252,7 @@ final class Bridge {
             sigs[i] = sig.append(')').toString();
             Class<?> ret = ctor ? void.class : ((Method) e).getReturnType();
             codes.append(ctor ? 'c' : 'm').append(Modifier.isStatic(e.getModifiers()) ? 's' : 'i')
-                    .append(e.isVarArgs() ? 'V' : '-');
+                    .append(e.isVarArgs() ? 'V' : '-').append(callerSensitive(e) ? 'S' : '-');
             char rc = code(ret);
             codes.append(rc);
             classes[k++] = isReference(rc) ? classIndex(ret) : -1;
@@ -260,6 +263,65 @@ final class Bridge {
             }
         }
         return new Object[] {header, members.toArray(), names, codes.toString(), classes, sigs};
+    }
+
+    private static final String CALLER_SENSITIVE = "jdk.internal.reflect.CallerSensitive";
+    private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
+
+    /**
+     * True if e carries {@code @jdk.internal.reflect.CallerSensitive} (runtime
+     * retention; compared by name, its package is not exported). The VM
+     * honours it only on classes of the boot and platform loaders, so others
+     * are not inspected.
+     */
+    static boolean callerSensitive(Executable e) {
+        ClassLoader l = e.getDeclaringClass().getClassLoader();
+        if (l != null && l != PLATFORM) return false;
+        try {
+            for (Annotation a : e.getDeclaredAnnotations())
+                if (a.annotationType().getName().equals(CALLER_SENSITIVE)) return true;
+        } catch (RuntimeException | LinkageError x) {
+            return false;
+        }
+        return false;
+    }
+
+    /**
+     * Calls caller-sensitive e (a Method, or a Constructor) through
+     * {@link org.strait.jscaller.JsCaller}, so it sees a Java caller. The
+     * native side passes the arguments as converted for JNI: primitives as
+     * raw bits in prims (boolean 0/1, float/double bits), references in
+     * refs, each at its parameter's position. A primitive result comes back
+     * as raw bits in prims[0] (length at least 1) and null is returned; a
+     * reference result is returned. The member's own exception is thrown
+     * unwrapped.
+     */
+    static Object invokeSensitive(Executable e, Object recv, long[] prims, Object[] refs) throws Throwable {
+        Class<?>[] ps = e.getParameterTypes();
+        Object[] args = new Object[ps.length];
+        for (int i = 0; i < ps.length; i++) {
+            Class<?> t = ps[i];
+            if (!t.isPrimitive()) args[i] = refs[i];
+            else if (t == boolean.class) args[i] = prims[i] != 0;
+            else if (t == byte.class) args[i] = (byte) prims[i];
+            else if (t == char.class) args[i] = (char) prims[i];
+            else if (t == short.class) args[i] = (short) prims[i];
+            else if (t == int.class) args[i] = (int) prims[i];
+            else if (t == long.class) args[i] = prims[i];
+            else if (t == float.class) args[i] = Float.intBitsToFloat((int) prims[i]);
+            else args[i] = Double.longBitsToDouble(prims[i]);
+        }
+        Object r = org.strait.jscaller.JsCaller.invoke(e, recv, args);
+        Class<?> rt = e instanceof Method ? ((Method) e).getReturnType() : Object.class;
+        if (!rt.isPrimitive()) return r;
+        long bits = 0;
+        if (rt == boolean.class) bits = (Boolean) r ? 1 : 0;
+        else if (rt == char.class) bits = (Character) r;
+        else if (rt == float.class) bits = Float.floatToRawIntBits((Float) r);
+        else if (rt == double.class) bits = Double.doubleToRawLongBits((Double) r);
+        else if (rt != void.class) bits = ((Number) r).longValue();
+        prims[0] = bits;
+        return null;
     }
 
     /** Public methods of c, one per (name, parameter types), preferring the
