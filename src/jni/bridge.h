@@ -59,7 +59,7 @@ typedef struct jb_member {
   bool is_static;
   bool is_final;
   bool varargs;
-  bool caller_sensitive;    /* @CallerSensitive: called via Bridge.invokeSensitive */
+  _Atomic signed char cs;   /* @CallerSensitive (called via Bridge.invokeSensitive): JB_CS_* */
   int nparams;
   char ret;                 /* type code of the result / field */
   int ret_cls;              /* class index of the result / field type */
@@ -69,6 +69,11 @@ typedef struct jb_member {
   char *name;               /* member name (UTF-8) */
   jb_class *owner;          /* the described class it was found on */
 } jb_member;
+
+/* jb_member.cs: a boot or platform class's method is asked about once, at
+ * its first call (caller_sensitive in bridge_call.c), the others are
+ * known plain. */
+enum { JB_CS_UNKNOWN = 0, JB_CS_NO = 1, JB_CS_YES = 2 };
 
 /* A cached overload choice: argument-type key -> member. */
 typedef struct jb_choice {
@@ -248,6 +253,7 @@ typedef struct jb_cache {
   jmethodID Bridge_toArray;       /* static (Object) Object[]: array/collection copy */
   jmethodID Bridge_memberNames;   /* static (Class) String[] */
   jmethodID Bridge_invokeSensitive; /* static (Executable,Object,long[],Object[]) Object */
+  jmethodID Bridge_callerSensitive; /* static (Executable) boolean */
   jmethodID ObjectTable_init;     /* () */
   jmethodID ObjectTable_register; /* (Object) long */
   jmethodID ObjectTable_release;  /* (long[], int) */

@@ -263,6 +263,24 @@ static bool is_object_code(char c) {
   return !(c == 'V' || c == 'Z' || c == 'B' || c == 'C' || c == 'S' || c == 'I' || c == 'J' || c == 'F' || c == 'D');
 }
 
+/* True if m is @CallerSensitive: known after its first call, when the
+ * class (boot or platform) could have it; the answer is stored in m->cs
+ * (any thread may store it, all store the same). A failed question counts
+ * as a plain member after its exception is cleared. Inside the gate. */
+static bool caller_sensitive(JNIEnv *env, jb_member *m) {
+  int cs = atomic_load_explicit(&m->cs, memory_order_relaxed);
+  if (cs != JB_CS_UNKNOWN) return cs == JB_CS_YES;
+  jobject exe = (*env)->ToReflectedMethod(env, m->owner->ref, m->mid, m->is_static);
+  jboolean yes = exe && (*env)->CallStaticBooleanMethod(env, jb.Bridge, jb.Bridge_callerSensitive, exe);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    yes = JNI_FALSE;
+  }
+  if (exe) (*env)->DeleteLocalRef(env, exe);
+  atomic_store_explicit(&m->cs, yes ? JB_CS_YES : JB_CS_NO, memory_order_relaxed);
+  return yes;
+}
+
 /*
  * Calls caller-sensitive m (recv NULL for static; for a constructor the
  * result is the new object) through Bridge.invokeSensitive, so the member
@@ -433,7 +451,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   }
   if (m->kind == 'c') {
     jobject o;
-    if (m->caller_sensitive) {
+    if (caller_sensitive(env, m)) {
       o = call_sensitive(env, b, m, NULL, jv).l;
     } else {
       strait__susp susp;
@@ -460,7 +478,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   }
   JSObjectRef self = c->self;
   /* one flag test: caller-sensitive members need a Java caller frame */
-  jvalue r = m->caller_sensitive ? call_sensitive(env, b, m, recv, jv) : call_java(env, b, m, g->cls->ref, recv, jv);
+  jvalue r = caller_sensitive(env, m) ? call_sensitive(env, b, m, recv, jv) : call_java(env, b, m, g->cls->ref, recv, jv);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     goto done;

@@ -200,7 +200,7 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
     m->is_static = p[1] == 's';
     m->is_final = p[2] == 'F';
     m->varargs = p[2] == 'V';
-    m->caller_sensitive = p[3] == 'S';
+    atomic_init(&m->cs, p[3] == '?' ? JB_CS_UNKNOWN : JB_CS_NO);
     m->ret = p[4];
     m->ret_cls = cls[ci++];
     m->nparams = np;

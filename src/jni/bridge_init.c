@@ -100,6 +100,7 @@ int strait__bridge_init(JNIEnv *env) {
   STATIC_M(Bridge_done, jb.Bridge, "done", "()Ljava/lang/Object;");
   STATIC_M(Bridge_invokeSensitive, jb.Bridge, "invokeSensitive",
            "(Ljava/lang/reflect/Executable;Ljava/lang/Object;[J[Ljava/lang/Object;)Ljava/lang/Object;");
+  STATIC_M(Bridge_callerSensitive, jb.Bridge, "callerSensitive", "(Ljava/lang/reflect/Executable;)Z");
   STATIC_M(Bridge_toList, jb.Bridge, "toList", "([Ljava/lang/Object;)Ljava/util/List;");
   STATIC_M(Bridge_toArray, jb.Bridge, "toArray", "(Ljava/lang/Object;)[Ljava/lang/Object;");
   STATIC_M(Bridge_memberNames, jb.Bridge, "memberNames", "(Ljava/lang/Class;)[Ljava/lang/String;");

@@ -195,7 +195,10 @@ final class Bridge {
      * header = {superIndex, flags, componentCode, componentIndex, ownCode}.
      * members[i] is a Constructor, Method or Field; codes holds, per member,
      * kind ('c','m','f'), static ('s'/'i'), final/varargs ('F','V','-'),
-     * caller-sensitive ('S'/'-', see {@link #callerSensitive}), the result
+     * may be caller-sensitive ('?': a method or constructor of a boot or
+     * platform class, asked with {@link #callerSensitive} at its first call,
+     * as reading annotations here would slow every class's first use; '-':
+     * not), the result
      * code and the parameter codes, members separated by ';'.
      * classes holds, per member, the class index of the result and of each
      * parameter (-1 for primitives and void).
@@ -252,7 +255,7 @@ final class Bridge {
             sigs[i] = sig.append(')').toString();
             Class<?> ret = ctor ? void.class : ((Method) e).getReturnType();
             codes.append(ctor ? 'c' : 'm').append(Modifier.isStatic(e.getModifiers()) ? 's' : 'i')
-                    .append(e.isVarArgs() ? 'V' : '-').append(callerSensitive(e) ? 'S' : '-');
+                    .append(e.isVarArgs() ? 'V' : '-').append(mayBeCallerSensitive(e) ? '?' : '-');
             char rc = code(ret);
             codes.append(rc);
             classes[k++] = isReference(rc) ? classIndex(ret) : -1;
@@ -268,15 +271,22 @@ final class Bridge {
     private static final String CALLER_SENSITIVE = "jdk.internal.reflect.CallerSensitive";
     private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
 
+    /** True if e's class is of the boot or platform loader, the only ones
+     *  whose {@code @CallerSensitive} the VM honours. */
+    static boolean mayBeCallerSensitive(Executable e) {
+        ClassLoader l = e.getDeclaringClass().getClassLoader();
+        return l == null || l == PLATFORM;
+    }
+
     /**
      * True if e carries {@code @jdk.internal.reflect.CallerSensitive} (runtime
      * retention; compared by name, its package is not exported). The VM
      * honours it only on classes of the boot and platform loaders, so others
-     * are not inspected.
+     * are not inspected. Called from native code at the first call of a
+     * member described with '?'.
      */
     static boolean callerSensitive(Executable e) {
-        ClassLoader l = e.getDeclaringClass().getClassLoader();
-        if (l != null && l != PLATFORM) return false;
+        if (!mayBeCallerSensitive(e)) return false;
         try {
             for (Annotation a : e.getDeclaredAnnotations())
                 if (a.annotationType().getName().equals(CALLER_SENSITIVE)) return true;
