@@ -77,14 +77,16 @@ static JSValueRef settle_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   strait_runtime *rt = jrt->rt;
   strait__susp susp;
   strait__gate_suspend(rt, &susp);
-  if (failure)
+  if (!future)
+    ;                      /* no memory for the local ref: nothing to complete */
+  else if (failure)
     (*env)->CallBooleanMethod(env, future, strait__hc.CompletableFuture_completeExceptionally,
                               failure);
   else
     (*env)->CallBooleanMethod(env, future, strait__hc.CompletableFuture_complete, value);
   (*env)->ExceptionClear(env);
   strait__gate_resume(rt, &susp);
-  (*env)->DeleteLocalRef(env, future);
+  if (future) (*env)->DeleteLocalRef(env, future);
   if (failure) (*env)->DeleteLocalRef(env, failure);
   if (value) (*env)->DeleteLocalRef(env, value);
   if (owner) (*env)->DeleteLocalRef(env, owner);
@@ -138,7 +140,13 @@ void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject o
     goto out;
   }
   rec->jrt = jrt;
-  rec->future = (*env)->NewGlobalRef(env, future);
+  rec->future = future ? (*env)->NewGlobalRef(env, future) : NULL;
+  if (!rec->future) {      /* a null future, or no memory for the ref */
+    free(rec);
+    if (!(*env)->ExceptionCheck(env))
+      strait__throw_status(env, future ? STRAIT_ENOMEM : STRAIT_EINVAL, "toFuture");
+    goto out;
+  }
   rec->next = st->futures;
   if (st->futures) st->futures->prev = rec;
   st->futures = rec;
@@ -168,8 +176,9 @@ void strait__futures_cancel_all(JNIEnv *env, strait__jrt *jrt, strait__hstate *s
   jthrowable closed = NULL;
   if (env) {
     jstring msg = strait__jstring_from_utf8(env, "runtime closed", 14);
-    jmethodID init = (*env)->GetMethodID(env, strait__jc.IllegalStateException, "<init>",
-                                         "(Ljava/lang/String;)V");
+    jmethodID init = msg ? (*env)->GetMethodID(env, strait__jc.IllegalStateException, "<init>",
+                                               "(Ljava/lang/String;)V")
+                         : NULL;
     if (msg && init)
       closed = (*env)->NewObject(env, strait__jc.IllegalStateException, init, msg);
     (*env)->ExceptionClear(env);
