@@ -454,46 +454,20 @@ static JSObjectRef bridge_fn(jb_rt *b, JSContextRef ctx, JSObjectCallAsFunctionC
 /* JSValueProtect when v is set (each paired with one unprotect at teardown). */
 static void protect(JSContextRef ctx, JSValueRef v) { if (v) JSValueProtect(ctx, v); }
 
-/* The intrinsics the helper script uses, read once when the bridge starts
- * (its first use in the runtime) in a fresh realm of the runtime's context
- * group, which no script has seen: an object of functions and symbols, or
- * NULL with *exc. What a script replaced before or after the bridge
- * started changes nothing the helper does. The functions keep their realm
- * alive; the context itself is released at once. (An earlier try of this
- * crashed in GC-dependent ways; the cause was add_fields keeping JS values
- * in malloc'd memory unprotected, fixed since.) */
-static const char intrinsics_src[] =
-  "({ defineProperty: Object.defineProperty, create: Object.create, getPrototypeOf: Object.getPrototypeOf,\n"
-  "   keys: Object.keys, get: Reflect.get, set: Reflect.set, has: Reflect.has, ownKeys: Reflect.ownKeys,\n"
-  "   getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor, defineOwn: Reflect.defineProperty,\n"
-  "   deleteProperty: Reflect.deleteProperty, apply: Reflect.apply, Proxy: Proxy, Symbol: Symbol,\n"
-  "   iterator: Symbol.iterator, hasInstance: Symbol.hasInstance,\n"
-  "   inspect: Symbol.for('nodejs.util.inspect.custom') })";
-
-static JSValueRef read_intrinsics(JSContextRef ctx, JSValueRef *exc) {
-  JSGlobalContextRef fresh = JSGlobalContextCreateInGroup(JSContextGetGroup(ctx), NULL);
-  if (!fresh) {
-    *exc = jb_error(ctx, "Error", "cannot make a realm for the Java bridge's intrinsics");
-    return NULL;
-  }
-  JSStringRef src = JSStringCreateWithUTF8CString(intrinsics_src);
-  JSStringRef file = JSStringCreateWithUTF8CString("strait:java-bridge-intrinsics");
-  JSValueRef fexc = NULL;
-  JSValueRef r = JSEvaluateScript(fresh, src, NULL, file, 1, &fexc);
-  JSStringRelease(src);
-  JSStringRelease(file);
-  bool ok = r && JSValueIsObject(fresh, r);
-  if (ok) JSValueProtect(ctx, r);     /* held across the release below */
-  JSGlobalContextRelease(fresh);
-  if (!ok) {
+/* The intrinsics the helper script uses: the JNI layer's, captured once
+ * per runtime before any script ran or from a fresh realm of the runtime's
+ * context group that no script has seen (strait__jrt_of, jsruntime.c), so
+ * what a script replaced before or after the bridge started changes
+ * nothing the helper does. Owned by the runtime's JNI state; NULL with
+ * *exc when they could not be read. */
+static JSValueRef read_intrinsics(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
+  strait__jrt *jrt = strait__jrt_of(b->rt);
+  if (!jrt || !jrt->intrinsics) {
     *exc = jb_error(ctx, "Error", "cannot read the JavaScript intrinsics for the Java bridge");
     return NULL;
   }
-  return r;
+  return jrt->intrinsics;
 }
-
-/* Drops the hold read_intrinsics took, once the helper has what it needs. */
-static void release_intrinsics(JSContextRef ctx, JSValueRef r) { JSValueUnprotect(ctx, r); }
 
 /* Per-runtime set-up: classes, helper script, cached strings. */
 int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
@@ -529,11 +503,10 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   JSObjectRef resolve = bridge_fn(b, ctx, native_resolve);
   JSObjectRef aget = bridge_fn(b, ctx, jb_array_get_fn);
   JSObjectRef aset = bridge_fn(b, ctx, jb_array_set_fn);
-  JSValueRef intr = read_intrinsics(ctx, exc);
+  JSValueRef intr = read_intrinsics(b, ctx, exc);
   if (!intr) return STRAIT_EJS;
   JSValueRef args[8] = {is_inst, istart, inext, b->token_key, resolve, aget, aset, intr};
   JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 8, args, exc);
-  release_intrinsics(ctx, intr);
   if (!pair) return STRAIT_EJS;
   b->define_acc = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 1, NULL);
   b->make_ctor = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 0, NULL);

@@ -172,11 +172,14 @@ typedef struct strait__jrt {
   bool embedded;            /* created by JsRuntime.create() */
   void *bridge;             /* the bridge's per-runtime state (h6) */
   void *interop;            /* JS-from-Java state (handles.h), or NULL */
-  /* Intrinsics captured (and protected) when the JNI layer first sees the
-   * runtime: for JsRuntime.create() from its global before any script ran
+  /* Intrinsics captured when the JNI layer first sees the runtime: for
+   * JsRuntime.create() from its global before any script ran
    * (strait__jrt_capture), for a launcher runtime from a fresh realm of its
    * VM (strait__jrt_of), so nothing a script replaces is used. NULL when
-   * absent. Released by the teardown. Read inside the gate. */
+   * absent. `intrinsics` (an object of functions and symbols, see
+   * jsruntime.c) is protected until the teardown and holds the three
+   * functions below. Read inside the gate. */
+  JSObjectRef intrinsics;
   JSObjectRef object_keys;  /* Object.keys */
   JSObjectRef ab_resizable; /* getter of ArrayBuffer.prototype.resizable */
   JSObjectRef ab_detached;  /* getter of ArrayBuffer.prototype.detached */

@@ -33,55 +33,54 @@ int strait__jrt_entered_here(strait__jrt *jrt) {
   return 0;
 }
 
-/* The getter of property name of proto (an accessor), or NULL. */
-static JSObjectRef getter_of(JSContextRef ctx, JSObjectRef gopd, JSObjectRef proto, const char *name) {
-  JSStringRef k = JSStringCreateWithUTF8CString(name);
-  JSValueRef args[2] = {proto, JSValueMakeString(ctx, k)};
-  JSStringRelease(k);
-  JSValueRef exc = NULL;
-  JSValueRef d = JSObjectCallAsFunction(ctx, gopd, NULL, 2, args, &exc);
-  if (exc || !d || !JSValueIsObject(ctx, d)) return NULL;
-  JSValueRef g = strait__get(ctx, (JSObjectRef)d, "get");
-  return g && JSValueIsObject(ctx, g) && JSObjectIsFunction(ctx, (JSObjectRef)g) ? (JSObjectRef)g : NULL;
+/* The intrinsics of the JNI layer (see jni_internal.h): one object read by
+ * this script in the realm it is captured from. The bridge's JS helper
+ * (bridge_jsclass.c) uses every function here but `resizable`/`detached`
+ * (asByteBuffer, codec_jni.c), and JsObject.keys() uses `keys`. */
+static const char intrinsics_src[] =
+  "(() => { const ab = (k) => { const d = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, k);\n"
+  "                             return d === undefined ? undefined : d.get; };\n"
+  "  return { __proto__: null, defineProperty: Object.defineProperty, create: Object.create,\n"
+  "   getPrototypeOf: Object.getPrototypeOf, keys: Object.keys, get: Reflect.get, set: Reflect.set,\n"
+  "   has: Reflect.has, ownKeys: Reflect.ownKeys, getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,\n"
+  "   defineOwn: Reflect.defineProperty, deleteProperty: Reflect.deleteProperty, apply: Reflect.apply,\n"
+  "   Proxy: Proxy, Symbol: Symbol, iterator: Symbol.iterator, hasInstance: Symbol.hasInstance,\n"
+  "   inspect: Symbol.for('nodejs.util.inspect.custom'), resizable: ab('resizable'), detached: ab('detached') };\n"
+  "})()";
+
+/* The function under name in the intrinsics object o, or NULL. */
+static JSObjectRef fn_of(JSContextRef ctx, JSObjectRef o, const char *name) {
+  JSValueRef v = strait__get(ctx, o, name);
+  return v && JSValueIsObject(ctx, v) && JSObjectIsFunction(ctx, (JSObjectRef)v) ? (JSObjectRef)v : NULL;
 }
 
-/* Protects and returns v when it is a function, else NULL. */
-static JSObjectRef keep_fn(JSContextRef ctx, JSValueRef v) {
-  if (!v || !JSValueIsObject(ctx, v) || !JSObjectIsFunction(ctx, (JSObjectRef)v)) return NULL;
-  JSValueProtect(ctx, v);
-  return (JSObjectRef)v;
-}
-
-/* Captures the intrinsics of jrt (see jni_internal.h) from the global
- * object of src (jrt's own context, or a fresh realm of its VM). Inside
- * the gate. */
-static void capture_from(strait__jrt *jrt, JSContextRef src) {
-  JSContextRef ctx = src;
-  JSObjectRef global = JSContextGetGlobalObject(ctx);
-  JSValueRef object = strait__get(ctx, global, "Object");
-  JSValueRef ab = strait__get(ctx, global, "ArrayBuffer");
-  if (!object || !JSValueIsObject(ctx, object)) return;
-  jrt->object_keys = keep_fn(ctx, strait__get(ctx, (JSObjectRef)object, "keys"));
-  JSValueRef gopd = strait__get(ctx, (JSObjectRef)object, "getOwnPropertyDescriptor");
-  JSValueRef proto = ab && JSValueIsObject(ctx, ab) ? strait__get(ctx, (JSObjectRef)ab, "prototype") : NULL;
-  if (gopd && JSValueIsObject(ctx, gopd) && proto && JSValueIsObject(ctx, proto)) {
-    jrt->ab_resizable = keep_fn(ctx, getter_of(ctx, (JSObjectRef)gopd, (JSObjectRef)proto, "resizable"));
-    jrt->ab_detached = keep_fn(ctx, getter_of(ctx, (JSObjectRef)gopd, (JSObjectRef)proto, "detached"));
-  }
-}
-
-/* Captures the intrinsics of jrt (see jni_internal.h). A runtime made by
- * JsRuntime.create() is captured from its own global object before any
+/* Captures the intrinsics of jrt (see jni_internal.h), once. A runtime made
+ * by JsRuntime.create() is captured from its own global object before any
  * script ran (fresh_realm false); a launcher runtime, which the JNI layer
- * first sees when a script already ran and may have replaced Object.keys,
+ * first sees when a script already ran and may have replaced built-ins,
  * from a new realm (global object) of the same VM, made for this and let
  * go (the kept functions are the engine's own; they work on objects of
- * every realm of the VM). Inside the gate. */
+ * every realm of the VM, and keep their realm alive). The object is
+ * protected until the teardown; the functions read from it live as long.
+ * Inside the gate. */
 static void capture(strait__jrt *jrt, bool fresh_realm) {
-  if (jrt->object_keys) return;
+  if (jrt->intrinsics) return;
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   JSGlobalContextRef realm = fresh_realm ? JSGlobalContextCreateInGroup(JSContextGetGroup(ctx), NULL) : NULL;
-  capture_from(jrt, realm ? realm : ctx);
+  JSContextRef src = realm ? realm : ctx;
+  JSStringRef code = JSStringCreateWithUTF8CString(intrinsics_src);
+  JSStringRef file = JSStringCreateWithUTF8CString("strait:jni-intrinsics");
+  JSValueRef exc = NULL;
+  JSValueRef o = JSEvaluateScript(src, code, NULL, file, 1, &exc);
+  JSStringRelease(code);
+  JSStringRelease(file);
+  if (o && JSValueIsObject(src, o)) {
+    JSValueProtect(ctx, o);     /* held across the realm's release below */
+    jrt->intrinsics = (JSObjectRef)o;
+    jrt->object_keys = fn_of(src, jrt->intrinsics, "keys");
+    jrt->ab_resizable = fn_of(src, jrt->intrinsics, "resizable");
+    jrt->ab_detached = fn_of(src, jrt->intrinsics, "detached");
+  }
   if (realm) JSGlobalContextRelease(realm);
 }
 
@@ -103,9 +102,7 @@ static void jrt_teardown(strait_runtime *rt, void *data) {
   strait__jrt *jrt = data;
   JNIEnv *env = strait__env();
   JSContextRef ctx = strait_runtime_context(rt);
-  if (jrt->object_keys) JSValueUnprotect(ctx, jrt->object_keys);
-  if (jrt->ab_resizable) JSValueUnprotect(ctx, jrt->ab_resizable);
-  if (jrt->ab_detached) JSValueUnprotect(ctx, jrt->ab_detached);
+  if (jrt->intrinsics) JSValueUnprotect(ctx, jrt->intrinsics);
   strait__handles_state_free(jrt, env);
   if (jrt->bridge_free) jrt->bridge_free(jrt, env);
   if (jrt->owner && env) (*env)->DeleteWeakGlobalRef(env, jrt->owner);
