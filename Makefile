@@ -19,7 +19,7 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 -fPIC -pthread $(WARN) $(CFLAGS) -Iinclude -Isrc/core $(JSC_CFLAGS)
 
 CORE_SRC := $(wildcard src/core/*.c)
-JNI_SRC  := $(wildcard src/jni/*.c)
+JNI_SRC  := $(wildcard src/jni/*.c src/jni/*/*.c)
 CORE_JS  := $(sort $(wildcard src/core/js/*.js))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/js_sources.o
 JNI_OBJ  := $(JNI_SRC:%.c=$(BUILD)/%.o)
@@ -58,13 +58,13 @@ $(BUILD)/src/core/%.o: src/core/%.c $(wildcard src/core/*.h) include/strait.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/src/jni/%.o: src/jni/%.c $(wildcard src/jni/*.h src/core/*.h) include/strait.h
+$(BUILD)/src/jni/%.o: src/jni/%.c $(wildcard src/jni/*/*.h src/core/*.h) include/strait.h include/strait_jvm.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(JNI_CFLAGS) -Isrc/jni -c -o $@ $<
 
-$(BUILD)/src/launcher/%.o: src/launcher/%.c $(wildcard src/launcher/*.h src/jni/strait_jni.h) include/strait.h
+$(BUILD)/src/launcher/%.o: src/launcher/%.c $(wildcard src/launcher/*.h) include/strait.h include/strait_jvm.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc/jni -DSTRAIT_BUILD_JAVA_HOME='"$(JAVA_HOME)"' -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -DSTRAIT_BUILD_JAVA_HOME='"$(JAVA_HOME)"' -c -o $@ $<
 
 $(CORE_A): $(CORE_OBJ)
 	@mkdir -p $(dir $@)

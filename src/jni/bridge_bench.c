@@ -7,7 +7,7 @@
  *
  * Everything here runs inside the runtime's gate.
  */
-#include "bridge.h"
+#include "model/bridge.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
  * (no cycles, no Java wrappers). Reached from Java through
  * org.strait.ValueBaselines; not part of the API.
  */
-#include "jni_internal.h"
-#include "handles.h"
+#include "base/jni_base.h"
+#include "call/interop.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
  * of live JsRuntime engines (Natives.probeLiveRuntimes), so a test can see
  * forgotten runtimes being freed.
  */
-#include "jni_internal.h"
-#include "handles.h"
+#include "base/jni_base.h"
+#include "call/interop.h"
 
 #include <stdatomic.h>
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "strait.h"
-#include "strait_jni.h"
+#include "strait_jvm.h"
 
 /* Exit codes of the strait command. */
 enum {

@@ -5,7 +5,7 @@
 #include "launcher.h"
 
 #include "strait.h"
-#include "strait_jni.h"
+#include "strait_jvm.h"
 
 #include <errno.h>
 #include <fcntl.h>

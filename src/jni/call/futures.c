@@ -1,5 +1,5 @@
 /*
- * threads_future.c - a JS promise seen from Java as a CompletableFuture.
+ * futures.c - a JS promise seen from Java as a CompletableFuture.
  *
  * whenSettled() calls promise.then(onFulfilled, onRejected) with two
  * callable objects of a private JSClass that share one record. The record
@@ -10,7 +10,7 @@
  * objects' finalizers only count down (no JSC, no JNI) and free the record
  * when both are gone and it is settled.
  */
-#include "handles.h"
+#include "call/interop.h"
 
 #include <stdlib.h>
 

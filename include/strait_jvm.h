@@ -1,10 +1,10 @@
 /*
- * strait_jni.h - what the launcher calls in the JNI layer. Declared without
+ * strait_jvm.h - what the launcher calls in the JNI layer. Declared without
  * <jni.h>, so the launcher stays free of JNI types; the JNI layer is the
  * only code that includes <jni.h>.
  */
-#ifndef STRAIT_JNI_H
-#define STRAIT_JNI_H
+#ifndef STRAIT_JVM_H
+#define STRAIT_JVM_H
 
 #include "strait.h"
 
@@ -49,4 +49,4 @@ int strait_jvm_join_threads(void);
 #ifdef __cplusplus
 }
 #endif
-#endif /* STRAIT_JNI_H */
+#endif /* STRAIT_JVM_H */

@@ -20,7 +20,7 @@
 #ifndef STRAIT_BRIDGE_H
 #define STRAIT_BRIDGE_H
 
-#include "jni_internal.h"
+#include "base/jni_base.h"
 
 #include <math.h>
 #include <pthread.h>

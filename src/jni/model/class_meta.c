@@ -1,5 +1,5 @@
 /*
- * bridge_class.c - process-wide metadata of Java classes, by the dense
+ * class_meta.c - process-wide metadata of Java classes, by the dense
  * class index org.strait.Bridge hands out (the seed's class-index cache).
  *
  * An entry is made the first time an index is seen (a global ref of the
@@ -15,9 +15,9 @@
  * nothing: the next use tries again and gets the JVM's
  * NoClassDefFoundError, as a JS error.
  */
-#include "bridge.h"
+#include "model/bridge.h"
 
-#include "handles.h"
+#include "call/interop.h"
 
 #include <stdio.h>
 #include <stdlib.h>

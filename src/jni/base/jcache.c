@@ -3,7 +3,7 @@
  * core part of the JNI layer (strait__jc), and the registration of its
  * native tables on org.strait.Natives.
  */
-#include "jni_internal.h"
+#include "base/jni_base.h"
 
 strait__jcache strait__jc;
 

@@ -1,9 +1,9 @@
 /*
- * errors.c - the one place that turns a status code or a thrown JS value
+ * exceptions.c - the one place that turns a status code or a thrown JS value
  * into a Java exception. (The reverse direction, Java exception -> JS, lives
  * in the bridge.)
  */
-#include "jni_internal.h"
+#include "base/jni_base.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * codec_jni.c - whole values in one crossing (issue 5): the JNI glue of the
+ * codec_natives.c - whole values in one crossing (issue 5): the JNI glue of the
  * value format (src/core/codec*.c, docs/value-format.md).
  *
  *   - The value is walked by the JIT-compiled JS writer/reader of
@@ -23,10 +23,10 @@
  *     ArrayBuffers are refused. A read-only ByteBuffer is copied by Java
  *     before it is shared (docs/value-format.md, "Zero-copy bytes").
  */
-#include "jni_internal.h"
-#include "bridge.h"
+#include "base/jni_base.h"
+#include "model/bridge.h"
 #include "codec.h"
-#include "handles.h"
+#include "call/interop.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * handles_natives.c - natives of org.strait.InteropNatives for JS values
+ * java_to_js.c - natives of org.strait.InteropNatives for JS values
  * held from Java: property access, calls and constructs from any Java
  * thread, and calls of JS implementations of Java interfaces.
  *
@@ -11,8 +11,8 @@
  * Handles are protected JSValueRefs (strait__handle_make); 0 names the
  * global object.
  */
-#include "handles.h"
-#include "bridge.h"
+#include "call/interop.h"
+#include "model/bridge.h"
 
 #include <stdlib.h>
 #include <string.h>

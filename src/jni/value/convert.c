@@ -1,5 +1,5 @@
 /*
- * bridge_conv.c - values between JS and Java for the bridge: what a JS
+ * convert.c - values between JS and Java for the bridge: what a JS
  * argument is (jb_arg_kind), how well it fits a parameter type (jb_cost,
  * used by overload resolution), the conversion itself (jb_to_java) and the
  * way back (jb_to_js). Numbers never wrap silently: a value that does not
@@ -8,8 +8,8 @@
  *
  * Every function here runs on the thread inside the runtime's gate.
  */
-#include "bridge.h"
-#include "handles.h"
+#include "model/bridge.h"
+#include "call/interop.h"
 
 #include <float.h>
 #include <math.h>

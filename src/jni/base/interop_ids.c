@@ -1,9 +1,9 @@
 /*
- * handles_init.c - the process-wide cache of classes and method IDs used by
+ * interop_ids.c - the process-wide cache of classes and method IDs used by
  * JavaScript-from-Java (issue 4), and the registration of the natives of
  * org.strait.InteropNatives.
  */
-#include "handles.h"
+#include "call/interop.h"
 
 strait__hcache strait__hc;
 

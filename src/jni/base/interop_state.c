@@ -1,10 +1,10 @@
 /*
- * handles_state.c - the per-runtime state of JavaScript-from-Java, bound to
+ * interop_state.c - the per-runtime state of JavaScript-from-Java, bound to
  * the runtime's lifetime (a scope): created on first use, freed in one pass
  * by the runtime's teardown, which also settles every CompletableFuture
  * still waiting for a promise of this runtime.
  */
-#include "handles.h"
+#include "call/interop.h"
 
 #include <stdlib.h>
 #include <time.h>

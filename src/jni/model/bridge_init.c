@@ -5,7 +5,7 @@
  * registry that lets GC finalizers find a runtime's bridge by a small slot
  * number.
  */
-#include "bridge.h"
+#include "model/bridge.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * threads_loop.c - the event loop driven from Java: posting Runnables from
+ * loop.c - the event loop driven from Java: posting Runnables from
  * any thread (each post wakes the loop), keeping the loop alive, stopping
  * it, and running it on a Java thread (JsRuntime.runLoop).
  *
@@ -7,7 +7,7 @@
  * (gate and JSC lock), so it may block or call into JS like any Java code.
  * If it throws, the loop stops and runLoop() rethrows that Throwable.
  */
-#include "handles.h"
+#include "call/interop.h"
 
 #define PEER(p) ((strait__jrt *)(intptr_t)(p))
 

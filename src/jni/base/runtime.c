@@ -1,5 +1,5 @@
 /*
- * jsruntime.c - natives of org.strait.JsRuntime and the per-runtime JNI
+ * runtime.c - natives of org.strait.JsRuntime and the per-runtime JNI
  * state (strait__jrt).
  *
  * Lifetime rule shared with JsRuntime.java: Java counts the calls in flight
@@ -8,8 +8,8 @@
  * peer (strait__jrt*) and its runtime are alive for every native below.
  * Inside the core, strait_enter/strait_leave (the gate) serialize threads.
  */
-#include "jni_internal.h"
-#include "handles.h"
+#include "base/jni_base.h"
+#include "call/interop.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * bridge_call.c - JS -> Java calls: overload resolution (by arity, then by
+ * js_to_java.c - JS -> Java calls: overload resolution (by arity, then by
  * the JS kinds of the arguments scored by conversion distance, cached per
  * group and argument-kind key), argument conversion into a jvalue array,
  * one Call<T>MethodA with the runtime's gate suspended around it (or, for
@@ -9,8 +9,8 @@
  * Everything here runs on the thread inside the runtime's gate; the gate is
  * released only while Java runs.
  */
-#include "bridge.h"
-#include "handles.h"
+#include "model/bridge.h"
+#include "call/interop.h"
 
 #include <stdio.h>
 #include <stdlib.h>

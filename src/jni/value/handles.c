@@ -1,5 +1,5 @@
 /*
- * value_conv.c - JS values to Java objects, and the natives of
+ * handles.c - JS values to Java objects, and the natives of
  * org.strait.JsValue handles.
  *
  * A handle is the JSValueRef itself, protected once when the JsValue is
@@ -8,8 +8,8 @@
  * the runtime is freed its heap goes away with every protection, so
  * handles never outlive it (JsRuntime refuses calls after close).
  */
-#include "jni_internal.h"
-#include "handles.h"
+#include "base/jni_base.h"
+#include "call/interop.h"
 
 #include <math.h>
 #include <stdlib.h>

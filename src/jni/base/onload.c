@@ -11,7 +11,7 @@
  *     already mapped, and the JVM calls JNI_OnLoad on it.
  * Whichever comes first does the work (strait__jni_init is idempotent).
  */
-#include "jni_internal.h"
+#include "base/jni_base.h"
 
 #include <pthread.h>
 

@@ -1,5 +1,5 @@
 /*
- * bridge_array.c - wrappers of Java arrays.
+ * arrays.c - wrappers of Java arrays.
  *
  * An array wrapper is a JS Proxy (made by the helper script of
  * bridge_jsclass.c) over a plain target object that holds the array's
@@ -22,7 +22,7 @@
  *
  * Everything here runs inside the runtime's gate.
  */
-#include "bridge.h"
+#include "model/bridge.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * bridge_jsclass.c - the JS objects that stand for a Java class in one
+ * class_objects.c - the JS objects that stand for a Java class in one
  * runtime: its constructor (a JS function made by a small helper script,
  * so property reads on it are inline cached and `prototype`, `name` and
  * `instanceof` behave like a JS class) and the prototype of its instances.
@@ -31,7 +31,7 @@
  *
  * Everything here runs inside the runtime's gate.
  */
-#include "bridge.h"
+#include "model/bridge.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 /*
- * proxy_implement.c - Java interfaces implemented by JS objects: the
+ * proxies.c - Java interfaces implemented by JS objects: the
  * java.lang.reflect.Proxy built for `new java.lang.Runnable({run() {}})`,
  * `Java.implement([I1, I2], obj)` and a JS function passed where a
  * functional interface is expected. The Proxy's handler is
  * org.strait.JsProxyHandler, which calls back through
  * InteropNatives.invokeMember (handles_natives.c) from any Java thread.
  */
-#include "handles.h"
-#include "bridge.h"
+#include "call/interop.h"
+#include "model/bridge.h"
 
 /* The bridge may be absent while it is written (see handles_conv.c). */
 #pragma weak jb_rt_of

@@ -1,5 +1,5 @@
 /*
- * jni_internal.h - private declarations of the JNI layer (src/jni/ only).
+ * jni_base.h - private declarations of the JNI layer (src/jni/ only).
  *
  * This is the only header family that includes <jni.h>. It holds:
  *   - the process's JavaVM and the per-thread JNIEnv cache;
@@ -22,7 +22,7 @@
 
 #include "internal.h"
 #include "strait.h"
-#include "strait_jni.h"
+#include "strait_jvm.h"
 
 /* JNI version the layer asks for and reports from JNI_OnLoad. */
 #define STRAIT_JNI_VERSION JNI_VERSION_1_8

@@ -1,10 +1,10 @@
 /*
- * handles_conv.c - values crossing from Java into JS for calls made from
+ * from_java.c - values crossing from Java into JS for calls made from
  * Java (packed arguments), typed handles for JS objects, and JS exceptions
  * going back out to Java.
  */
-#include "handles.h"
-#include "bridge.h"
+#include "call/interop.h"
+#include "model/bridge.h"
 
 #include <string.h>
 

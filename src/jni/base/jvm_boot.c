@@ -12,7 +12,7 @@
  * idempotent.
  */
 #define _GNU_SOURCE
-#include "jni_internal.h"
+#include "base/jni_base.h"
 
 #include <dirent.h>
 #include <dlfcn.h>

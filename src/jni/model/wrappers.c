@@ -1,5 +1,5 @@
 /*
- * bridge_table.c - one runtime's wrappers of Java objects and their life.
+ * wrappers.c - one runtime's wrappers of Java objects and their life.
  *
  * The Java side (org.strait.ObjectTable) gives each object an id that is
  * never reused and holds the object strongly. Here each id has one entry in
@@ -25,7 +25,7 @@
  * that holds the VM lock (the gate owner); it touches only the entry's
  * `dead` flag and the queue, under qmu.
  */
-#include "bridge.h"
+#include "model/bridge.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * bridge_package.c - the globals java, javax, jdk, org, com, net, Packages
+ * packages.c - the globals java, javax, jdk, org, com, net, Packages
  * (package objects) and Java (type, array, from, to, isJavaObject).
  *
  * A package object is a plain JS object whose prototype is a catch-all
@@ -10,8 +10,8 @@
  *
  * Everything here runs inside the runtime's gate.
  */
-#include "bridge.h"
-#include "handles.h"
+#include "model/bridge.h"
+#include "call/interop.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /*
- * bridge_jsval.c - the self-test that decides whether the bridge may read
+ * immediates.c - the self-test that decides whether the bridge may read
  * and make immediate JS values (numbers, booleans, null, undefined) from
  * their JSValueRef bits (see bridge.h) instead of through the C API.
  */
-#include "bridge.h"
+#include "model/bridge.h"
 
 bool jb_imm_ok;
 static pthread_once_t imm_once = PTHREAD_ONCE_INIT;

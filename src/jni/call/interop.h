@@ -1,5 +1,5 @@
 /*
- * handles.h - JavaScript seen from Java (issue 4): typed handles
+ * interop.h - JavaScript seen from Java (issue 4): typed handles
  * (JsObject, JsFunction, JsArray, JsPromise), calls from any Java thread,
  * interfaces implemented in JS (java.lang.reflect.Proxy), the event loop
  * driven from Java, and the per-runtime state bound to a runtime's lifetime.
@@ -12,7 +12,7 @@
 #ifndef STRAIT_HANDLES_H
 #define STRAIT_HANDLES_H
 
-#include "jni_internal.h"
+#include "base/jni_base.h"
 
 /* ---- process-wide cache (handles_init.c) ------------------------------ */
 

@@ -3,7 +3,7 @@
  * they cross as UTF-16 code units, unchanged (NUL, supplementary characters
  * and lone surrogates included); modified UTF-8 is never used.
  */
-#include "jni_internal.h"
+#include "base/jni_base.h"
 
 #include <stdlib.h>
 

@@ -1,10 +1,10 @@
 /*
- * threads_gate.c - how a Java thread gets into a runtime: the core's
+ * gate.c - how a Java thread gets into a runtime: the core's
  * admission gate (spin, then park), re-entrant for the thread already
  * inside, and a parked wait that a Thread.interrupt() ends with
  * JsInterruptedException instead of a hang.
  */
-#include "handles.h"
+#include "call/interop.h"
 
 /* give_up callback of the gate: Thread.interrupted() of the waiting thread
  * (clears the flag, as InterruptedException does). On the waiting thread,
