@@ -24,6 +24,19 @@
 #include "strait.h"
 #include "strait_jvm.h"
 
+/*
+ * JB_CHECK(cond): with -DSTRAIT_DEBUG (make debug) a false cond prints the
+ * condition and aborts; otherwise nothing is evaluated.
+ */
+#ifdef STRAIT_DEBUG
+#include <stdio.h>
+#include <stdlib.h>
+#define JB_CHECK(cond) \
+  ((cond) ? (void)0 : (fprintf(stderr, "%s:%d: bridge invariant failed: %s\n", __FILE__, __LINE__, #cond), abort()))
+#else
+#define JB_CHECK(cond) ((void)0)
+#endif
+
 /* JNI version the layer asks for and reports from JNI_OnLoad. */
 #define STRAIT_JNI_VERSION JNI_VERSION_1_8
 
@@ -201,6 +214,8 @@ void strait__jrt_capture(strait__jrt *jrt);
  * -1 when g is NULL or threw (exception cleared). Inside the gate. */
 int strait__jrt_flag(strait__jrt *jrt, JSObjectRef g, JSObjectRef v);
 
+/* ---- the native-entry frame (entry.c) ---------------------------------- */
+
 /*
  * Frame pushed on the C stack by every native entry of a JsRuntime for the
  * length of its stay, so close() can tell that it is called from a thread
@@ -215,6 +230,42 @@ extern _Thread_local strait__entry *strait__entries;
 
 /* Non-zero when the calling thread has a native entry of jrt on its stack. */
 int strait__jrt_entered_here(strait__jrt *jrt);
+
+/*
+ * Enters jrt's runtime for a native called from Java: re-entrant on the
+ * thread already inside; a thread that has to wait and is interrupted
+ * (Thread.interrupt) gives up with org.strait.JsInterruptedException
+ * pending. Returns 0, or non-zero with a Java exception pending.
+ * Any attached thread; pair with strait_leave(). Natives use
+ * strait__native_enter, which also pushes the entry frame.
+ */
+int strait__java_enter(JNIEnv *env, strait__jrt *jrt);
+
+/*
+ * One native's stay in a runtime, in the native's own stack frame:
+ *
+ *   strait__native n;
+ *   if (strait__native_enter(env, &n, PEER(peer))) return NULL;  // exception pending
+ *   ... n.ctx, n.jrt ...
+ *   strait__native_leave(&n);   // pops the frame, leaves the gate
+ *
+ * strait__native_push/pop keep the frame without the gate, for a native
+ * that enters the runtime otherwise (runLoop: the loop enters itself).
+ * Frames nest in LIFO order (checked in debug builds). Any attached thread.
+ */
+typedef struct strait__native {
+  strait__entry entry;
+  strait__jrt *jrt;
+  JSContextRef ctx;         /* the runtime's context */
+} strait__native;
+
+int strait__native_enter(JNIEnv *env, strait__native *n, strait__jrt *jrt);
+void strait__native_leave(strait__native *n);
+void strait__native_push(strait__native *n, strait__jrt *jrt);
+void strait__native_pop(strait__native *n);
+
+/* A native's peer argument as its runtime's JNI state. */
+#define STRAIT__PEER(p) ((strait__jrt *)(intptr_t)(p))
 
 /* ---- errors (errors.c): status / JS exception -> Java exception ------- */
 

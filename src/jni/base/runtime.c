@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Thread_local strait__entry *strait__entries;
 
 /* Runtimes made by JsRuntime.create() whose engine is not freed yet
  * (process-wide; read by tests through the probe, testprobe.c). */
@@ -24,13 +23,6 @@ static _Atomic long live_embedded;
 /* Number of live runtimes made by JsRuntime.create(). Any thread. */
 long strait__jrt_live_embedded(void) {
   return atomic_load_explicit(&live_embedded, memory_order_relaxed);
-}
-
-/* Non-zero when the calling thread is inside a native of jrt. Any thread. */
-int strait__jrt_entered_here(strait__jrt *jrt) {
-  for (strait__entry *e = strait__entries; e; e = e->prev)
-    if (e->jrt == jrt) return 1;
-  return 0;
 }
 
 /* The intrinsics of the JNI layer (see jni_internal.h): one object read by
@@ -235,12 +227,11 @@ static jobject JNICALL n_eval(JNIEnv *env, jclass cls, jlong peer, jobject owner
     }
   }
 
-  strait__entry entry = {strait__entries, jrt};
-  strait__entries = &entry;
   jobject out = NULL;
   /* Interruptible wait at the gate: JsInterruptedException or "runtime
    * closed" is pending when it fails. */
-  int rc = strait__java_enter(env, jrt);
+  strait__native nf;
+  int rc = strait__native_enter(env, &nf, jrt);
   if (rc == 0) {
     JSValueRef result = NULL, exc = NULL;
     rc = strait_eval(rt, src, (size_t)n, cfile, &result, &exc);
@@ -248,9 +239,8 @@ static jobject JNICALL n_eval(JNIEnv *env, jclass cls, jlong peer, jobject owner
     else if (rc == STRAIT_EJS) strait__throw_js(env, rt, exc);
     else if (rc == STRAIT_EEXIT) strait__throw_exit(env, jrt->exit_code);
     else strait__throw_status(env, rc, "eval");
-    strait_leave(rt);
+    strait__native_leave(&nf);
   }
-  strait__entries = entry.prev;
   free(cfile);
   if (src != stackbuf) free(src);
   return out;

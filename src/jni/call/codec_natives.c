@@ -273,24 +273,6 @@ static jobject JNICALL n_thread_buffer(JNIEnv *env, jclass cls) {
   return (*env)->NewDirectByteBuffer(env, m, (jlong)tls.cap);
 }
 
-/* Enters the runtime for a codec native; 0 or non-zero with an exception
- * pending. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdangling-pointer"
-static int cj_enter(JNIEnv *env, strait__jrt *jrt, strait__entry *entry) {
-  if (strait__java_enter(env, jrt)) return -1;
-  entry->prev = strait__entries;
-  entry->jrt = jrt;
-  strait__entries = entry;
-  return 0;
-}
-#pragma GCC diagnostic pop
-
-static void cj_leave(strait__jrt *jrt, strait__entry *entry) {
-  strait__entries = entry->prev;
-  strait_leave(jrt->rt);
-}
-
 /*
  * Natives.codecToJava(peer, owner, handle, flags): writes the JS value of
  * handle. Returns null when the bytes are in the thread's buffer and no
@@ -303,8 +285,8 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
                                  jint flags) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
   flush_dead(env);
-  strait__entry entry;
-  if (cj_enter(env, jrt, &entry)) return NULL;
+  strait__native entry;
+  if (strait__native_enter(env, &entry, jrt)) return NULL;
   cj_conv c = {.env = env, .jrt = jrt, .owner = owner};
   strait__codec_hooks hooks = {.ud = &c, .java_id = hook_java_id, .js_handle = hook_js_handle};
   strait__vbuf out;
@@ -317,7 +299,7 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
                                   (unsigned)flags & STRAIT_CODEC_HANDLES, &hooks, &err, &exc);
   if (lent) tls.busy--;
   if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);
-  cj_leave(jrt, &entry);
+  strait__native_leave(&entry);
   if (rc == 0 && c.failed) rc = STRAIT_ENOMEM;
   if (rc) {
     if (rc == STRAIT_ETYPE) throw_conversion(env, err.msg);
@@ -383,8 +365,8 @@ static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owne
     return NULL;
   }
   flush_dead(env);
-  strait__entry entry;
-  if (cj_enter(env, jrt, &entry)) return NULL;
+  strait__native entry;
+  if (strait__native_enter(env, &entry, jrt)) return NULL;
   cj_conv c = {.env = env, .jrt = jrt, .owner = owner, .refs_in = refs};
   strait__codec_hooks hooks = {.ud = &c, .java_value = hook_ref_value, .js_value = hook_ref_value};
   strait__codec_error err;
@@ -395,7 +377,7 @@ static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owne
   else if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);
   else if (rc == STRAIT_ECORRUPT) (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, err.msg);
   else strait__throw_status(env, rc, err.msg);
-  cj_leave(jrt, &entry);
+  strait__native_leave(&entry);
   return r;
 }
 
@@ -418,8 +400,8 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
     return NULL;
   }
   flush_dead(env);
-  strait__entry entry;
-  if (cj_enter(env, jrt, &entry)) {
+  strait__native entry;
+  if (strait__native_enter(env, &entry, jrt)) {
     (*env)->DeleteGlobalRef(env, ref);
     return NULL;
   }
@@ -430,7 +412,7 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
   jobject r = NULL;
   if (ab) r = strait__to_java(env, jrt, owner, ab);
   else strait__throw_js(env, jrt->rt, exc);
-  cj_leave(jrt, &entry);
+  strait__native_leave(&entry);
   return r;
 }
 
@@ -447,8 +429,8 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
  */
 static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong handle, jlongArray out) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
-  strait__entry entry;
-  if (cj_enter(env, jrt, &entry)) return NULL;
+  strait__native entry;
+  if (strait__native_enter(env, &entry, jrt)) return NULL;
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   JSValueRef v = strait__handle_value(handle);
   JSTypedArrayType t = JSValueGetTypedArrayType(ctx, v, NULL);
@@ -488,7 +470,7 @@ static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong ha
       }
     }
   }
-  cj_leave(jrt, &entry);
+  strait__native_leave(&entry);
   return r;
 }
 

@@ -129,10 +129,9 @@ void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject o
                                     jlong promise, jobject future) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
   pthread_once(&settle_once, make_settle_class);
-  if (strait__java_enter(env, jrt)) return;
-  strait__entry entry = {strait__entries, jrt};
-  strait__entries = &entry;
-  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  strait__native n;
+  if (strait__native_enter(env, &n, jrt)) return;
+  JSContextRef ctx = n.ctx;
   strait__hstate *st = strait__hstate_of(jrt);
   strait__pending_future *rec = st ? calloc(1, sizeof *rec) : NULL;
   if (!rec) {
@@ -167,8 +166,7 @@ void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject o
     if (!atomic_load(&rec->done)) settle_done(env, st, rec);
   }
 out:
-  strait__entries = entry.prev;
-  strait_leave(jrt->rt);
+  strait__native_leave(&n);
 }
 
 /* Completes every pending future exceptionally (see handles.h). */

@@ -154,17 +154,6 @@ void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc);
  */
 JSValueRef strait__js_exception_value(JNIEnv *env, strait_runtime *rt, jthrowable t);
 
-/* ---- entering from a Java thread (threads_gate.c) ---------------------- */
-
-/*
- * Enters jrt's runtime for a native called from Java: re-entrant on the
- * thread already inside; a thread that has to wait and is interrupted
- * (Thread.interrupt) gives up with org.strait.JsInterruptedException
- * pending. Returns 0, or non-zero with a Java exception pending.
- * Any attached thread; pair with strait_leave().
- */
-int strait__java_enter(JNIEnv *env, strait__jrt *jrt);
-
 /* ---- promises seen as CompletableFutures (threads_future.c) ------------ */
 
 /* InteropNatives.whenSettled(peer, owner, promise, future). */

@@ -17,46 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PEER(p) ((strait__jrt *)(intptr_t)(p))
-
-/* A native's stay inside the runtime. */
-typedef struct stay {
-  strait__entry entry;
-  strait__jrt *jrt;
-  JSContextRef ctx;
-} stay;
-
-/* Enters the runtime for a native; 0, or non-zero with a Java exception
- * pending. The entry frame lives in the caller's stay and is popped by
- * stay_end() before the caller returns (hence the pragma). Any attached
- * thread. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdangling-pointer"
-static int stay_begin(JNIEnv *env, stay *s, jlong peer) {
-  s->jrt = PEER(peer);
-  if (strait__java_enter(env, s->jrt)) return -1;
-  s->ctx = strait_runtime_context(s->jrt->rt);
-  s->entry.prev = strait__entries;
-  s->entry.jrt = s->jrt;
-  strait__entries = &s->entry;
-  return 0;
-}
-#pragma GCC diagnostic pop
-
-/* Leaves the runtime (drains microtasks when outermost). */
-static void stay_end(stay *s) {
-  strait__entries = s->entry.prev;
-  strait_leave(s->jrt->rt);
-}
+#define PEER STRAIT__PEER
 
 /* The object a handle names (0: the global object). */
-static JSObjectRef obj_of(stay *s, jlong h) {
+static JSObjectRef obj_of(strait__native *s, jlong h) {
   return h ? (JSObjectRef)strait__handle_value(h) : JSContextGetGlobalObject(s->ctx);
 }
 
 /* Turns the outcome of a JS operation into Java: the exception (or the
  * process.exit() unwinding) is thrown; else r is converted. */
-static jobject finish(JNIEnv *env, stay *s, jobject owner, JSValueRef r, JSValueRef exc) {
+static jobject finish(JNIEnv *env, strait__native *s, jobject owner, JSValueRef r, JSValueRef exc) {
   if (s->jrt->rt->exiting) {
     strait__throw_exit(env, s->jrt->exit_code);
     return NULL;
@@ -82,13 +52,13 @@ static jobject JNICALL n_get(JNIEnv *env, jclass c, jlong peer, jobject owner, j
                              jstring key) {
   JSStringRef k = key_of(env, key);
   if (!k) return NULL;
-  stay s;
+  strait__native s;
   jobject out = NULL;
-  if (stay_begin(env, &s, peer) == 0) {
+  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
     JSValueRef exc = NULL;
     JSValueRef r = JSObjectGetProperty(s.ctx, obj_of(&s, obj), k, &exc);
     out = finish(env, &s, owner, r, exc);
-    stay_end(&s);
+    strait__native_leave(&s);
   }
   JSStringRelease(k);
   return out;
@@ -97,18 +67,18 @@ static jobject JNICALL n_get(JNIEnv *env, jclass c, jlong peer, jobject owner, j
 /* InteropNatives.getAt: obj[index] to Java. Any Java thread. */
 static jobject JNICALL n_get_at(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong obj,
                                 jint index) {
-  stay s;
-  if (stay_begin(env, &s, peer)) return NULL;
+  strait__native s;
+  if (strait__native_enter(env, &s, PEER(peer))) return NULL;
   JSValueRef exc = NULL;
   JSValueRef r = JSObjectGetPropertyAtIndex(s.ctx, obj_of(&s, obj), (unsigned)index, &exc);
   jobject out = finish(env, &s, owner, r, exc);
-  stay_end(&s);
+  strait__native_leave(&s);
   return out;
 }
 
 /* Common part of set/setAt: unpacks the one value, stores it with key k or
  * at index. Inside the stay. */
-static void store(JNIEnv *env, stay *s, jlong obj, JSStringRef k, unsigned index,
+static void store(JNIEnv *env, strait__native *s, jlong obj, JSStringRef k, unsigned index,
                   jlongArray vals, jobjectArray refs) {
   JSValueRef v[1];
   JSValueRef exc = NULL;
@@ -126,10 +96,10 @@ static void JNICALL n_set(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring 
                           jlongArray vals, jobjectArray refs) {
   JSStringRef k = key_of(env, key);
   if (!k) return;
-  stay s;
-  if (stay_begin(env, &s, peer) == 0) {
+  strait__native s;
+  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
     store(env, &s, obj, k, 0, vals, refs);
-    stay_end(&s);
+    strait__native_leave(&s);
   }
   JSStringRelease(k);
 }
@@ -137,19 +107,19 @@ static void JNICALL n_set(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring 
 /* InteropNatives.setAt: obj[index] = value. Any Java thread. */
 static void JNICALL n_set_at(JNIEnv *env, jclass c, jlong peer, jlong obj, jint index,
                              jlongArray vals, jobjectArray refs) {
-  stay s;
-  if (stay_begin(env, &s, peer)) return;
+  strait__native s;
+  if (strait__native_enter(env, &s, PEER(peer))) return;
   store(env, &s, obj, NULL, (unsigned)index, vals, refs);
-  stay_end(&s);
+  strait__native_leave(&s);
 }
 
 /* InteropNatives.has: key in obj. Any Java thread. */
 static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring key) {
   JSStringRef k = key_of(env, key);
   if (!k) return JNI_FALSE;
-  stay s;
+  strait__native s;
   jboolean r = JNI_FALSE;
-  if (stay_begin(env, &s, peer) == 0) {
+  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
     /* the ForKey form reports a throwing Proxy `has` trap (JsException)
      * instead of answering false */
     JSValueRef exc = NULL;
@@ -159,7 +129,7 @@ static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstr
       r = JNI_FALSE;
       strait__rethrow_to_java(env, s.jrt, exc);
     }
-    stay_end(&s);
+    strait__native_leave(&s);
   }
   JSStringRelease(k);
   return r;
@@ -169,13 +139,13 @@ static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstr
 static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring key) {
   JSStringRef k = key_of(env, key);
   if (!k) return JNI_FALSE;
-  stay s;
+  strait__native s;
   jboolean r = JNI_FALSE;
-  if (stay_begin(env, &s, peer) == 0) {
+  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
     JSValueRef exc = NULL;
     r = JSObjectDeleteProperty(s.ctx, obj_of(&s, obj), k, &exc) ? JNI_TRUE : JNI_FALSE;
     if (exc) strait__rethrow_to_java(env, s.jrt, exc);
-    stay_end(&s);
+    strait__native_leave(&s);
   }
   JSStringRelease(k);
   return r;
@@ -187,8 +157,8 @@ static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, j
  * element is checked to be a string and every JNI call is checked. Any
  * Java thread. */
 static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj) {
-  stay s;
-  if (stay_begin(env, &s, peer)) return NULL;
+  strait__native s;
+  if (strait__native_enter(env, &s, PEER(peer))) return NULL;
   jobjectArray out = NULL;
   JSValueRef exc = NULL;
   JSObjectRef o = obj_of(&s, obj);
@@ -238,14 +208,14 @@ static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj)
     }
   }
 done:
-  stay_end(&s);
+  strait__native_leave(&s);
   return out;
 }
 
 /* InteropNatives.length: ToLength(obj.length). Any Java thread. */
 static jlong JNICALL n_length(JNIEnv *env, jclass c, jlong peer, jlong obj) {
-  stay s;
-  if (stay_begin(env, &s, peer)) return 0;
+  strait__native s;
+  if (strait__native_enter(env, &s, PEER(peer))) return 0;
   JSValueRef exc = NULL;
   JSStringRef k = JSStringCreateWithUTF8CString("length");
   JSValueRef v = JSObjectGetProperty(s.ctx, obj_of(&s, obj), k, &exc);
@@ -253,7 +223,7 @@ static jlong JNICALL n_length(JNIEnv *env, jclass c, jlong peer, jlong obj) {
   double d = v && !exc ? JSValueToNumber(s.ctx, v, &exc) : 0;
   /* a throwing length getter (a Proxy) or valueOf is the JS error, not 0 */
   if (exc) strait__rethrow_to_java(env, s.jrt, exc);
-  stay_end(&s);
+  strait__native_leave(&s);
   if (exc) return 0;
   if (!(d > 0)) return 0;
   return d > 9007199254740991.0 ? (jlong)9007199254740991LL : (jlong)d;
@@ -261,7 +231,7 @@ static jlong JNICALL n_length(JNIEnv *env, jclass c, jlong peer, jlong obj) {
 
 /* Calls f with packed arguments inside a stay: this = thiz (NULL:
  * undefined), or packed argument 0 when this_packed. */
-static jobject call_packed(JNIEnv *env, stay *s, jobject owner, JSObjectRef f, JSObjectRef thiz,
+static jobject call_packed(JNIEnv *env, strait__native *s, jobject owner, JSObjectRef f, JSObjectRef thiz,
                            int flags, jlongArray vals, jobjectArray refs, jint argc) {
   if (argc < 0 || argc > 1024) {
     strait__throw_status(env, STRAIT_EINVAL, "more than 1024 arguments");
@@ -306,11 +276,11 @@ static jobject call_packed(JNIEnv *env, stay *s, jobject owner, JSObjectRef f, J
  * on the thread already inside. */
 static jobject JNICALL n_call(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong fn,
                               jint flags, jlongArray vals, jobjectArray refs, jint argc) {
-  stay s;
-  if (stay_begin(env, &s, peer)) return NULL;
+  strait__native s;
+  if (strait__native_enter(env, &s, PEER(peer))) return NULL;
   JSObjectRef f = (JSObjectRef)strait__handle_value(fn);
   jobject out = call_packed(env, &s, owner, f, NULL, flags, vals, refs, argc);
-  stay_end(&s);
+  strait__native_leave(&s);
   return out;
 }
 
@@ -319,9 +289,9 @@ static jobject JNICALL n_call(JNIEnv *env, jclass c, jlong peer, jobject owner, 
  * when it is not callable. Enters and leaves the runtime. */
 static jobject invoke_member(JNIEnv *env, jlong peer, jobject owner, jlong obj, JSStringRef k,
                              jlongArray vals, jobjectArray refs, jint argc) {
-  stay s;
+  strait__native s;
   jobject out = NULL;
-  if (stay_begin(env, &s, peer) == 0) {
+  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
     JSObjectRef o = obj_of(&s, obj);
     JSValueRef exc = NULL;
     JSValueRef m = k ? JSObjectGetProperty(s.ctx, o, k, &exc) : o;
@@ -334,7 +304,7 @@ static jobject invoke_member(JNIEnv *env, jlong peer, jobject owner, jlong obj, 
     } else {
       out = call_packed(env, &s, owner, (JSObjectRef)m, o, 0, vals, refs, argc);
     }
-    stay_end(&s);
+    strait__native_leave(&s);
   }
   return out;
 }
@@ -384,22 +354,22 @@ static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong
     return NULL;
   }
   jint kinds[n > 0 ? n : 1];
-  stay s;
-  if (stay_begin(env, &s, peer)) return NULL;
+  strait__native s;
+  if (strait__native_enter(env, &s, PEER(peer))) return NULL;
   JSObjectRef o = obj_of(&s, obj);
   for (jsize i = 0; i < n; i++) {
     jstring js = (*env)->GetObjectArrayElement(env, names, i);
     JSStringRef k = js ? strait__jsstring_from_java(env, js) : NULL;
     if (js) (*env)->DeleteLocalRef(env, js);
     if (!k) {
-      stay_end(&s);
+      strait__native_leave(&s);
       if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "memberKinds");
       return NULL;
     }
     kinds[i] = member_kind(s.ctx, o, k);
     JSStringRelease(k);
   }
-  stay_end(&s);
+  strait__native_leave(&s);
   jintArray out = (*env)->NewIntArray(env, n);
   if (out) (*env)->SetIntArrayRegion(env, out, 0, n, kinds);
   return out;
@@ -440,11 +410,11 @@ static jobject JNICALL n_object_table(JNIEnv *env, jclass c, jlong peer) {
  * C: `iterations` plain JSObjectCallAsFunction calls of fn with no
  * arguments, in one stay. Benchmarks only. Any Java thread. */
 static void JNICALL n_raw_call_loop(JNIEnv *env, jclass c, jlong peer, jlong fn, jint iterations) {
-  stay s;
-  if (stay_begin(env, &s, peer)) return;
+  strait__native s;
+  if (strait__native_enter(env, &s, PEER(peer))) return;
   JSObjectRef f = (JSObjectRef)strait__handle_value(fn);
   for (jint i = 0; i < iterations; i++) JSObjectCallAsFunction(s.ctx, f, NULL, 0, NULL, NULL);
-  stay_end(&s);
+  strait__native_leave(&s);
 }
 
 /* InteropNatives.rawCallNoGate: one call of fn with no arguments that
@@ -462,10 +432,10 @@ static void JNICALL n_raw_call_no_gate(JNIEnv *env, jclass c, jlong peer, jlong 
  * rows of the contention benchmark: only the gate differs). Benchmarks only;
  * any Java thread. */
 static void JNICALL n_raw_call_gated(JNIEnv *env, jclass c, jlong peer, jlong fn) {
-  stay s;
-  if (stay_begin(env, &s, peer)) return;
+  strait__native s;
+  if (strait__native_enter(env, &s, PEER(peer))) return;
   JSObjectCallAsFunction(s.ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
-  stay_end(&s);
+  strait__native_leave(&s);
 }
 
 /* InteropNatives.rawNoop: an empty JNI downcall (the JNI part of the

@@ -9,7 +9,7 @@
  */
 #include "call/interop.h"
 
-#define PEER(p) ((strait__jrt *)(intptr_t)(p))
+#define PEER STRAIT__PEER
 
 /* Runs a posted Runnable (a global ref, deleted here). On the loop thread,
  * inside the gate. */
@@ -86,8 +86,8 @@ static void JNICALL n_run_loop(JNIEnv *env, jclass c, jlong peer) {
                      "runLoop: called from inside the runtime (a callback of JS)");
     return;
   }
-  strait__entry entry = {strait__entries, jrt};
-  strait__entries = &entry;
+  strait__native n;
+  strait__native_push(&n, jrt);
   JSValueRef exc = NULL;
   int rc = strait_loop_run(rt, &exc);
   if (strait_enter(rt) == 0) {
@@ -107,7 +107,7 @@ static void JNICALL n_run_loop(JNIEnv *env, jclass c, jlong peer) {
   } else if (rc) {
     strait__throw_status(env, rc, "runLoop");
   }
-  strait__entries = entry.prev;
+  strait__native_pop(&n);
 }
 
 /* InteropNatives.setGateSpin: the gate's spin budget (benchmarks). The

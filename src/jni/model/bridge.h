@@ -27,20 +27,6 @@
 #include <stdatomic.h>
 #include <string.h>
 
-/* ---- debug-build invariants -------------------------------------------- */
-/*
- * JB_CHECK(cond): with -DSTRAIT_DEBUG (make debug) a false cond prints the
- * condition and aborts; otherwise nothing is evaluated.
- */
-#ifdef STRAIT_DEBUG
-#include <stdio.h>
-#include <stdlib.h>
-#define JB_CHECK(cond) \
-  ((cond) ? (void)0 : (fprintf(stderr, "%s:%d: bridge invariant failed: %s\n", __FILE__, __LINE__, #cond), abort()))
-#else
-#define JB_CHECK(cond) ((void)0)
-#endif
-
 /* ---- type codes (computed by Bridge.code() in Java) ------------------- */
 /*
  * V void; Z B C S I J F D primitives; z b c s i j f d their boxes;
@@ -336,6 +322,9 @@ void jb_flush(JNIEnv *env, jb_rt *b);
 static inline void jb_maybe_flush(JNIEnv *env, jb_rt *b) {
   if (atomic_load_explicit(&b->pending, memory_order_relaxed) >= JB_FLUSH_AT) jb_flush(env, b);
 }
+/* The Java object behind wrapper v (a new local ref), or NULL when v is not
+ * a live wrapper of ctx's bridge. Inside the gate. */
+jobject jb_java_of(JNIEnv *env, JSContextRef ctx, JSValueRef v);
 /* Private code of a token or array wrapper (runtime slot, entry slot,
  * generation). */
 uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen);

@@ -602,3 +602,13 @@ JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_
   if (!w) release_slot(env, b, slot);
   return w;
 }
+
+/* The Java object behind wrapper v, as a new local ref; NULL when v is not
+ * a live wrapper of this runtime's bridge. Inside the gate. */
+jobject jb_java_of(JNIEnv *env, JSContextRef ctx, JSValueRef v) {
+  if (!JSValueIsObject(ctx, v)) return NULL;
+  jb_rt *b = jb_rt_of(ctx);
+  if (!b) return NULL;
+  jb_entry *e = jb_entry_of(b, (JSObjectRef)v);
+  return e && e->ref ? (*env)->NewLocalRef(env, e->ref) : NULL;
+}

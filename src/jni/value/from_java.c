@@ -1,34 +1,16 @@
 /*
  * from_java.c - values crossing from Java into JS for calls made from
- * Java (packed arguments), typed handles for JS objects, and JS exceptions
- * going back out to Java.
+ * Java (packed arguments) and typed handles for JS objects.
  */
 #include "call/interop.h"
 #include "model/bridge.h"
 
 #include <string.h>
 
-/* The bridge (bridge_*.c) may still be incomplete while it is written:
- * weak references keep this file linkable; missing means "no wrapper". */
-#pragma weak jb_rt_of
-#pragma weak jb_wrap
-#pragma weak jb_wrap_hinted
-#pragma weak jb_entry_of
-
-/* The Java object behind a bridge wrapper, as a new local ref; NULL when v
- * is not a wrapper. Inside the gate. */
-static jobject unwrap_java(JNIEnv *env, JSContextRef ctx, JSValueRef v) {
-  if (!jb_rt_of || !jb_entry_of || !JSValueIsObject(ctx, v)) return NULL;
-  jb_rt *b = jb_rt_of(ctx);
-  if (!b) return NULL;
-  jb_entry *e = jb_entry_of(b, (JSObjectRef)v);
-  return e && e->ref ? (*env)->NewLocalRef(env, e->ref) : NULL;
-}
-
 /* A new typed handle for v (see handles.h). Inside the gate. */
 jobject strait__handle_wrap(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObjectRef v) {
   JSContextRef ctx = strait_runtime_context(jrt->rt);
-  jobject java = unwrap_java(env, ctx, v);
+  jobject java = jb_java_of(env, ctx, v);
   if (java) return java;
   if (!owner) return NULL;
   jclass cls = strait__hc.JsObject;
@@ -71,12 +53,12 @@ jobject strait__handle_wrap_as_object(JNIEnv *env, strait__jrt *jrt, jobject own
  * when not attached: TypeError). Inside the gate. */
 static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, uint32_t ihash,
                             JSValueRef *exc) {
-  if (!b || !jb_wrap) {
+  if (!b) {
     *exc = strait__make_error(ctx, "TypeError",
                               "a Java object cannot cross into JS: the Java bridge is not attached");
     return NULL;
   }
-  return jb_wrap_hinted ? jb_wrap_hinted(env, b, ctx, o, ihash, exc) : jb_wrap(env, b, ctx, o, exc);
+  return jb_wrap_hinted(env, b, ctx, o, ihash, exc);
 }
 
 /* Unpacks Java arguments (see handles.h). Inside the gate, once per native
@@ -173,72 +155,4 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
     }
   }
   return 0;
-}
-
-/* Throws exc into Java (see handles.h): the original Throwable when exc is
- * a bridge error carrying one in `javaException`, else JsException. Inside
- * the gate. */
-void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc) {
-  if ((*env)->ExceptionCheck(env)) return;   /* a pending Java exception wins */
-  JSContextRef ctx = strait_runtime_context(jrt->rt);
-  if (exc && JSValueIsObject(ctx, exc)) {
-    JSValueRef je = strait__get(ctx, (JSObjectRef)exc, "javaException");
-    jobject t = je ? unwrap_java(env, ctx, je) : NULL;
-    if (t && (*env)->IsInstanceOf(env, t, strait__jc.Throwable)) {
-      (*env)->Throw(env, (jthrowable)t);
-      (*env)->DeleteLocalRef(env, t);
-      return;
-    }
-    if (t) (*env)->DeleteLocalRef(env, t);
-  }
-  strait__throw_js(env, jrt->rt, exc);
-}
-
-/*
- * For the bridge, when a Java method called from JS threw t: the original
- * JS value when t is a JsException thrown by a call into this same runtime
- * (JS -> Java -> JS threw), so the outer JS catch sees the very same
- * object; NULL otherwise (the bridge then makes its Java error). Inside
- * the gate.
- */
-JSValueRef strait__js_exception_value(JNIEnv *env, strait_runtime *rt, jthrowable t) {
-  if (!t || !(*env)->IsInstanceOf(env, t, strait__jc.JsException)) return NULL;
-  strait__jrt *jrt = strait_runtime_embedder(rt);
-  if (!jrt) return NULL;
-  JSContextRef ctx = strait_runtime_context(rt);
-  /* the exception's own handle (JsException.value), which the user cannot
-   * close; still checked to belong to this runtime (the JsRuntime of the
-   * handle is this runtime's owner), so no cell of another heap is used */
-  jobject v = (*env)->GetObjectField(env, t, strait__hc.JsException_value);
-  JSValueRef out = NULL;
-  if (!v) {
-    out = NULL;
-  } else if ((*env)->IsInstanceOf(env, v, strait__jc.JsValue)) {
-    jobject owner = strait__owner_of(env, jrt);
-    if ((*env)->ExceptionCheck(env)) owner = NULL;
-    jobject vrt = owner ? (*env)->GetObjectField(env, v, strait__hc.JsValue_runtime) : NULL;
-    if (owner && vrt && (*env)->IsSameObject(env, owner, vrt))
-      out = strait__handle_value((*env)->GetLongField(env, v, strait__jc.JsValue_handle));
-    if (owner) (*env)->DeleteLocalRef(env, owner);
-    if (vrt) (*env)->DeleteLocalRef(env, vrt);
-  } else if ((*env)->IsInstanceOf(env, v, strait__jc.String)) {
-    JSStringRef s = strait__jsstring_from_java(env, v);
-    if (s) {
-      out = JSValueMakeString(ctx, s);
-      JSStringRelease(s);
-    }
-  } else if ((*env)->IsInstanceOf(env, v, strait__jc.Boolean)) {
-    jboolean z = (*env)->CallBooleanMethod(env, v, strait__jc.Boolean_booleanValue);
-    if (!(*env)->ExceptionCheck(env)) out = JSValueMakeBoolean(ctx, z);
-  } else if ((*env)->IsInstanceOf(env, v, strait__jc.Integer) ||
-             (*env)->IsInstanceOf(env, v, strait__jc.Double)) {
-    /* only the boxes strait__to_java makes: a user's Number subclass
-     * (doubleValue may throw or lie) is left to the bridge's Java error */
-    jdouble d = (*env)->CallDoubleMethod(env, v, strait__jc.Number_doubleValue);
-    if (!(*env)->ExceptionCheck(env)) out = JSValueMakeNumber(ctx, d);
-  }
-  /* a failed upcall above (adopt, a box): the bridge then makes its error */
-  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
-  if (v) (*env)->DeleteLocalRef(env, v);
-  return out;
 }

@@ -92,11 +92,9 @@ static void JNICALL n_value_release_all(JNIEnv *env, jclass cls, jlong peer,
 /* Natives.valueToString(peer, handle): String(value), exact UTF-16; a JS
  * exception from toString becomes JsException. Any Java thread. */
 static jstring JNICALL n_value_to_string(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
-  if (strait__java_enter(env, jrt)) return NULL;
-  strait__entry entry = {strait__entries, jrt};
-  strait__entries = &entry;
-  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  strait__native n;
+  if (strait__native_enter(env, &n, STRAIT__PEER(peer))) return NULL;
+  JSContextRef ctx = n.ctx;
   JSValueRef exc = NULL;
   jstring r = NULL;
   JSStringRef s = JSValueToStringCopy(ctx, strait__handle_value(handle), &exc);
@@ -104,19 +102,18 @@ static jstring JNICALL n_value_to_string(JNIEnv *env, jclass cls, jlong peer, jl
     r = strait__jstring_from_js(env, s);
     JSStringRelease(s);
   } else {
-    strait__throw_js(env, jrt->rt, exc);
+    strait__throw_js(env, n.jrt->rt, exc);
   }
-  strait__entries = entry.prev;
-  strait_leave(jrt->rt);
+  strait__native_leave(&n);
   return r;
 }
 
 /* Natives.valueTypeOf(peer, handle): the JS typeof of the value. Any Java
  * thread. */
 static jstring JNICALL n_value_type_of(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
-  if (strait__java_enter(env, jrt)) return NULL;
-  JSContextRef ctx = strait_runtime_context(jrt->rt);
+  strait__native n;
+  if (strait__native_enter(env, &n, STRAIT__PEER(peer))) return NULL;
+  JSContextRef ctx = n.ctx;
   JSValueRef v = strait__handle_value(handle);
   const char *t;
   switch (JSValueGetType(ctx, v)) {
@@ -131,7 +128,7 @@ static jstring JNICALL n_value_type_of(JNIEnv *env, jclass cls, jlong peer, jlon
       break;
     default: t = "bigint"; break;
   }
-  strait_leave(jrt->rt);
+  strait__native_leave(&n);
   return strait__jstring_from_utf8(env, t, strlen(t));
 }
 
