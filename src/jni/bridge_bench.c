@@ -7,7 +7,7 @@
  *
  * Everything here runs inside the runtime's gate.
  */
-#include "model/bridge.h"
+#include "call/call.h"
 
 #include <stdlib.h>
 #include <string.h>

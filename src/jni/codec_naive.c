@@ -1,5 +1,5 @@
 /*
- * codec_naive.c - the benchmark baseline of issue 5: deep conversion the
+ * codec_naive.c - the benchmark baseline: deep conversion the
  * usual way, one JNI call (or more) per value, with no buffer. JS -> Java
  * makes every box with a static valueOf, every string with NewString, every
  * container with NewObject and fills it with add/put calls; Java -> JS walks
@@ -8,7 +8,7 @@
  * org.strait.ValueBaselines; not part of the API.
  */
 #include "base/jni_base.h"
-#include "call/interop.h"
+#include "value/value.h"
 
 #include <math.h>
 #include <stdlib.h>

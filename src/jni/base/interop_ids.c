@@ -1,6 +1,6 @@
 /*
  * interop_ids.c - the process-wide cache of classes and method IDs used by
- * JavaScript-from-Java (issue 4), and the registration of the natives of
+ * JavaScript-from-Java, and the registration of the natives of
  * org.strait.InteropNatives.
  */
 #include "call/interop.h"
@@ -12,7 +12,7 @@ extern const int strait__interop_natives_count;
 extern const JNINativeMethod strait__loop_natives[];
 extern const int strait__loop_natives_count;
 
-/* Sentinels of JsProxyHandler (global refs), read by handles_natives.c. */
+/* Sentinels of JsProxyHandler (global refs), read by call/java_to_js.c. */
 jobject strait__proxy_absent, strait__proxy_not_function;
 
 #define CLASS(field, name) \
@@ -34,7 +34,7 @@ static jobject static_global(JNIEnv *env, jclass cls, const char *name) {
   return g;
 }
 
-/* Fills strait__hc and registers the natives (see handles.h). Once, from
+/* Fills strait__hc and registers the natives (see call/interop.h). Once, from
  * strait__jni_init(), on the loading thread. */
 int strait__handles_init(JNIEnv *env) {
   CLASS(InteropNatives, "org/strait/InteropNatives");

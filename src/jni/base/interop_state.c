@@ -11,7 +11,7 @@
 
 static void close_adopted(JNIEnv *env, strait__jrt *jrt, jobject adopted);
 
-/* The interop state of jrt (see handles.h). Inside the gate. */
+/* The interop state of jrt (see base/jni_base.h). Inside the gate. */
 strait__hstate *strait__hstate_of(strait__jrt *jrt) {
   if (jrt->interop) return jrt->interop;
   strait__hstate *st = calloc(1, sizeof *st);
@@ -26,7 +26,7 @@ strait__hstate *strait__hstate_of(strait__jrt *jrt) {
   return st;
 }
 
-/* Frees jrt's interop state (see jni_internal.h). Teardown, inside the
+/* Frees jrt's interop state (see base/jni_base.h). Teardown, inside the
  * gate; env may be NULL when the thread cannot reach the JVM. */
 void strait__handles_state_free(strait__jrt *jrt, JNIEnv *env) {
   strait__hstate *st = jrt->interop;
@@ -34,14 +34,14 @@ void strait__handles_state_free(strait__jrt *jrt, JNIEnv *env) {
   jrt->interop = NULL;
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   if (st->adopted && env) close_adopted(env, jrt, st->adopted);
-  strait__futures_cancel_all(env, jrt, st);
+  if (st->futures && st->settle_all) st->settle_all(env, jrt, st);
   if (st->promise_ctor) JSValueUnprotect(ctx, st->promise_ctor);
   if (st->loop_error && env) (*env)->DeleteGlobalRef(env, st->loop_error);
   if (st->adopted && env) (*env)->DeleteGlobalRef(env, st->adopted);
   free(st);
 }
 
-/* The JsRuntime owning jrt's handles (see handles.h). Inside the gate. */
+/* The JsRuntime owning jrt's handles (see base/jni_base.h). Inside the gate. */
 jobject strait__owner_of(JNIEnv *env, strait__jrt *jrt) {
   if (jrt->owner) {
     jobject o = (*env)->NewLocalRef(env, jrt->owner);

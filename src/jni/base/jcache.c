@@ -43,7 +43,7 @@ static jobject static_object(JNIEnv *env, jclass cls, const char *name, const ch
   return global;
 }
 
-/* Fills strait__jc and registers the core natives (see jni_internal.h).
+/* Fills strait__jc and registers the core natives (see base/jni_base.h).
  * Once, on the thread initializing the layer. */
 int strait__jni_core_init(JNIEnv *env) {
   CLASS(Object, "java/lang/Object");

@@ -4,17 +4,17 @@
  * This is the only header family that includes <jni.h>. It holds:
  *   - the process's JavaVM and the per-thread JNIEnv cache;
  *   - the cached global class refs and method/field IDs (strait__jc), filled
- *     once from JNI_OnLoad (onload.c) by strait__jni_core_init() and, for the
+ *     once from JNI_OnLoad (base/onload.c) by strait__jni_core_init() and, for the
  *     bridge, strait__bridge_init();
  *   - the per-runtime JNI state (strait__jrt) that owns the core's embedder
  *     slot of a runtime;
- *   - the one place that turns a status or a JS exception into a Java
- *     exception (errors.c);
- *   - UTF-16 string helpers (jstring.c);
- *   - a section at the end for the bridge (h6).
+ *   - the native-entry frame every native keeps for its stay (base/entry.c);
+ *   - the Java exceptions the layer throws (base/throw.c) and the turning of
+ *     a thrown JS value into one (value/exceptions.c);
+ *   - UTF-16 string helpers (base/jstring.c).
  */
-#ifndef STRAIT_JNI_INTERNAL_H
-#define STRAIT_JNI_INTERNAL_H
+#ifndef STRAIT_JNI_BASE_H
+#define STRAIT_JNI_BASE_H
 
 #include <jni.h>
 #include <stdbool.h>
@@ -122,7 +122,7 @@ typedef struct strait__jcache {
   /* JsException(String message, String name, String jsStack,
    *             String fileName, int line, int column, Object value,
    *             Object userValue): value is the exception's own handle,
-   *             userValue what getValue() hands out (errors.c) */
+   *             userValue what getValue() hands out (value/exceptions.c) */
   jmethodID JsException_init;
   /* JsExitException(int code) */
   jmethodID JsExitException_init;
@@ -145,15 +145,15 @@ static inline jobject strait__box_int(JNIEnv *env, jint i) {
 int strait__jni_core_init(JNIEnv *env);
 
 /* Fills the JS-from-Java cache and registers org.strait.InteropNatives
- * (handles_init.c). Once, from strait__jni_init(), after the bridge. */
+ * (base/interop_ids.c). Once, from strait__jni_init(), after the bridge. */
 int strait__handles_init(JNIEnv *env);
 
-/* Frees the JS-from-Java state of a runtime (handles_state.c): settles
+/* Frees the JS-from-Java state of a runtime (base/interop_state.c): settles
  * pending futures, drops queued work. From the teardown, inside the gate. */
 struct strait__jrt;
 void strait__handles_state_free(struct strait__jrt *jrt, JNIEnv *env);
 
-/* Fills the bridge's cache and registers its natives (h6, bridge_init.c).
+/* Fills the bridge's cache and registers its natives (model/bridge_init.c).
  * Once, from strait__jni_init(), after strait__jni_core_init(). */
 int strait__bridge_init(JNIEnv *env);
 
@@ -183,14 +183,14 @@ typedef struct strait__jrt {
   int exit_code;            /* set by the embedded on_exit hook */
   bool exited;
   bool embedded;            /* created by JsRuntime.create() */
-  void *bridge;             /* the bridge's per-runtime state (h6) */
-  void *interop;            /* JS-from-Java state (handles.h), or NULL */
+  void *bridge;             /* the bridge's per-runtime state */
+  void *interop;            /* JS-from-Java state (call/interop.h), or NULL */
   /* Intrinsics captured when the JNI layer first sees the runtime: for
    * JsRuntime.create() from its global before any script ran
    * (strait__jrt_capture), for a launcher runtime from a fresh realm of its
    * VM (strait__jrt_of), so nothing a script replaces is used. NULL when
    * absent. `intrinsics` (an object of functions and symbols, see
-   * jsruntime.c) is protected until the teardown and holds the three
+   * base/runtime.c) is protected until the teardown and holds the three
    * functions below. Read inside the gate. */
   JSObjectRef intrinsics;
   JSObjectRef object_keys;  /* Object.keys */
@@ -205,6 +205,10 @@ typedef struct strait__jrt {
  * use. NULL only when out of memory. Inside the gate.
  */
 strait__jrt *strait__jrt_of(strait_runtime *rt);
+
+/* Binds a new jrt (made by JsRuntime.create()) to its runtime rt: rt's
+ * embedder state from now on, freed by rt's teardown. Inside the gate. */
+void strait__jrt_bind(strait__jrt *jrt, strait_runtime *rt);
 
 /* Captures jrt's intrinsics (see strait__jrt) from its global object, once
  * (JsRuntime.create(), before any script). Inside the gate. */
@@ -267,17 +271,8 @@ void strait__native_pop(strait__native *n);
 /* A native's peer argument as its runtime's JNI state. */
 #define STRAIT__PEER(p) ((strait__jrt *)(intptr_t)(p))
 
-/* ---- errors (errors.c): status / JS exception -> Java exception ------- */
-
-/*
- * Throws org.strait.JsException for the thrown JS value exc of rt: message
- * "Name: message" (for a non-Error the value's string form), the JS stack,
- * file, line, column and the error's name. Inside rt's gate (reads exc).
- * Leaves the Java exception pending; the caller returns to Java at once.
- * When a Java exception is already pending (an upcall on the way failed),
- * it stays the one thrown and nothing is done.
- */
-void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc);
+/* ---- errors: Java exceptions the layer throws (base/throw.c), a thrown JS
+ *      value as a Java exception (value/exceptions.c) ------------------- */
 
 /*
  * Throws the Java exception for a status code: IllegalStateException
@@ -291,7 +286,12 @@ void strait__throw_status(JNIEnv *env, int status, const char *what);
 /* Throws JsExitException(code) (process.exit() in an embedded runtime). */
 void strait__throw_exit(JNIEnv *env, int code);
 
-/* ---- strings (jstring.c): UTF-16 both ways, never modified UTF-8 ------ */
+/* Throws a new cls (a cached global class ref, e.g.
+ * strait__jc.IllegalStateException) with a printf message of at most 511
+ * bytes; a Java exception already pending is kept instead. Any thread. */
+void strait__throw(JNIEnv *env, jclass cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- strings (base/jstring.c): UTF-16 both ways, never modified UTF-8 ------ */
 
 /* New Java string with the exact UTF-16 of s; NULL with OOM pending. */
 jstring strait__jstring_from_js(JNIEnv *env, JSStringRef s);
@@ -303,21 +303,51 @@ jstring strait__jstring_from_utf8(JNIEnv *env, const char *s, size_t len);
  * NULL when js is NULL or memory ran out. Any thread (no gate needed). */
 JSStringRef strait__jsstring_from_java(JNIEnv *env, jstring js);
 
-/* ---- values (value_conv.c) -------------------------------------------- */
+
+/* Number of runtimes made by JsRuntime.create() whose engine is not freed
+ * yet, process-wide (base/runtime.c; exposed to tests by testprobe.c). Any
+ * thread. */
+long strait__jrt_live_embedded(void);
+
+/* ---- per-runtime state of calls from Java (base/interop_state.c) ------------------------------- */
+
+/* A CompletableFuture waiting for a JS promise (call/futures.c). */
+typedef struct strait__pending_future strait__pending_future;
 
 /*
- * Converts a JS value of rt to a Java object: null for undefined/null,
- * Boolean, Integer (int32, not -0), Double, String (exact UTF-16), else a
- * new org.strait.JsValue of owner holding a protected handle. NULL with a
- * Java exception pending on failure (check with ExceptionCheck only then).
+ * The state JS-from-Java side keeps per runtime, hung off strait__jrt.interop and
+ * freed by strait__handles_state_free() from the runtime's teardown (inside
+ * the gate), which settles every pending future with "runtime closed".
+ * Touched only inside the gate, except `loop_error` (see call/loop.c).
+ */
+typedef struct strait__hstate {
+  JSObjectRef promise_ctor;       /* protected: the realm's Promise, captured
+                                   * when the state is made: for
+                                   * JsRuntime.create() before any script */
+  strait__pending_future *futures;/* doubly linked, inside the gate */
+  /* Completes every future still pending (call/futures.c sets it when it
+   * links the first one): run by the teardown, inside the gate. */
+  void (*settle_all)(JNIEnv *env, struct strait__jrt *jrt, struct strait__hstate *st);
+  jobject loop_error;             /* global ref: a posted Runnable threw */
+  jobject adopted;                /* global ref: JsRuntime made for a launcher runtime */
+} strait__hstate;
+
+/*
+ * The org.strait.JsRuntime that owns jrt's handles, as a new local ref:
+ * the embedding JsRuntime, or (launcher) one adopted on first use, which
+ * the teardown closes and drains. NULL with a Java exception pending.
  * Inside the gate.
  */
-jobject strait__to_java(JNIEnv *env, strait__jrt *jrt, jobject owner, JSValueRef v);
+jobject strait__owner_of(JNIEnv *env, strait__jrt *jrt);
 
-/* For an object: the Java object behind a bridge wrapper, else a new typed
- * handle (JsFunction, JsArray, JsPromise, JsObject) of owner; NULL when
- * owner is NULL (handles_conv.c). Inside the gate. */
-jobject strait__handle_wrap(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObjectRef v);
+/* The interop state of jrt, created on first use; NULL when out of memory.
+ * Inside the gate. */
+strait__hstate *strait__hstate_of(strait__jrt *jrt);
+
+/* Releases jrt's interop state (teardown, inside the gate). */
+void strait__handles_state_free(strait__jrt *jrt, JNIEnv *env);
+
+/* ---- handles ------------------------------------------------------------ */
 
 /*
  * Handle of a JsValue: the JSValueRef itself, protected once when the handle
@@ -332,15 +362,4 @@ static inline JSValueRef strait__handle_value(jlong h) {
   return (JSValueRef)(intptr_t)h;
 }
 
-/* ======================================================================
- * bridge (h6)
- * Declarations of the JS->Java bridge go below this line.
- * ====================================================================== */
-
-/* ---- codec (h5): whole values in one crossing (codec_jni.c) ---------- */
-
-/* Caches the codec's classes and registers its natives on Natives. Once,
- * from strait__jni_init(). */
-int strait__codec_jni_init(JNIEnv *env);
-
-#endif /* STRAIT_JNI_INTERNAL_H */
+#endif /* STRAIT_JNI_BASE_H */

@@ -19,7 +19,7 @@ jstring strait__jstring_from_utf8(JNIEnv *env, const char *s, size_t len) {
   if (!s) return NULL;
   JSStringRef js = strait__jsstring_utf8(s, len);
   if (!js) {
-    (*env)->ThrowNew(env, strait__jc.OutOfMemoryError, "strait: out of memory");
+    strait__throw(env, strait__jc.OutOfMemoryError, "strait: out of memory");
     return NULL;
   }
   jstring r = strait__jstring_from_js(env, js);
@@ -35,7 +35,7 @@ JSStringRef strait__jsstring_from_java(JNIEnv *env, jstring js) {
   JSChar stackbuf[256];
   JSChar *buf = n <= 256 ? stackbuf : malloc((size_t)n * sizeof(JSChar));
   if (!buf) {
-    (*env)->ThrowNew(env, strait__jc.OutOfMemoryError, "strait: out of memory");
+    strait__throw(env, strait__jc.OutOfMemoryError, "strait: out of memory");
     return NULL;
   }
   (*env)->GetStringRegion(env, js, 0, n, buf);

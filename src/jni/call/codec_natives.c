@@ -1,5 +1,5 @@
 /*
- * codec_natives.c - whole values in one crossing (issue 5): the JNI glue of the
+ * codec_natives.c - whole values in one crossing: the JNI glue of the
  * value format (src/core/codec*.c, docs/value-format.md).
  *
  *   - The value is walked by the JIT-compiled JS writer/reader of
@@ -23,10 +23,8 @@
  *     ArrayBuffers are refused. A read-only ByteBuffer is copied by Java
  *     before it is shared (docs/value-format.md, "Zero-copy bytes").
  */
-#include "base/jni_base.h"
-#include "model/bridge.h"
+#include "call/call.h"
 #include "codec.h"
-#include "call/interop.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -361,7 +359,7 @@ static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owne
     cap = (jlong)tls.cap;
   }
   if (!bytes || len < 0 || len > cap) {
-    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "toJs: no value bytes in the buffer");
+    strait__throw(env, strait__jc.IllegalArgumentException, "toJs: no value bytes in the buffer");
     return NULL;
   }
   flush_dead(env);
@@ -375,7 +373,7 @@ static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owne
   jobject r = NULL;
   if (rc == 0) r = strait__to_java(env, jrt, owner, v);
   else if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);
-  else if (rc == STRAIT_ECORRUPT) (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, err.msg);
+  else if (rc == STRAIT_ECORRUPT) strait__throw(env, strait__jc.IllegalArgumentException, "%s", err.msg);
   else strait__throw_status(env, rc, err.msg);
   strait__native_leave(&entry);
   return r;
@@ -391,7 +389,7 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
   void *p = (*env)->GetDirectBufferAddress(env, buf);
   jlong n = (*env)->GetDirectBufferCapacity(env, buf);
   if (!p || n < 0) {
-    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "toJs: the ByteBuffer is not direct");
+    strait__throw(env, strait__jc.IllegalArgumentException, "toJs: the ByteBuffer is not direct");
     return NULL;
   }
   jobject ref = (*env)->NewGlobalRef(env, buf);
@@ -446,7 +444,7 @@ static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong ha
     refused = "asByteBuffer: the ArrayBuffer is detached";
   jobject r = NULL;
   if (refused) {
-    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, refused);
+    strait__throw(env, strait__jc.IllegalArgumentException, "%s", refused);
   } else {
     uint8_t *p;
     size_t n;

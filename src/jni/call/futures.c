@@ -10,7 +10,7 @@
  * objects' finalizers only count down (no JSC, no JNI) and free the record
  * when both are gone and it is settled.
  */
-#include "call/interop.h"
+#include "call/call.h"
 
 #include <stdlib.h>
 
@@ -123,7 +123,7 @@ static JSObjectRef make_callback(JSContextRef ctx, strait__pending_future *rec, 
   return JSObjectMake(ctx, settle_class, sf);
 }
 
-/* InteropNatives.whenSettled (see handles.h): registers future to be
+/* InteropNatives.whenSettled (see call/interop.h): registers future to be
  * completed when promise settles. Any Java thread. */
 void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject owner,
                                     jlong promise, jobject future) {
@@ -146,6 +146,7 @@ void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject o
       strait__throw_status(env, future ? STRAIT_ENOMEM : STRAIT_EINVAL, "toFuture");
     goto out;
   }
+  st->settle_all = strait__futures_cancel_all;
   rec->next = st->futures;
   if (st->futures) st->futures->prev = rec;
   st->futures = rec;
@@ -169,7 +170,7 @@ out:
   strait__native_leave(&n);
 }
 
-/* Completes every pending future exceptionally (see handles.h). */
+/* Completes every pending future exceptionally (see call/interop.h). */
 void strait__futures_cancel_all(JNIEnv *env, strait__jrt *jrt, strait__hstate *st) {
   jthrowable closed = NULL;
   if (env) {

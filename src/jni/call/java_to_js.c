@@ -5,14 +5,13 @@
  *
  * Every native here is called by Java while it holds one in-flight count
  * of the runtime (JsRuntime.enter/leave), so the peer (a strait__jrt*) is
- * alive; it then enters the runtime's gate (threads_gate.c), pushes an
+ * alive; it then enters the runtime's gate (base/entry.c), pushes an
  * entry frame (so close() from a callback can tell), does its work and
  * leaves, which drains the microtask queue when it was the outermost stay.
  * Handles are protected JSValueRefs (strait__handle_make); 0 names the
  * global object.
  */
-#include "call/interop.h"
-#include "model/bridge.h"
+#include "call/call.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +164,7 @@ static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj)
   JSObjectRef keysfn = s.jrt->object_keys;
   JSValueRef arr = NULL;
   if (!keysfn) {
-    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "keys: Object.keys is not available");
+    strait__throw(env, strait__jc.IllegalStateException, "keys: Object.keys is not available");
     goto done;
   }
   JSValueRef argv[1] = {o};
@@ -178,7 +177,7 @@ static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj)
   JSValueRef lenv = strait__get(s.ctx, a, "length");
   double len = lenv ? JSValueToNumber(s.ctx, lenv, NULL) : -1;
   if (!(len >= 0 && len <= 2147483647.0)) {
-    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "keys: Object.keys gave no array");
+    strait__throw(env, strait__jc.IllegalStateException, "keys: Object.keys gave no array");
     goto done;
   }
   jsize n = (jsize)len;
@@ -188,7 +187,7 @@ static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj)
     JSValueRef kv = JSObjectGetPropertyAtIndex(s.ctx, a, (unsigned)i, &exc);
     if (exc || !kv || !JSValueIsString(s.ctx, kv)) {
       if (exc) strait__rethrow_to_java(env, s.jrt, exc);
-      else (*env)->ThrowNew(env, strait__jc.IllegalStateException, "keys: a key is not a string");
+      else strait__throw(env, strait__jc.IllegalStateException, "keys: a key is not a string");
       out = NULL;
       break;
     }
@@ -350,7 +349,7 @@ static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong
                                         jobjectArray names) {
   jsize n = (*env)->GetArrayLength(env, names);
   if (n > 4096) {
-    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "memberKinds: more than 4096 names");
+    strait__throw(env, strait__jc.IllegalArgumentException, "memberKinds: more than 4096 names");
     return NULL;
   }
   jint kinds[n > 0 ? n : 1];

@@ -9,8 +9,7 @@
  * Everything here runs on the thread inside the runtime's gate; the gate is
  * released only while Java runs.
  */
-#include "model/bridge.h"
-#include "call/interop.h"
+#include "call/call.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,12 +161,12 @@ static jb_member *resolve(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, 
     candidates(g, cands, sizeof cands);
     arg_types(args, argc, types, sizeof types);
     if (!bm && !arity_ok)
-      *exc = jb_error(ctx, "TypeError", "%s: no overload takes %zu argument%s; candidates: %s", name, argc,
+      *exc = strait__make_error(ctx, "TypeError", "%s: no overload takes %zu argument%s; candidates: %s", name, argc,
                       argc == 1 ? "" : "s", cands);
     else if (!bm)
-      *exc = jb_error(ctx, "TypeError", "%s: no overload matches (%s); candidates: %s", name, types, cands);
+      *exc = strait__make_error(ctx, "TypeError", "%s: no overload matches (%s); candidates: %s", name, types, cands);
     else
-      *exc = jb_error(ctx, "TypeError", "%s: ambiguous call, the argument types (%s) match several overloads "
+      *exc = strait__make_error(ctx, "TypeError", "%s: ambiguous call, the argument types (%s) match several overloads "
                       "(select one with obj['name(type,...)']); candidates: %s", name, types, cands);
     return NULL;
   }
@@ -211,7 +210,7 @@ static bool pack_varargs(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, 
   }
   if (!arr) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "Error", "%s: out of memory", what);
+    *exc = strait__make_error(ctx, "Error", "%s: out of memory", what);
     return false;
   }
   jb_locals_add(l, arr);
@@ -397,7 +396,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   jb_arg stack_args[MAX_STACK_ARGS];
   jvalue stack_jv[MAX_STACK_ARGS];
   jb_arg *args = argc <= MAX_STACK_ARGS ? stack_args : malloc(sizeof(jb_arg) * argc);
-  if (!args) { *exc = jb_error(ctx, "Error", "out of memory"); return NULL; }
+  if (!args) { *exc = strait__make_error(ctx, "Error", "out of memory"); return NULL; }
   /* JSC dropped its VM lock for this callback and every C API call takes
    * it again; holding it across the argument phase makes those recursive
    * (cheap). It is released before Java runs (the gate rule). */
@@ -418,7 +417,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   l.n = 0; l.more = NULL; l.nmore = l.capmore = 0;
   if (m) {
     if ((size_t)m->nparams != argc && !(m->varargs && argc + 1 >= (size_t)m->nparams)) {
-      *exc = jb_error(ctx, "TypeError", "%s%s%s%s takes %d argument%s, got %zu", m->kind == 'c' ? "new " : "",
+      *exc = strait__make_error(ctx, "TypeError", "%s%s%s%s takes %d argument%s, got %zu", m->kind == 'c' ? "new " : "",
                       m->kind == 'c' ? "" : m->owner->name, m->kind == 'c' ? "" : ".", m->sig, m->nparams,
                       m->nparams == 1 ? "" : "s", argc);
       goto done;
@@ -433,7 +432,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     if ((size_t)m->nparams != argc) {
       char name[300];
       group_name(g, name, sizeof name);
-      *exc = jb_error(ctx, "TypeError", "%s: expected %d argument%s, got %zu (%s)", name, m->nparams,
+      *exc = strait__make_error(ctx, "TypeError", "%s: expected %d argument%s, got %zu (%s)", name, m->nparams,
                       m->nparams == 1 ? "" : "s", argc, m->sig);
       goto done;
     }
@@ -441,7 +440,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     goto done;
   }
   if ((size_t)m->nparams > MAX_STACK_ARGS && !(jv = malloc(sizeof(jvalue) * (size_t)m->nparams))) {
-    *exc = jb_error(ctx, "Error", "out of memory");
+    *exc = strait__make_error(ctx, "Error", "out of memory");
     goto done;
   }
   if (!convert_args(env, b, ctx, m, as_varargs, args, argc, jv, &l, exc)) goto done;
@@ -473,7 +472,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
    * for every caller, whatever it checked) */
   JB_CHECK(m->is_static || (recv && (*env)->IsInstanceOf(env, recv, m->owner->ref)));
   if (!m->is_static && !recv) {
-    *exc = jb_error(ctx, "TypeError", "%s.%s: receiver is not a Java object", m->owner->name, m->sig);
+    *exc = strait__make_error(ctx, "TypeError", "%s.%s: receiver is not a Java object", m->owner->name, m->sig);
     goto done;
   }
   JSObjectRef self = c->self;
@@ -507,12 +506,12 @@ JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, jb
   if (k->flags & (JB_IFACE | JB_ABSTRACT)) {
     if ((k->flags & JB_IFACE) && argc == 1 && JSValueIsObject(ctx, argv[0]))
       return strait__js_implement_value(env, b->rt, k->ref, (JSObjectRef)argv[0], exc);
-    *exc = jb_error(ctx, "TypeError", "cannot instantiate %s %s: it has no implementation here",
+    *exc = strait__make_error(ctx, "TypeError", "cannot instantiate %s %s: it has no implementation here",
                     (k->flags & JB_IFACE) ? "interface" : "abstract class", k->name);
     return NULL;
   }
   if (k->flags & (JB_ARRAY | JB_PRIMITIVE) || k->ctors.n == 0) {
-    *exc = jb_error(ctx, "TypeError", "%s has no public constructor%s", k->name,
+    *exc = strait__make_error(ctx, "TypeError", "%s has no public constructor%s", k->name,
                     (k->flags & JB_ARRAY) ? " (use Java.array)" : "");
     return NULL;
   }

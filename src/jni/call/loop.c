@@ -7,7 +7,7 @@
  * (gate and JSC lock), so it may block or call into JS like any Java code.
  * If it throws, the loop stops and runLoop() rethrows that Throwable.
  */
-#include "call/interop.h"
+#include "call/call.h"
 
 #define PEER STRAIT__PEER
 
@@ -45,7 +45,7 @@ static void drop_task(void *data) {
  * thread; takes no lock the loop holds while running JS. */
 static void JNICALL n_post(JNIEnv *env, jclass c, jlong peer, jobject task) {
   if (!task) {
-    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "post: task is null");
+    strait__throw(env, strait__jc.IllegalArgumentException, "post: task is null");
     return;
   }
   jobject g = (*env)->NewGlobalRef(env, task);
@@ -82,8 +82,8 @@ static void JNICALL n_run_loop(JNIEnv *env, jclass c, jlong peer) {
   strait__jrt *jrt = PEER(peer);
   strait_runtime *rt = jrt->rt;
   if (strait_inside(rt)) {
-    (*env)->ThrowNew(env, strait__jc.IllegalStateException,
-                     "runLoop: called from inside the runtime (a callback of JS)");
+    strait__throw(env, strait__jc.IllegalStateException,
+                  "runLoop: called from inside the runtime (a callback of JS)");
     return;
   }
   strait__native n;

@@ -1,11 +1,11 @@
 /*
- * bridge_init.c - entry points of the Java bridge (issue 3): the process-wide
+ * bridge_init.c - entry points of the Java bridge: the process-wide
  * initialisation called from JNI_OnLoad (class and method IDs), the
  * per-runtime installation (strait_java_attach) and its teardown, and the
  * registry that lets GC finalizers find a runtime's bridge by a small slot
  * number.
  */
-#include "model/bridge.h"
+#include "call/call.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +165,7 @@ int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {
   jb_rt *b = calloc(1, sizeof *b);
   if (!b) return STRAIT_ENOMEM;
   b->rt = rt;
+  b->cb = &jb_js_callbacks;
   b->ctx = strait_runtime_context(rt);
   b->slot = slot;
   jrt->bridge = b;
@@ -186,6 +187,7 @@ int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {
   b->adopt_buf = (*env)->NewGlobalRef(env, abuf);
   (*env)->DeleteLocalRef(env, abuf);
   JSValueRef exc = NULL;
+  jb_imm_init(b->ctx);
   rc = jb_jsclass_init(b, b->ctx, &exc);
   if (rc == 0) rc = jb_packages_install(b, b->ctx, &exc);
   if (rc && exc && exception) *exception = exc;

@@ -15,7 +15,8 @@
  * nothing: the next use tries again and gets the JVM's
  * NoClassDefFoundError, as a JS error.
  */
-#include "model/bridge.h"
+#include "model/model.h"
+#include "value/value.h"
 
 #include "call/interop.h"
 
@@ -126,7 +127,7 @@ static jobject element(JNIEnv *env, jobjectArray a, jsize i, jclass want, const 
     if (o) (*env)->DeleteLocalRef(env, o);
     char m[96];
     snprintf(m, sizeof m, "Bridge.describe: bad %s", what);
-    (*env)->ThrowNew(env, strait__jc.IllegalStateException, m);
+    strait__throw(env, strait__jc.IllegalStateException, "%s", m);
     return NULL;
   }
   return o;
@@ -148,7 +149,7 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
   jobjectArray d = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_describe, k->ref);
   if ((*env)->ExceptionCheck(env)) return STRAIT_EJAVA;
   if (!d) {
-    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe returned null");
+    strait__throw(env, strait__jc.IllegalStateException, "Bridge.describe returned null");
     return STRAIT_EJAVA;
   }
   jintArray header = NULL, classes = NULL;
@@ -172,7 +173,7 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
   n = (*env)->GetArrayLength(env, members);
   nc = (*env)->GetArrayLength(env, classes);
   if ((*env)->GetArrayLength(env, names) < n || (*env)->GetArrayLength(env, sigs) < n) {
-    (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: short arrays");
+    strait__throw(env, strait__jc.IllegalStateException, "Bridge.describe: short arrays");
     goto out;
   }
   rc = STRAIT_ENOMEM;
@@ -192,7 +193,7 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
     if (!end) end = p + strlen(p);
     int np = (int)(end - p) - 5;
     if (np < 0 || ci + 1 + np > nc) {
-      (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: bad type codes");
+      strait__throw(env, strait__jc.IllegalStateException, "Bridge.describe: bad type codes");
       goto out;
     }
     m->owner = k;
@@ -219,7 +220,7 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
     (*env)->DeleteLocalRef(env, mo);
     if ((*env)->ExceptionCheck(env)) goto out;
     if (m->kind == 'f' ? !m->fid : !m->mid) {
-      (*env)->ThrowNew(env, strait__jc.IllegalStateException, "Bridge.describe: a member has no JNI ID");
+      strait__throw(env, strait__jc.IllegalStateException, "Bridge.describe: a member has no JNI ID");
       goto out;
     }
     jstring nm = element(env, names, i, strait__jc.String, "name");
@@ -281,7 +282,7 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
 out:
   if (rc) {
     if (rc == STRAIT_ENOMEM && !(*env)->ExceptionCheck(env))
-      (*env)->ThrowNew(env, strait__jc.OutOfMemoryError, "describing a Java class");
+      strait__throw(env, strait__jc.OutOfMemoryError, "describing a Java class");
     free_description(dd, n);
     rc = STRAIT_EJAVA;
   }
@@ -353,7 +354,7 @@ static void class_error(JNIEnv *env, JSContextRef ctx, const char *name, JSValue
     c = next;
   }
   if (c) (*env)->DeleteLocalRef(env, c);
-  JSValueRef err = jb_error(ctx, "Error", "%s", buf);
+  JSValueRef err = strait__make_error(ctx, "Error", "%s", buf);
   jb_rt *b = t && JSValueIsObject(ctx, err) ? jb_rt_of(ctx) : NULL;
   if (b) {
     JSValueRef ignored = NULL;
@@ -384,7 +385,7 @@ jb_class *jb_class_get(JNIEnv *env, JSContextRef ctx, int index, bool want_membe
     pthread_mutex_unlock(&cls_mu);
     if (!k) {
       if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
-      if (ctx && exc) *exc = jb_error(ctx, "Error", "no Java class with index %d", index);
+      if (ctx && exc) *exc = strait__make_error(ctx, "Error", "no Java class with index %d", index);
       return NULL;
     }
   }
@@ -511,4 +512,53 @@ jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_
     if (ok && np == m->nparams) return m;
   }
   return NULL;
+}
+
+/* ---- names for messages ---- */
+
+/* Java source name of a class name for messages: "[I" -> "int[]",
+ * "[[Ljava.lang.String;" -> "java.lang.String[][]"; other names as they
+ * are. Returns buf or name; see bridge.h. Any thread. */
+const char *jb_source_name(const char *name, char *buf, size_t n) {
+  if (!name || name[0] != '[') return name;
+  int dims = 0;
+  while (name[dims] == '[') dims++;
+  const char *e = name + dims, *base;
+  size_t blen;
+  switch (*e) {
+  case 'Z': base = "boolean"; break; case 'B': base = "byte"; break; case 'C': base = "char"; break;
+  case 'S': base = "short"; break; case 'I': base = "int"; break; case 'J': base = "long"; break;
+  case 'F': base = "float"; break; case 'D': base = "double"; break;
+  case 'L': base = NULL; break;
+  default: return name;
+  }
+  if (base) blen = strlen(base);
+  else {
+    base = e + 1;
+    const char *semi = strchr(base, ';');
+    blen = semi ? (size_t)(semi - base) : strlen(base);
+  }
+  if (blen + 2 * (size_t)dims + 1 > n) return name;
+  memcpy(buf, base, blen);
+  for (int i = 0; i < dims; i++) { buf[blen + 2 * i] = '['; buf[blen + 2 * i + 1] = ']'; }
+  buf[blen + 2 * (size_t)dims] = 0;
+  return buf;
+}
+
+/* Java name of a type code for messages. Inside the gate. */
+const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls) {
+  switch (code) {
+  case 'V': return "void"; case 'Z': return "boolean"; case 'B': return "byte";
+  case 'C': return "char"; case 'S': return "short"; case 'I': return "int";
+  case 'J': return "long"; case 'F': return "float"; case 'D': return "double";
+  case 'z': return "java.lang.Boolean"; case 'b': return "java.lang.Byte";
+  case 'c': return "java.lang.Character"; case 's': return "java.lang.Short";
+  case 'i': return "java.lang.Integer"; case 'j': return "java.lang.Long";
+  case 'f': return "java.lang.Float"; case 'd': return "java.lang.Double";
+  case 'T': return "java.lang.String"; case 'O': return "java.lang.Object";
+  case 'N': return "java.lang.Number"; case 'G': return "java.math.BigInteger";
+  default: break;
+  }
+  jb_class *c = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, NULL) : NULL;
+  return c ? c->name : "object";
 }

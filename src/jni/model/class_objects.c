@@ -31,24 +31,14 @@
  *
  * Everything here runs inside the runtime's gate.
  */
-#include "model/bridge.h"
+#include "model/model.h"
+#include "value/value.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static JSClassRef token_class;
-static JSClassRef sig_ctor_class;   /* C['new(type,...)']: callable and a constructor */
 static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
-
-static JSValueRef sig_ctor_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                const JSValueRef argv[], JSValueRef *exc);
-static JSObjectRef sig_ctor_new(JSContextRef ctx, JSObjectRef fn, size_t argc, const JSValueRef argv[],
-                                JSValueRef *exc);
-
-static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                              const JSValueRef argv[], JSValueRef *exc);
-static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                 const JSValueRef argv[], JSValueRef *exc);
 
 /* Creates the process-wide JSClass of tokens. Once. */
 static void make_classes(void) {
@@ -56,11 +46,6 @@ static void make_classes(void) {
   t.className = "JavaRef";
   t.finalize = jb_token_finalize;
   token_class = JSClassCreate(&t);
-  JSClassDefinition c = kJSClassDefinitionEmpty;
-  c.className = "Function";
-  c.callAsFunction = sig_ctor_call;
-  c.callAsConstructor = sig_ctor_new;
-  sig_ctor_class = JSClassCreate(&c);
 }
 
 /* The finalizing token class (process-wide). Any thread. */
@@ -294,8 +279,8 @@ static inline uint32_t fn_hash(JSObjectRef f) {
   return (uint32_t)x;
 }
 
-/* The bound data of a function made by jb_method_fn / bridge_fn. */
-static inline jb_bound *fn_bound(jb_rt *b, JSObjectRef f) {
+/* The bound data of a function made by jb_method_fn (see bridge.h). */
+jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f) {
   if (!b || !b->fn_cap) return NULL;
   uint32_t mask = b->fn_cap - 1;
   for (uint32_t i = fn_hash(f) & mask; b->fn_keys[i]; i = (i + 1) & mask)
@@ -331,110 +316,6 @@ static void fn_put(jb_rt *b, JSObjectRef f, jb_bound *bd) {
   b->fn_vals[i] = bd;
 }
 
-/* The bridge behind one of its helper functions. */
-static jb_rt *bridge_of_fn(JSContextRef ctx, JSObjectRef fn) {
-  (void)fn;
-  return jb_rt_fast(ctx);
-}
-
-/* construct(self, ...args): new instance of the function's class; self is
- * the `this` JS made for `new` (one construct function per class, found by
- * address, so no argument carries the class). */
-static JSValueRef native_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                   const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = jb_rt_fast(ctx);
-  jb_bound *bd = fn_bound(b, fn);
-  if (!bd || argc < 1) return JSValueMakeUndefined(ctx);
-  JNIEnv *env = strait__env();
-  /* always the fresh object `new` made (the helper passes its `this`); a
-   * stale table entry at the same address is evicted when it is adopted */
-  if (!JSValueIsObject(ctx, argv[0])) return JSValueMakeUndefined(ctx);
-  JSObjectRef made = (JSObjectRef)argv[0];
-  return jb_construct(env, b, ctx, bd->cls, NULL, made, argc - 1, argv + 1, exc);
-}
-
-/* isInstance(ci, v): v wraps an instance of class ci. */
-static JSValueRef native_is_instance(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                     const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(ctx, fn);
-  if (argc < 2 || !JSValueIsObject(ctx, argv[1])) return JSValueMakeBoolean(ctx, false);
-  jb_entry *e = jb_entry_of(b, (JSObjectRef)argv[1]);
-  if (!e) return JSValueMakeBoolean(ctx, false);
-  JNIEnv *env = strait__env();
-  jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), false, exc);
-  if (!k) return NULL;
-  return JSValueMakeBoolean(ctx, e->cls == k || (*env)->IsInstanceOf(env, e->ref, k->ref));
-}
-
-/* Receiver of an instance member call: the Java object behind self, which
- * must be an instance of k. NULL with a TypeError in *exc. */
-static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef self, jb_class *k,
-                        const char *member, JSValueRef *exc) {
-  jb_entry *e = self ? jb_entry_of(b, self) : NULL;
-  if (!e) {
-    *exc = jb_error(ctx, "TypeError", "%s.%s: receiver is not a Java object (instance member used on the class, "
-                    "detached from its object, or called on a JS value)", k->name, member);
-    return NULL;
-  }
-  /* the object is an instance of its recorded class (its own class; one
-   * jb_class per Java class), so assignability from it suffices; cached */
-  JB_CHECK((*env)->IsInstanceOf(env, e->ref, e->cls->ref));
-  if (!jb_is_a(env, e->cls, k)) {
-    *exc = jb_error(ctx, "TypeError", "%s.%s: receiver is a %s, not a %s", k->name, member, e->cls->name, k->name);
-    return NULL;
-  }
-  return e->ref;
-}
-
-/* iterStart(obj): a Java Iterator over obj (Iterable, Map entries, array). */
-static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                    const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(ctx, fn);
-  JNIEnv *env = strait__env();
-  jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
-  if (!e) {
-    *exc = jb_error(ctx, "TypeError", "Symbol.iterator of a Java object called on a non-Java value");
-    return NULL;
-  }
-  jb_maybe_flush(env, b);
-  strait__susp susp;
-  strait__gate_suspend(b->rt, &susp);
-  jobject it = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterator, e->ref);
-  strait__gate_resume(b->rt, &susp);
-  if ((*env)->ExceptionCheck(env)) {
-    jb_throw_pending(env, b, ctx, exc);
-    return NULL;
-  }
-  JSValueRef r = jb_wrap(env, b, ctx, it, exc);
-  (*env)->DeleteLocalRef(env, it);
-  return r;
-}
-
-/* iterNext(it): the next element, or the DONE marker. */
-static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                   const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = bridge_of_fn(ctx, fn);
-  JNIEnv *env = strait__env();
-  jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
-  if (!e) return b->token_key;
-  jb_maybe_flush(env, b);
-  strait__susp susp;
-  strait__gate_suspend(b->rt, &susp);
-  jobject v = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterNext, e->ref);
-  strait__gate_resume(b->rt, &susp);
-  if ((*env)->ExceptionCheck(env)) {
-    jb_throw_pending(env, b, ctx, exc);
-    return NULL;
-  }
-  if (v && (*env)->IsSameObject(env, v, jb.done)) {
-    (*env)->DeleteLocalRef(env, v);
-    return b->token_key;
-  }
-  JSValueRef r = jb_wrap(env, b, ctx, v, exc);
-  if (v) (*env)->DeleteLocalRef(env, v);
-  return r;
-}
-
 /* The class index behind a constructor object, or -1 (see bridge.h). */
 int jb_ctor_class(jb_rt *b, JSContextRef ctx, JSObjectRef obj) {
   JSValueRef v = JSObjectGetPropertyForKey(ctx, obj, b->token_key, NULL);
@@ -445,25 +326,19 @@ int jb_ctor_class(jb_rt *b, JSContextRef ctx, JSObjectRef obj) {
   return b->jsc[ci].ctor == obj ? ci : -1;
 }
 
-/* A native helper function of b (found again through jb_rt_fast). */
-static JSObjectRef bridge_fn(jb_rt *b, JSContextRef ctx, JSObjectCallAsFunctionCallback cb) {
-  (void)b;
-  return JSObjectMakeFunctionWithCallback(ctx, NULL, cb);
-}
-
 /* JSValueProtect when v is set (each paired with one unprotect at teardown). */
 static void protect(JSContextRef ctx, JSValueRef v) { if (v) JSValueProtect(ctx, v); }
 
 /* The intrinsics the helper script uses: the JNI layer's, captured once
  * per runtime before any script ran or from a fresh realm of the runtime's
- * context group that no script has seen (strait__jrt_of, jsruntime.c), so
+ * context group that no script has seen (strait__jrt_of, base/runtime.c), so
  * what a script replaced before or after the bridge started changes
  * nothing the helper does. Owned by the runtime's JNI state; NULL with
  * *exc when they could not be read. */
 static JSValueRef read_intrinsics(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   strait__jrt *jrt = strait__jrt_of(b->rt);
   if (!jrt || !jrt->intrinsics) {
-    *exc = jb_error(ctx, "Error", "cannot read the JavaScript intrinsics for the Java bridge");
+    *exc = strait__make_error(ctx, "Error", "cannot read the JavaScript intrinsics for the Java bridge");
     return NULL;
   }
   return jrt->intrinsics;
@@ -472,7 +347,6 @@ static JSValueRef read_intrinsics(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
 /* Per-runtime set-up: classes, helper script, cached strings. */
 int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   pthread_once(&classes_once, make_classes);
-  jb_imm_init(ctx);
   b->token_class = token_class;
   b->s_length = JSStringCreateWithUTF8CString("length");
   b->s_prototype = JSStringCreateWithUTF8CString("prototype");
@@ -484,25 +358,25 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   protect(ctx, b->token_key);
   b->object_proto = (JSObjectRef)JSObjectGetPrototype(ctx, JSObjectMake(ctx, NULL, NULL));
   protect(ctx, b->object_proto);
-  JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, NULL, native_is_instance);
+  JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->is_instance);
   b->fn_proto = (JSObjectRef)JSObjectGetPrototype(ctx, f);
   protect(ctx, b->fn_proto);
   JSValueRef ev = strait__get(ctx, global, "Error");
   b->error_ctor = JSValueIsObject(ctx, ev) ? (JSObjectRef)ev : NULL;
   protect(ctx, b->error_ctor);
 
-  JSObjectRef is_inst = bridge_fn(b, ctx, native_is_instance);
+  JSObjectRef is_inst = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->is_instance);
   JSStringRef src = JSStringCreateWithUTF8CString(helper_src);
   JSStringRef file = JSStringCreateWithUTF8CString("strait:java-bridge");
   JSValueRef factory = JSEvaluateScript(ctx, src, NULL, file, 1, exc);
   JSStringRelease(src);
   JSStringRelease(file);
   if (!factory) return STRAIT_EJS;
-  JSObjectRef istart = bridge_fn(b, ctx, native_iter_start);
-  JSObjectRef inext = bridge_fn(b, ctx, native_iter_next);
-  JSObjectRef resolve = bridge_fn(b, ctx, native_resolve);
-  JSObjectRef aget = bridge_fn(b, ctx, jb_array_get_fn);
-  JSObjectRef aset = bridge_fn(b, ctx, jb_array_set_fn);
+  JSObjectRef istart = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->iter_start);
+  JSObjectRef inext = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->iter_next);
+  JSObjectRef resolve = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->resolve);
+  JSObjectRef aget = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->array_get);
+  JSObjectRef aset = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->array_set);
   JSValueRef intr = read_intrinsics(b, ctx, exc);
   if (!intr) return STRAIT_EJS;
   JSValueRef args[8] = {is_inst, istart, inext, b->token_key, resolve, aget, aset, intr};
@@ -580,13 +454,13 @@ JSObjectRef jb_method_fn(jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *for
   if (!bd) return NULL;
   if (forced && forced->kind == 'c') {
     /* an explicit constructor: both `f(...)` and `new f(...)` construct */
-    JSObjectRef f = JSObjectMake(ctx, sig_ctor_class, NULL);
+    JSObjectRef f = JSObjectMake(ctx, b->cb->sig_ctor_class(), NULL);
     JSObjectSetPrototype(ctx, f, b->fn_proto);
     fn_put(b, f, bd);
     return f;
   }
   JSStringRef name = JSStringCreateWithUTF8CString(forced ? forced->sig : g->name);
-  JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, name, method_call);
+  JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, name, b->cb->method);
   JSStringRelease(name);
   fn_put(b, f, bd);
   return f;
@@ -607,33 +481,6 @@ static void add_methods(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj
     JSObjectRef f = jb_method_fn(b, ctx, g, NULL);
     if (f) set_prop(ctx, obj, g->name, f, 0);
   }
-}
-
-/* Getter of one field (this = the receiver for instance fields). */
-static JSValueRef field_getter(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                               const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = jb_rt_fast(ctx);
-  jb_bound *bd = fn_bound(b, fn);
-  if (!bd) return JSValueMakeUndefined(ctx);
-  jb_member *f = bd->forced;
-  JNIEnv *env = strait__env();
-  jobject recv = NULL;
-  if (!f->is_static && !(recv = receiver(env, b, ctx, self, bd->cls, f->name, exc))) return NULL;
-  return jb_field_get(env, b, ctx, f, recv, exc);
-}
-
-/* Setter of one non-final field. */
-static JSValueRef field_setter(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                               const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = jb_rt_fast(ctx);
-  jb_bound *bd = fn_bound(b, fn);
-  if (!bd) return JSValueMakeUndefined(ctx);
-  jb_member *f = bd->forced;
-  JNIEnv *env = strait__env();
-  jobject recv = NULL;
-  if (!f->is_static && !(recv = receiver(env, b, ctx, self, bd->cls, f->name, exc))) return NULL;
-  if (!jb_field_set(env, b, ctx, f, recv, argc ? argv[0] : JSValueMakeUndefined(ctx), exc)) return NULL;
-  return JSValueMakeUndefined(ctx);
 }
 
 /* Defines k's fields (static or instance) on obj through the helper: one
@@ -666,12 +513,12 @@ static bool add_fields(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj,
     if (f->is_static == is_static) {
       jb_bound *bd = new_bound(b, k, NULL, f, is_static);
       if (bd) {
-        JSObjectRef g = JSObjectMakeFunctionWithCallback(ctx, s, field_getter);
+        JSObjectRef g = JSObjectMakeFunctionWithCallback(ctx, s, b->cb->field_get);
         JSValueProtect(ctx, g);
         fn_put(b, g, bd);
         getters[i] = g;
         if (!f->is_final) {
-          JSObjectRef st = JSObjectMakeFunctionWithCallback(ctx, s, field_setter);
+          JSObjectRef st = JSObjectMakeFunctionWithCallback(ctx, s, b->cb->field_set);
           JSValueProtect(ctx, st);
           fn_put(b, st, bd);
           setters[i] = st;
@@ -752,7 +599,7 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
   JSStringRef nm = JSStringCreateWithUTF8CString(k->name);
   jb_bound *cb = new_bound(b, k, NULL, NULL, true);
   if (!cb) { JSStringRelease(nm); return NULL; }
-  JSObjectRef construct = JSObjectMakeFunctionWithCallback(ctx, nm, native_construct);
+  JSObjectRef construct = JSObjectMakeFunctionWithCallback(ctx, nm, b->cb->construct);
   fn_put(b, construct, cb);
   JSValueRef args[4] = {JSValueMakeNumber(ctx, index), JSValueMakeString(ctx, nm), construct, proto};
   JSStringRelease(nm);
@@ -772,83 +619,6 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
   return ctor;
 }
 
-/* Calls a method function: resolves the receiver and invokes. */
-static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                              const JSValueRef argv[], JSValueRef *exc) {
-  jb_bound *bd = fn_bound(jb_rt_fast(ctx), fn);
-  if (!bd) {
-    *exc = jb_error(ctx, "TypeError", "Java method called in a runtime that did not make it");
-    return NULL;
-  }
-  jb_rt *b = bd->b;
-  JNIEnv *env = strait__env();
-  /* an explicit constructor signature (C['new(java.lang.String)']): a call
-   * constructs, as `new` of the function does (ctor_construct) */
-  if (bd->forced && bd->forced->kind == 'c')
-    return jb_construct(env, b, ctx, bd->cls, bd->forced, NULL, argc, argv, exc);
-  jb_call c = {.g = bd->g, .forced = bd->forced};
-  if (!bd->is_static) {
-    if (!(c.recv = receiver(env, b, ctx, self, bd->cls, bd->g->name, exc))) return NULL;
-    c.self = self;
-  }
-  return jb_invoke(env, b, ctx, &c, argc, argv, exc);
-}
-
-/* Calls an explicit constructor function (C['new(java.lang.String)']):
- * constructs with that constructor, whatever `this` is. */
-static JSValueRef sig_ctor_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                const JSValueRef argv[], JSValueRef *exc) {
-  jb_bound *bd = fn_bound(jb_rt_fast(ctx), fn);
-  if (!bd || !bd->forced) {
-    *exc = jb_error(ctx, "TypeError", "Java constructor called in a runtime that did not make it");
-    return NULL;
-  }
-  return jb_construct(strait__env(), bd->b, ctx, bd->cls, bd->forced, NULL, argc, argv, exc);
-}
-
-/* `new` of an explicit constructor function: the same, as an object. */
-static JSObjectRef sig_ctor_new(JSContextRef ctx, JSObjectRef fn, size_t argc, const JSValueRef argv[],
-                                JSValueRef *exc) {
-  JSValueRef r = sig_ctor_call(ctx, fn, NULL, argc, argv, exc);
-  if (!r) return NULL;
-  return JSValueIsObject(ctx, r) ? (JSObjectRef)r : JSValueToObject(ctx, r, exc);
-}
-
-/* True when s could be a Java member name. */
-static bool is_identifier(const char *s) {
-  if (!*s) return false;
-  for (const char *p = s; *p; p++) {
-    unsigned char c = (unsigned char)*p;
-    if (!(c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80 ||
-          (p != s && c >= '0' && c <= '9')))
-      return false;
-  }
-  return true;
-}
-
-/* Names generic JS code probes on any object; a miss is not an error. */
-static bool is_probe_name(const char *s) {
-  static const char *const names[] = {"then", "toJSON", "inspect", "constructor", "asymmetricMatch",
-                                      "nodeType", "length", "prototype", "caller", "arguments",
-                                      "__proto__", "toPrimitive", "valueOf", "toString", "name"};
-  if (s[0] == '_' || s[0] == '$' || s[0] == '@') return true;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(s, names[i]) == 0) return true;
-  return false;
-}
-
-/* Lists the signatures of a group into buf for messages. */
-static void list_sigs(jb_group *g, char *buf, size_t n) {
-  size_t o = 0;
-  buf[0] = 0;
-  for (int i = 0; g && i < g->n && o + 4 < n; i++) {
-    int w = snprintf(buf + o, n - o, "%s%s", i ? ", " : "", g->m[i]->sig);
-    if (w < 0) break;
-    o += (size_t)w;
-  }
-  if (o >= n) buf[n - 1] = 0;
-}
-
 /* resolve(ci, isStatic, name, quiet): what the catch-all of class ci
  * answers for a name its owner lacks: the function of an explicit
  * signature ("append(char)"), the constructor (`constructor` of an
@@ -856,87 +626,4 @@ static void list_sigs(jb_group *g, char *buf, size_t n) {
  * code probes on any object, else a TypeError naming class and member.
  * quiet (an `in` test) turns every failure into undefined. The caller
  * stores what it gets on the owner. Inside the gate. */
-static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *buf,
-                               size_t len, bool is_static, bool quiet, JSValueRef *exc);
 
-/* Longest name resolve() reads, in characters: a Java signature of 255
- * parameters with long class names fits. */
-#define JB_MAX_NAME 65536
-
-static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                                 const JSValueRef argv[], JSValueRef *exc) {
-  jb_rt *b = jb_rt_fast(ctx);
-  if (!b || argc < 4 || !JSValueIsString(ctx, argv[2])) return JSValueMakeUndefined(ctx);
-  bool is_static = JSValueToBoolean(ctx, argv[1]);
-  bool quiet = JSValueToBoolean(ctx, argv[3]);
-  JNIEnv *env = strait__env();
-  JSValueRef ignored = NULL;
-  jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, quiet ? &ignored : exc);
-  if (!k) return quiet ? JSValueMakeUndefined(ctx) : NULL;
-  JSStringRef name = JSValueToStringCopy(ctx, argv[2], NULL);
-  if (!name) return JSValueMakeUndefined(ctx);
-  if (JSStringGetLength(name) > JB_MAX_NAME) {
-    JSStringRelease(name);
-    if (quiet) return JSValueMakeUndefined(ctx);
-    *exc = jb_error(ctx, "TypeError", "%s: member name longer than %d characters", k->name, JB_MAX_NAME);
-    return NULL;
-  }
-  char stack[512];
-  size_t max = JSStringGetMaximumUTF8CStringSize(name);
-  char *buf = max <= sizeof stack ? stack : malloc(max);
-  size_t len = buf ? JSStringGetUTF8CString(name, buf, max) : 0;
-  JSStringRelease(name);
-  JSValueRef r = len == 0 ? JSValueMakeUndefined(ctx)
-                          : resolve_name(ctx, b, env, k, buf, len - 1, is_static, quiet, exc);
-  if (buf != stack) free(buf);
-  return r;
-}
-
-/* The rest of resolve() for the name buf (len bytes of UTF-8, NUL at
- * buf[len]). Inside the gate. */
-static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *buf,
-                               size_t len, bool is_static, bool quiet, JSValueRef *exc) {
-  JSValueRef ignored = NULL;
-  if (memchr(buf, '(', len)) {
-    jb_member *m = jb_member_by_sig(k, buf, len, is_static);
-    if (!m) {
-      if (quiet) return JSValueMakeUndefined(ctx);
-      const char *open = memchr(buf, '(', len);
-      jb_group *g = jb_group_find(k, buf, (size_t)(open - buf), is_static);
-      char sigs[600];
-      list_sigs(g, sigs, sizeof sigs);
-      *exc = jb_error(ctx, "TypeError", "%s has no %smethod %s%s%s", k->name, is_static ? "static " : "", buf,
-                      g ? "; candidates: " : "", sigs);
-      return NULL;
-    }
-    jb_group *g = m->kind == 'c' ? &k->ctors : jb_group_find(k, m->name, strlen(m->name), is_static);
-    JSObjectRef f = g ? jb_method_fn(b, ctx, g, m) : NULL;
-    return f ? f : JSValueMakeUndefined(ctx);
-  }
-  if (!is_identifier(buf)) return JSValueMakeUndefined(ctx);
-  if (strcmp(buf, "constructor") == 0 && !is_static) {
-    JSObjectRef c = jb_class_ctor(env, b, ctx, k->index, quiet ? &ignored : exc);
-    return c ? c : quiet ? JSValueMakeUndefined(ctx) : NULL;
-  }
-  if (is_static) {
-    /* nested class: java.util.Map.Entry */
-    char nested[1024];
-    int nl = snprintf(nested, sizeof nested, "%s$%s", k->name, buf);
-    if (nl < 0 || (size_t)nl >= sizeof nested) goto not_nested;   /* never a truncated name */
-    JSStringRef ns = JSStringCreateWithUTF8CString(nested);
-    JSValueRef nv = JSValueMakeString(ctx, ns);
-    JSStringRelease(ns);
-    JSObjectRef c = jb_type_by_name(env, b, ctx, nv, &ignored);
-    if (c) return c;
-  }
-not_nested:
-  if (quiet || is_probe_name(buf)) return JSValueMakeUndefined(ctx);
-  jb_group *other = jb_group_find(k, buf, len, !is_static);
-  if (other) {
-    *exc = jb_error(ctx, "TypeError", "%s.%s is %s method; use it on %s", k->name, buf,
-                    is_static ? "an instance" : "a static", is_static ? "an instance" : "the class");
-    return NULL;
-  }
-  *exc = jb_error(ctx, "TypeError", "%s has no public %smember '%s'", k->name, is_static ? "static " : "", buf);
-  return NULL;
-}

@@ -10,7 +10,8 @@
  *
  * Everything here runs inside the runtime's gate.
  */
-#include "model/bridge.h"
+#include "model/model.h"
+#include "value/value.h"
 #include "call/interop.h"
 
 #include <stdio.h>
@@ -76,7 +77,7 @@ static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name) {
 static JSObjectRef ctor_of_class(JNIEnv *env, jb_rt *b, JSContextRef ctx, jclass cls, JSValueRef *exc) {
   int ci = jb_class_index(env, cls);
   if (ci < 0) {
-    *exc = jb_error(ctx, "TypeError", "cannot index a Java class");
+    *exc = strait__make_error(ctx, "TypeError", "cannot index a Java class");
     return NULL;
   }
   return jb_class_ctor(env, b, ctx, ci, exc);
@@ -107,13 +108,13 @@ static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
   if (strcmp(buf, "then") == 0 || strcmp(buf, "toJSON") == 0 || strcmp(buf, "inspect") == 0) return NULL;
   size_t plen = strlen(p->name), blen = strlen(buf);
   if (plen + 1 + blen > JB_CLASS_NAME_MAX) {
-    *exc = jb_error(ctx, "TypeError", "package name %.60s... too long (a Java class name has at most %d bytes)",
+    *exc = strait__make_error(ctx, "TypeError", "package name %.60s... too long (a Java class name has at most %d bytes)",
                     p->name, JB_CLASS_NAME_MAX);
     return NULL;
   }
   char *full = malloc(plen + blen + 2);
   if (!full) {
-    *exc = jb_error(ctx, "RangeError", "out of memory for a package name");
+    *exc = strait__make_error(ctx, "RangeError", "out of memory for a package name");
     return NULL;
   }
   memcpy(full, p->name, plen);
@@ -132,7 +133,7 @@ static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
   }
   JSObjectRef child;
   if (!r) {
-    *exc = jb_error(ctx, "TypeError", "class %s not found", full);
+    *exc = strait__make_error(ctx, "TypeError", "class %s not found", full);
     free(full);
     return NULL;
   }
@@ -165,12 +166,12 @@ static int check_class_name(JSContextRef ctx, JSValueRef name, JSValueRef *exc) 
   }
   JSStringRelease(s);
   if (bytes > JB_CLASS_NAME_MAX) {
-    *exc = jb_error(ctx, "TypeError", "Java.type: class name too long (%zu characters; a Java class name has at most %d bytes)",
+    *exc = strait__make_error(ctx, "TypeError", "Java.type: class name too long (%zu characters; a Java class name has at most %d bytes)",
                     units, JB_CLASS_NAME_MAX);
     return -1;
   }
   if (dots > JB_CLASS_NAME_MAX_DOTS) {
-    *exc = jb_error(ctx, "TypeError", "Java.type: class name has %zu dots (at most %d)", dots, JB_CLASS_NAME_MAX_DOTS);
+    *exc = strait__make_error(ctx, "TypeError", "Java.type: class name has %zu dots (at most %d)", dots, JB_CLASS_NAME_MAX_DOTS);
     return -1;
   }
   return 0;
@@ -180,7 +181,7 @@ static int check_class_name(JSContextRef ctx, JSValueRef name, JSValueRef *exc) 
  * local ref or NULL with TypeError. */
 static jclass class_by_name(JNIEnv *env, JSContextRef ctx, JSValueRef name, JSValueRef *exc) {
   if (!JSValueIsString(ctx, name)) {
-    *exc = jb_error(ctx, "TypeError", "Java.type: expected a class name string");
+    *exc = strait__make_error(ctx, "TypeError", "Java.type: expected a class name string");
     return NULL;
   }
   if (check_class_name(ctx, name, exc)) return NULL;
@@ -191,7 +192,7 @@ static jclass class_by_name(JNIEnv *env, JSContextRef ctx, JSValueRef name, JSVa
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   if (!c) {
     char *n = strait__utf8_from_value(ctx, name, NULL);
-    *exc = jb_error(ctx, "TypeError", "class %.1000s not found", n ? n : "?");
+    *exc = strait__make_error(ctx, "TypeError", "class %.1000s not found", n ? n : "?");
     free(n);
   }
   return c;
@@ -229,7 +230,7 @@ static int class_index_of_type(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueR
   if (JSValueIsObject(ctx, t)) {
     int ci = jb_ctor_class(b, ctx, (JSObjectRef)t);
     if (ci >= 0) return ci;
-    *exc = jb_error(ctx, "TypeError", "%s: expected a Java class or a type name", what);
+    *exc = strait__make_error(ctx, "TypeError", "%s: expected a Java class or a type name", what);
     return -1;
   }
   jclass c = class_by_name(env, ctx, t, exc);
@@ -245,20 +246,20 @@ static JSValueRef java_array(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
   jb_rt *b = bridge_of(fn);
   JNIEnv *env = strait__env();
   if (argc < 2) {
-    *exc = jb_error(ctx, "TypeError", "Java.array(type, length): expected 2 arguments, got %zu", argc);
+    *exc = strait__make_error(ctx, "TypeError", "Java.array(type, length): expected 2 arguments, got %zu", argc);
     return NULL;
   }
   int ci = class_index_of_type(env, b, ctx, argv[0], "Java.array", exc);
   if (ci < 0) return NULL;
   double n = JSValueIsNumber(ctx, argv[1]) ? JSValueToNumber(ctx, argv[1], NULL) : -1;
   if (!(n >= 0 && n <= 0x7fffffff) || n != (double)(jint)n) {
-    *exc = jb_error(ctx, "RangeError", "Java.array: invalid length");
+    *exc = strait__make_error(ctx, "RangeError", "Java.array: invalid length");
     return NULL;
   }
   jb_class *k = jb_class_get(env, ctx, ci, false, exc);
   if (!k) return NULL;
   if (k->self_code == 'V') {
-    *exc = jb_error(ctx, "TypeError", "Java.array: cannot make an array of void");
+    *exc = strait__make_error(ctx, "TypeError", "Java.array: cannot make an array of void");
     return NULL;
   }
   jobject arr = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_newArray, k->ref, (jint)n);
@@ -278,7 +279,7 @@ static JSValueRef java_from(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   JNIEnv *env = strait__env();
   jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
   if (!e) {
-    *exc = jb_error(ctx, "TypeError", "Java.from: expected a Java array or collection");
+    *exc = strait__make_error(ctx, "TypeError", "Java.from: expected a Java array or collection");
     return NULL;
   }
   jb_maybe_flush(env, b);
@@ -307,7 +308,7 @@ static JSValueRef java_to(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, si
   jb_rt *b = bridge_of(fn);
   JNIEnv *env = strait__env();
   if (argc < 1 || !JSValueIsArray(ctx, argv[0])) {
-    *exc = jb_error(ctx, "TypeError", "Java.to: expected a JS array");
+    *exc = strait__make_error(ctx, "TypeError", "Java.to: expected a JS array");
     return NULL;
   }
   int ci;

@@ -8,7 +8,7 @@
  *
  * Every function here runs on the thread inside the runtime's gate.
  */
-#include "model/bridge.h"
+#include "value/value.h"
 #include "call/interop.h"
 
 #include <float.h>
@@ -17,16 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Makes `new <ctor>(message)` from a printf format. Inside the gate. */
-JSValueRef jb_error(JSContextRef ctx, const char *ctor, const char *fmt, ...) {
-  char buf[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return strait__make_error(ctx, ctor, "%s", buf);
-}
 
 /* Adds a local ref to delete after the call. Inside the gate. */
 void jb_locals_add(jb_locals *l, jobject r) {
@@ -339,24 +329,6 @@ int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
   return JB_NO;
 }
 
-/* Java name of a type code for messages. Inside the gate. */
-const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls) {
-  switch (code) {
-  case 'V': return "void"; case 'Z': return "boolean"; case 'B': return "byte";
-  case 'C': return "char"; case 'S': return "short"; case 'I': return "int";
-  case 'J': return "long"; case 'F': return "float"; case 'D': return "double";
-  case 'z': return "java.lang.Boolean"; case 'b': return "java.lang.Byte";
-  case 'c': return "java.lang.Character"; case 's': return "java.lang.Short";
-  case 'i': return "java.lang.Integer"; case 'j': return "java.lang.Long";
-  case 'f': return "java.lang.Float"; case 'd': return "java.lang.Double";
-  case 'T': return "java.lang.String"; case 'O': return "java.lang.Object";
-  case 'N': return "java.lang.Number"; case 'G': return "java.math.BigInteger";
-  default: break;
-  }
-  jb_class *c = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, NULL) : NULL;
-  return c ? c->name : "object";
-}
-
 /* Name of a JS argument kind for messages. */
 static const char *kind_name(int kind) {
   switch (kind) {
@@ -367,35 +339,6 @@ static const char *kind_name(int kind) {
   case JK_ARRAY: return "JS array"; case JK_FUNCTION: return "function";
   case JK_SYMBOL: return "symbol"; default: return "object";
   }
-}
-
-/* Java source name of a class name for messages: "[I" -> "int[]",
- * "[[Ljava.lang.String;" -> "java.lang.String[][]"; other names as they
- * are. Returns buf or name; see bridge.h. Any thread. */
-const char *jb_source_name(const char *name, char *buf, size_t n) {
-  if (!name || name[0] != '[') return name;
-  int dims = 0;
-  while (name[dims] == '[') dims++;
-  const char *e = name + dims, *base;
-  size_t blen;
-  switch (*e) {
-  case 'Z': base = "boolean"; break; case 'B': base = "byte"; break; case 'C': base = "char"; break;
-  case 'S': base = "short"; break; case 'I': base = "int"; break; case 'J': base = "long"; break;
-  case 'F': base = "float"; break; case 'D': base = "double"; break;
-  case 'L': base = NULL; break;
-  default: return name;
-  }
-  if (base) blen = strlen(base);
-  else {
-    base = e + 1;
-    const char *semi = strchr(base, ';');
-    blen = semi ? (size_t)(semi - base) : strlen(base);
-  }
-  if (blen + 2 * (size_t)dims + 1 > n) return name;
-  memcpy(buf, base, blen);
-  for (int i = 0; i < dims; i++) { buf[blen + 2 * i] = '['; buf[blen + 2 * i + 1] = ']'; }
-  buf[blen + 2 * (size_t)dims] = 0;
-  return buf;
 }
 
 /* Describes a's value for messages into buf. */
@@ -425,7 +368,7 @@ static bool type_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code
                        const char *what, JSValueRef *exc) {
   if (!what) return false;     /* the caller retries with a description */
   char buf[256], tb[256];
-  *exc = jb_error(ctx, "TypeError", "%s: cannot convert %s to %s", what, show_arg(a, buf, sizeof buf),
+  *exc = strait__make_error(ctx, "TypeError", "%s: cannot convert %s to %s", what, show_arg(a, buf, sizeof buf),
                   jb_source_name(jb_code_name(env, ctx, code, pcls), tb, sizeof tb));
   return false;
 }
@@ -435,7 +378,7 @@ static bool range_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char cod
                         JSValueRef *exc) {
   if (!what) return false;     /* the caller retries with a description */
   char buf[256];
-  *exc = jb_error(ctx, "RangeError", "%s: %s does not fit %s", what, show_arg(a, buf, sizeof buf),
+  *exc = strait__make_error(ctx, "RangeError", "%s: %s does not fit %s", what, show_arg(a, buf, sizeof buf),
                   jb_code_name(env, ctx, code, -1));
   return false;
 }
@@ -529,7 +472,7 @@ static jobject to_biginteger(JNIEnv *env, JSContextRef ctx, const jb_arg *a, JSV
   (*env)->DeleteLocalRef(env, js);
   if ((*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "RangeError", "cannot convert to java.math.BigInteger");
+    *exc = strait__make_error(ctx, "RangeError", "cannot convert to java.math.BigInteger");
     return NULL;
   }
   return r;
@@ -542,7 +485,7 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
  * failure only, described on the retry). */
 static bool depth_error(JSContextRef ctx, const char *what, JSValueRef *exc) {
   if (!what) return false;
-  *exc = jb_error(ctx, "RangeError", "%s: arrays nested deeper than %d levels cannot be converted",
+  *exc = strait__make_error(ctx, "RangeError", "%s: arrays nested deeper than %d levels cannot be converted",
                   what, JB_MAX_DEPTH);
   return false;
 }
@@ -594,7 +537,7 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
   if (!r) {
     (*env)->ExceptionClear(env);
     if (!what) return false;   /* the caller retries with a description */
-    *exc = jb_error(ctx, "Error", "%s: out of memory", what);
+    *exc = strait__make_error(ctx, "Error", "%s: out of memory", what);
     return false;
   }
   jb_locals_add(l, r);
@@ -615,7 +558,7 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   double dl = JSValueToNumber(ctx, lenv, NULL);
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
     if (!what) return false;   /* the caller retries with a description */
-    *exc = jb_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
+    *exc = strait__make_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
     return false;
   }
   jsize n = (jsize)dl;
@@ -640,7 +583,7 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   if (!r) {
     (*env)->ExceptionClear(env);
     if (!what) return false;   /* the caller retries with a description */
-    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate %s of length %d", what, ac->name, (int)n);
+    *exc = strait__make_error(ctx, "RangeError", "%s: cannot allocate %s of length %d", what, ac->name, (int)n);
     return false;
   }
   jb_locals_add(l, r);
@@ -684,7 +627,7 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   double dl = JSValueToNumber(ctx, lenv, NULL);
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
     if (!what) return false;   /* the caller retries with a description */
-    *exc = jb_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
+    *exc = strait__make_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
     return false;
   }
   jsize n = (jsize)dl;
@@ -692,7 +635,7 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   if (!items) {
     (*env)->ExceptionClear(env);
     if (!what) return false;   /* the caller retries with a description */
-    *exc = jb_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what, (int)n);
+    *exc = strait__make_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what, (int)n);
     return false;
   }
   for (jsize i = 0; i < n; i++) {
@@ -715,7 +658,7 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   if (!list || (*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
     if (!what) return false;   /* the caller retries with a description */
-    *exc = jb_error(ctx, "Error", "%s: cannot build a list", what);
+    *exc = strait__make_error(ctx, "Error", "%s: cannot build a list", what);
     return false;
   }
   jb_locals_add(l, list);
@@ -747,7 +690,7 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
     if (!r) {
       (*env)->ExceptionClear(env);
       if (!what) return false;   /* the caller retries with a description */
-      *exc = jb_error(ctx, "Error", "%s: out of memory", what);
+      *exc = strait__make_error(ctx, "Error", "%s: out of memory", what);
       return false;
     }
     jb_locals_add(l, r);
@@ -761,7 +704,7 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
     if (!out->l) {
       (*env)->ExceptionClear(env);
       if (!what) return false;   /* the caller retries with a description */
-      *exc = jb_error(ctx, "Error", "%s: out of memory", what);
+      *exc = strait__make_error(ctx, "Error", "%s: out of memory", what);
       return false;
     }
     jb_locals_add(l, out->l);

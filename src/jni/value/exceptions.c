@@ -9,9 +9,8 @@
  *     JS value when it is a JsException of this same runtime
  *     (strait__js_exception_value).
  */
-#include "base/jni_base.h"
 #include "call/interop.h"
-#include "model/bridge.h"
+#include "value/value.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,7 @@ static jstring jstr(JNIEnv *env, const char *s) {
   return s ? strait__jstring_from_utf8(env, s, strlen(s)) : NULL;
 }
 
-/* Throws JsException for exc (see jni_internal.h). Inside rt's gate. */
+/* Throws JsException for exc (see base/jni_base.h). Inside rt's gate. */
 void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc) {
   /* a Java exception already pending (a failed upcall on the way) is the
    * one Java sees; no JNI call may be made on top of it */
@@ -85,50 +84,9 @@ out:
   free(msg);
 }
 
-/* Throws the Java exception for a status (see jni_internal.h). Any thread. */
-void strait__throw_status(JNIEnv *env, int status, const char *what) {
-  if ((*env)->ExceptionCheck(env)) return;   /* the pending one is the cause */
-  jclass cls;
-  switch (status) {
-    case STRAIT_ECLOSED:
-      cls = strait__jc.IllegalStateException;
-      break;
-    case STRAIT_ENOMEM:
-      cls = strait__jc.OutOfMemoryError;
-      break;
-    case STRAIT_EINVAL:
-    case STRAIT_ERANGE:
-    case STRAIT_ETYPE:
-      cls = strait__jc.IllegalArgumentException;
-      break;
-    case STRAIT_ETHREAD:
-    case STRAIT_EBUSY:
-      cls = strait__jc.IllegalStateException;
-      break;
-    default:
-      cls = strait__jc.RuntimeException;
-      break;
-  }
-  char buf[256];
-  if (status == STRAIT_ECLOSED)
-    snprintf(buf, sizeof buf, "runtime closed");
-  else if (what && what[0])
-    snprintf(buf, sizeof buf, "%s: %s", what, strait_strerror(status));
-  else
-    snprintf(buf, sizeof buf, "%s", strait_strerror(status));
-  (*env)->ThrowNew(env, cls, buf);
-}
-
-/* Throws JsExitException(code). Any thread. */
-void strait__throw_exit(JNIEnv *env, int code) {
-  jobject ex = (*env)->NewObject(env, strait__jc.JsExitException,
-                                 strait__jc.JsExitException_init, (jint)code);
-  if (ex) (*env)->Throw(env, (jthrowable)ex);
-}
-
 /* ---- JS -> Java: the original Throwable or a JsException ------------- */
 
-/* Throws exc into Java (see handles.h): the original Throwable when exc is
+/* Throws exc into Java (see call/interop.h): the original Throwable when exc is
  * a bridge error carrying one in `javaException`, else JsException. Inside
  * the gate. */
 void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc) {
@@ -228,7 +186,7 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) 
   jthrowable t = (*env)->ExceptionOccurred(env);
   (*env)->ExceptionClear(env);
   if (!t) {
-    *exc = jb_error(ctx, "Error", "Java call failed");
+    *exc = strait__make_error(ctx, "Error", "Java call failed");
     return;
   }
   if ((*exc = strait__js_exception_value(env, b->rt, t))) {
@@ -238,7 +196,7 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) 
   jobjectArray info = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_throwableInfo, t);
   if (!info || (*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
-    *exc = jb_error(ctx, "Error", "Java exception (its description failed)");
+    *exc = strait__make_error(ctx, "Error", "Java exception (its description failed)");
     (*env)->DeleteLocalRef(env, t);
     return;
   }

@@ -8,14 +8,13 @@
  * the runtime is freed its heap goes away with every protection, so
  * handles never outlive it (JsRuntime refuses calls after close).
  */
-#include "base/jni_base.h"
-#include "call/interop.h"
+#include "value/value.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* JS value -> Java object (see jni_internal.h). Inside the gate. */
+/* JS value -> Java object (see base/jni_base.h). Inside the gate. */
 jobject strait__to_java(JNIEnv *env, strait__jrt *jrt, jobject owner, JSValueRef v) {
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   switch (JSValueGetType(ctx, v)) {
@@ -71,7 +70,7 @@ static void JNICALL n_value_release_all(JNIEnv *env, jclass cls, jlong peer,
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
   jsize len = (*env)->GetArrayLength(env, handles);
   if (count < 0 || count > len) {
-    (*env)->ThrowNew(env, strait__jc.IllegalArgumentException, "valueReleaseAll: bad count");
+    strait__throw(env, strait__jc.IllegalArgumentException, "valueReleaseAll: bad count");
     return;
   }
   jlong stackbuf[256];

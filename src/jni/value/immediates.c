@@ -3,7 +3,7 @@
  * and make immediate JS values (numbers, booleans, null, undefined) from
  * their JSValueRef bits (see bridge.h) instead of through the C API.
  */
-#include "model/bridge.h"
+#include "value/value.h"
 
 bool jb_imm_ok;
 static pthread_once_t imm_once = PTHREAD_ONCE_INIT;

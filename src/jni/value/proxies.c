@@ -4,12 +4,12 @@
  * `Java.implement([I1, I2], obj)` and a JS function passed where a
  * functional interface is expected. The Proxy's handler is
  * org.strait.JsProxyHandler, which calls back through
- * InteropNatives.invokeMember (handles_natives.c) from any Java thread.
+ * InteropNatives.invokeMember (call/java_to_js.c) from any Java thread.
  */
 #include "call/interop.h"
-#include "model/bridge.h"
+#include "value/value.h"
 
-/* The bridge may be absent while it is written (see handles_conv.c). */
+/* The bridge may be absent while it is written (see value/from_java.c). */
 #pragma weak jb_rt_of
 #pragma weak jb_wrap
 #pragma weak jb_ctor_class
@@ -59,7 +59,7 @@ static const char *kind_name(JSContextRef ctx, JSValueRef v) {
   }
 }
 
-/* Builds a Proxy implementing ifaces with impl (see handles.h). Inside the
+/* Builds a Proxy implementing ifaces with impl (see call/interop.h). Inside the
  * gate, on an attached thread. */
 jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray ifaces,
                              JSObjectRef impl, JSValueRef *exc) {
@@ -191,7 +191,7 @@ static jclass iface_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef v, JS
 /*
  * Java.implement(I or [I1, I2, ...], impl): one Java object implementing
  * every interface with the JS object (or function) impl. Installed on the
- * Java global by the bridge (bridge_package.c). Inside the gate.
+ * Java global by the bridge (model/packages.c). Inside the gate.
  */
 JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
                                      size_t argc, const JSValueRef argv[], JSValueRef *exc) {

@@ -1,5 +1,6 @@
 /*
- * bridge.h - private declarations of the JS -> Java bridge (issue 3).
+ * model.h - the model of Java in JS: class metadata, the wrapper (identity)
+ * table, the JS objects made for classes, packages and arrays.
  *
  * Two levels of state:
  *   - process-wide class metadata (jb_class, jb_group, jb_member), built
@@ -17,8 +18,8 @@
  * table slot. The receiver of a call is found from the wrapper's address
  * (JSC does not move cells) through an open-addressing index.
  */
-#ifndef STRAIT_BRIDGE_H
-#define STRAIT_BRIDGE_H
+#ifndef STRAIT_MODEL_H
+#define STRAIT_MODEL_H
 
 #include "base/jni_base.h"
 
@@ -36,6 +37,7 @@
  */
 
 typedef struct jb_class jb_class;
+typedef struct jb_callbacks jb_callbacks;
 
 /* One constructor, method or field. Immutable after the class is built. */
 typedef struct jb_member {
@@ -57,7 +59,7 @@ typedef struct jb_member {
 } jb_member;
 
 /* jb_member.cs: a boot or platform class's method is asked about once, at
- * its first call (caller_sensitive in bridge_call.c), the others are
+ * its first call (caller_sensitive in call/js_to_java.c), the others are
  * known plain. */
 enum { JB_CS_UNKNOWN = 0, JB_CS_NO = 1, JB_CS_YES = 2 };
 
@@ -134,6 +136,7 @@ typedef struct jb_jsclass {
 
 typedef struct jb_rt {
   strait_runtime *rt;
+  const jb_callbacks *cb;   /* the call layer's callbacks (call/js_callbacks.c) */
   JSGlobalContextRef ctx;
   int slot;                 /* index in the process-wide runtime registry */
   jobject table;            /* global ref: the runtime's org.strait.ObjectTable */
@@ -214,7 +217,7 @@ typedef struct jb_rt {
   size_t nowned, capowned;
 } jb_rt;
 
-/* ---- process-wide (bridge_init.c, bridge_class.c) ---------------------- */
+/* ---- process-wide (model/bridge_init.c, model/class_meta.c) ---------------------- */
 
 typedef struct jb_cache {
   jclass Bridge;
@@ -267,13 +270,18 @@ jb_group *jb_group_find(jb_class *cls, const char *name, size_t len, bool is_sta
 jb_member *jb_field_find(jb_class *cls, const char *name, size_t len, bool is_static);
 /* True when class `sub` is assignable to `sup` (JNI IsAssignableFrom). */
 bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup);
-/* Same answer, cached process-wide per (sub, sup) pair (bridge_conv.c):
- * the check of every wrapper that reaches a JNI call. A wrapper's object is
- * an instance of its recorded class (its own class), so true here means
- * the object is an instance of sup. */
-bool jb_is_a(JNIEnv *env, jb_class *sub, jb_class *sup);
 
-/* ---- per-runtime registry (bridge_init.c) ------------------------------ */
+/* Finds the member of cls matching an explicit signature key
+ * "name(type,type)"; NULL if none. */
+jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_static);
+/* Java source name of a class name for messages ("[I" -> "int[]",
+ * "[Ljava.lang.String;" -> "java.lang.String[]"), written into buf (n
+ * bytes) when it differs; returns buf or name. Any thread. */
+const char *jb_source_name(const char *name, char *buf, size_t n);
+/* Name of a type code for messages ("int", "java.lang.String"). */
+const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls);
+
+/* ---- per-runtime registry (model/bridge_init.c) ------------------------------ */
 
 /* The bridge of ctx's runtime, or NULL when the bridge is not attached. */
 jb_rt *jb_rt_of(JSContextRef ctx);
@@ -284,7 +292,7 @@ jb_rt *jb_rt_at(int slot);
 /* Remembers p (malloc'd) to be freed at teardown. */
 void jb_own(jb_rt *b, void *p);
 
-/* ---- wrapper table (bridge_table.c) ------------------------------------ */
+/* ---- wrapper table (model/wrappers.c) ------------------------------------ */
 
 int jb_table_init(jb_rt *b);
 void jb_table_free(jb_rt *b, JNIEnv *env);
@@ -333,7 +341,7 @@ void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
 /* Token JSClass finalizer (queues the slot). GC thread: no JSC, no Java. */
 void jb_token_finalize(JSObjectRef token);
 
-/* ---- JS objects for classes (bridge_jsclass.c) ------------------------- */
+/* ---- JS objects for classes (model/class_objects.c) ------------------------- */
 
 /* The constructor object of class index (built on first use). */
 JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JSValueRef *exc);
@@ -348,167 +356,46 @@ JSObjectRef jb_method_fn(jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *for
 JSClassRef jb_token_class(void);
 void jb_jsclass_free(jb_rt *b);
 
-/* ---- calls (bridge_call.c) --------------------------------------------- */
-
-/*
- * One JS -> Java call: what is called and on what. It lives in the frame
- * of the callback that makes the call (never in jb_rt), so a nested call
- * made while the arguments convert (a getter calling Java) cannot see or
- * change it.
- */
-typedef struct jb_call {
-  jb_group *g;              /* the overloads (constructors: &cls->ctors) */
-  jb_member *forced;        /* an explicit overload, or NULL */
-  jobject recv;             /* instance methods: the receiver (its wrapper's
-                             * global ref; `self` keeps it alive), else NULL */
-  JSObjectRef self;         /* the receiver's wrapper (a method returning its
-                             * receiver returns it), or NULL */
-  JSObjectRef adopt;        /* constructors: the `this` of a JS `new`, made
-                             * the new object's wrapper; NULL: a new wrapper */
-} jb_call;
-
-/* Makes call c with JS arguments. Inside the gate. */
-JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, size_t argc,
-                     const JSValueRef argv[], JSValueRef *exc);
-/* Constructs an instance of cls with JS arguments: with the overload
- * forced (NULL: resolved), the wrapper made from adopt (NULL: a new one). */
-JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, jb_member *forced,
-                        JSObjectRef adopt, size_t argc, const JSValueRef argv[], JSValueRef *exc);
-/* Reads / writes a field (recv NULL for static). */
-JSValueRef jb_field_get(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv,
-                        JSValueRef *exc);
-bool jb_field_set(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv,
-                  JSValueRef v, JSValueRef *exc);
-/* Turns the pending Java exception into a JS Error in *exc and clears it. */
-void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc);
-/* Finds the member of cls matching an explicit signature key
- * "name(type,type)"; NULL if none. */
-jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_static);
-
-/* ---- immediate JS values (bridge_jsval.c) ------------------------------ */
-/*
- * On 64-bit JavaScriptCore a JSValueRef of a number, boolean, null or
- * undefined is the encoded JSValue itself (no cell). Reading and making
- * those directly saves a C API call (and its VM lock) per argument and per
- * result. jb_imm_ok is set only if a start-up self-test against the C API
- * agrees with the encoding below; otherwise every path uses the C API.
- */
-extern bool jb_imm_ok;
-#define JB_NUMBER_TAG 0xfffe000000000000ULL
-#define JB_DOUBLE_OFFSET (1ULL << 49)
-#define JB_VALUE_FALSE 0x06ULL
-#define JB_VALUE_TRUE 0x07ULL
-#define JB_VALUE_UNDEFINED 0x0aULL
-#define JB_VALUE_NULL 0x02ULL
-/* Runs the self-test once per process. */
-void jb_imm_init(JSContextRef ctx);
-static inline uint64_t jb_bits(JSValueRef v) { return (uint64_t)(uintptr_t)v; }
-/* Number value of an immediate number; false if v is not one. */
-static inline bool jb_imm_number(JSValueRef v, double *out) {
-  uint64_t x = jb_bits(v);
-  if ((x & JB_NUMBER_TAG) == JB_NUMBER_TAG) { *out = (double)(int32_t)(uint32_t)x; return true; }
-  if (x & JB_NUMBER_TAG) {
-    uint64_t d = x - JB_DOUBLE_OFFSET;
-    memcpy(out, &d, sizeof d);
-    return true;
-  }
-  return false;
-}
-static inline JSValueRef jb_imm_int(int32_t i) {
-  return (JSValueRef)(uintptr_t)(JB_NUMBER_TAG | (uint64_t)(uint32_t)i);
-}
-static inline JSValueRef jb_imm_double(double d) {
-  if (d >= -2147483648.0 && d <= 2147483647.0 && d == (double)(int32_t)d && !(d == 0 && signbit(d)))
-    return jb_imm_int((int32_t)d);
-  if (d != d) d = __builtin_nan("");          /* JSC's pure NaN */
-  uint64_t x;
-  memcpy(&x, &d, sizeof x);
-  return (JSValueRef)(uintptr_t)(x + JB_DOUBLE_OFFSET);
-}
-
-/* ---- conversions (bridge_conv.c) --------------------------------------- */
-
-/* What a JS argument is, computed once per call (jb_arg_kind). */
-enum { JK_UNDEF = 0, JK_NULL, JK_BOOL, JK_INT, JK_LONGINT, JK_FRAC, JK_STRING, JK_CHAR,
-       JK_BIGINT, JK_WRAPPER, JK_JARRAY, JK_ARRAY, JK_FUNCTION, JK_OBJECT, JK_SYMBOL };
-typedef struct jb_arg {
-  JSValueRef v;
-  int kind;
-  double num;               /* numbers and booleans */
-  jb_entry *e;              /* wrappers: valid only until JS or Java runs */
-  jobject ref;              /* wrappers: the Java object (global ref; the
-                             * wrapper, an argument, keeps it alive) */
-  jb_class *cls;            /* wrappers: its class */
-  JSStringRef str;          /* strings not in the cache (released by jb_args_release) */
-  jobject jstr;             /* strings from the cache: a local ref (same) */
-  JSChar c0;                /* strings: the first code unit (0 when empty) */
-} jb_arg;
-/* Fills a from v. Strings are copied once (a->str). */
-void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a);
-void jb_args_release(jb_arg *a, size_t n);
-/* Drops the string cache (teardown, before the context goes). */
-void jb_strcache_free(jb_rt *b, JNIEnv *env);
-/* Cost of passing a to a parameter (code, pcls): 0 exact, larger for
- * wider conversions, JB_NO when not applicable. */
-#define JB_NO 1000000
-int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls);
-
-/* JS type of a for messages (a wrapper's class name, else "string", ...). */
-const char *jb_arg_type_name(const jb_arg *a);
-
-/* JS arrays nested deeper than this are not converted (RangeError): the
- * conversions recurse once per level on the C stack. */
-#define JB_MAX_DEPTH 256
-
-/* Local refs made while converting arguments, deleted after the call. */
-typedef struct jb_locals {
-  int n;
-  jobject refs[16];
-  jobject *more;
-  int nmore, capmore;
-} jb_locals;
-void jb_locals_add(jb_locals *l, jobject r);
-void jb_locals_free(JNIEnv *env, jb_locals *l);
-
-/*
- * Converts v to the Java type (code, pcls) into *out. what names the
- * destination for messages ("java.lang.StringBuilder.append(char) argument
- * 1"). Returns false with a TypeError / RangeError in *exc.
- */
-bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
-                jvalue *out, jb_locals *locals, const char *what, JSValueRef *exc);
-/* Converts a Java value of type code to JS (objects through jb_wrap). */
-JSValueRef jb_to_js(JNIEnv *env, jb_rt *b, JSContextRef ctx, char code, jvalue v, JSValueRef *exc);
-/* Java string -> JS string value (exact UTF-16). */
-JSValueRef jb_string_to_js(JNIEnv *env, JSContextRef ctx, jstring s);
-/* JS string value -> new Java string (local ref); NULL with *exc set. */
-jstring jb_string_to_java(JNIEnv *env, JSContextRef ctx, JSValueRef v, JSValueRef *exc);
-/* JS TypeError / RangeError with a printf message. */
-JSValueRef jb_error(JSContextRef ctx, const char *ctor, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* Name of a type code for messages ("int", "java.lang.String"). */
-/* Java source name of a class name for messages ("[I" -> "int[]",
- * "[Ljava.lang.String;" -> "java.lang.String[]"), written into buf (n
- * bytes) when it differs; returns buf or name. Any thread. */
-const char *jb_source_name(const char *name, char *buf, size_t n);
-
-const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls);
-
-/* ---- packages and the Java object (bridge_package.c) ------------------- */
+/* ---- packages and the Java object (model/packages.c) ------------------- */
 
 int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc);
 /* Java.type(name): the constructor object, or NULL with TypeError. */
 JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef name, JSValueRef *exc);
 
-/* ---- arrays (bridge_array.c) ------------------------------------------- */
+/* ---- arrays (model/arrays.c) ------------------------------------------- */
 
 /* Wraps the Java array of entry slot: a Proxy whose index reads and
- * writes reach the array (NULL with *exc set if the helper failed). */
+ * writes reach the array through the callbacks array_get/array_set (NULL
+ * with *exc set if the helper failed). */
 JSObjectRef jb_array_wrapper(JSContextRef ctx, jb_rt *b, uint32_t slot, uint32_t gen);
-/* aget(code, i) / aset(code, i, v): the natives the array Proxy calls. */
-JSValueRef jb_array_get_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                           const JSValueRef argv[], JSValueRef *exc);
-JSValueRef jb_array_set_fn(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
-                           const JSValueRef argv[], JSValueRef *exc);
+/* The live array entry named by the code an array Proxy's target holds
+ * (slot and generation), or NULL for a stale or forged code. */
+jb_entry *jb_array_entry(jb_rt *b, double code);
 
-#endif /* STRAIT_BRIDGE_H */
+/* ---- the callbacks the model makes its objects with -------------------- */
+
+/*
+ * The JSC callbacks of class objects, wrappers and the helper script. They
+ * make JS -> Java calls, so they live in the call layer
+ * (call/js_callbacks.c, jb_js_callbacks) and reach the model only through
+ * this table, which attach puts in jb_rt.cb: nothing in model/ calls up.
+ */
+struct jb_callbacks {
+  JSObjectCallAsFunctionCallback method;       /* a method function (bound group) */
+  JSObjectCallAsFunctionCallback construct;    /* construct(self, ...args) of a class */
+  JSObjectCallAsFunctionCallback field_get;    /* accessors of one field */
+  JSObjectCallAsFunctionCallback field_set;
+  JSObjectCallAsFunctionCallback is_instance;  /* isInstance(ci, v) */
+  JSObjectCallAsFunctionCallback iter_start;   /* iterStart(obj) */
+  JSObjectCallAsFunctionCallback iter_next;    /* iterNext(it) */
+  JSObjectCallAsFunctionCallback resolve;      /* the catch-all's resolve(ci, isStatic, name, quiet) */
+  JSObjectCallAsFunctionCallback array_get;    /* aget(code, i) */
+  JSObjectCallAsFunctionCallback array_set;    /* aset(code, i, v) */
+  JSClassRef (*sig_ctor_class)(void);          /* class of explicit-constructor functions */
+};
+
+/* The bound data of a function made by jb_method_fn (or a field accessor
+ * or construct function), or NULL. Inside the gate. */
+jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f);
+
+#endif /* STRAIT_MODEL_H */

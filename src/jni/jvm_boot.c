@@ -132,7 +132,7 @@ static int init_jni_layer(JNIEnv *env, char *err, size_t errlen) {
   return rc;
 }
 
-/* Creates the JVM (see strait_jni.h). Call once per process, from a
+/* Creates the JVM (see strait_jvm.h). Call once per process, from a
  * non-primordial thread, which stays attached. */
 int strait_jvm_start(const strait_jvm_options *opts, char *err, size_t errlen) {
   if (the_vm) {
@@ -259,7 +259,7 @@ out:
   return failed ? -1 : joined;
 }
 
-/* Waits for the script's non-daemon Java threads (see strait_jni.h). */
+/* Waits for the script's non-daemon Java threads (see strait_jvm.h). */
 int strait_jvm_join_threads(void) {
   if (!the_vm) return 0;
   JNIEnv *env = strait__env();
@@ -272,7 +272,7 @@ int strait_jvm_join_threads(void) {
   return waited;
 }
 
-/* Destroys the JVM (see strait_jni.h): waits for the non-daemon Java threads
+/* Destroys the JVM (see strait_jvm.h): waits for the non-daemon Java threads
  * as `java` does. Thread: the one that started it, after every runtime is
  * freed. */
 void strait_jvm_stop(void) {

@@ -1,6 +1,6 @@
 /*
- * onload.c - how the JNI layer comes up: JNI_OnLoad, the JavaVM and the
- * per-thread JNIEnv cache, and the helpers the init functions share.
+ * onload.c - how the JNI layer comes up: JNI_OnLoad and the one
+ * initialization of every part's cached IDs and natives.
  *
  * Two ways in, one initialization:
  *   - embedding: Java's NativeLoader System.load()s libstrait.so and the JVM
@@ -11,49 +11,14 @@
  *     already mapped, and the JVM calls JNI_OnLoad on it.
  * Whichever comes first does the work (strait__jni_init is idempotent).
  */
-#include "base/jni_base.h"
+#include "call/call.h"
 
 #include <pthread.h>
-
-JavaVM *strait__jvm;
-_Thread_local JNIEnv *strait__tls_env;
 
 static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
 static int init_state;       /* 0 not yet, 1 done, <0 failed with that status */
 
-/* GetEnv, or attaches the calling native thread as a daemon; caches the
- * result for the thread. Any thread; NULL if no JVM or attaching failed. */
-JNIEnv *strait__env_slow(void) {
-  JavaVM *vm = strait__jvm;
-  if (!vm) return NULL;
-  JNIEnv *env = NULL;
-  jint rc = (*vm)->GetEnv(vm, (void **)&env, STRAIT_JNI_VERSION);
-  if (rc == JNI_EDETACHED) {
-    JavaVMAttachArgs args = {STRAIT_JNI_VERSION, "strait-native", NULL};
-    if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&env, &args) != JNI_OK) return NULL;
-  } else if (rc != JNI_OK) {
-    return NULL;
-  }
-  strait__tls_env = env;
-  return env;
-}
-
-/* Global ref to the class named (JNI form) name; NULL with the JVM's
- * NoClassDefFoundError pending. Init only (any attached thread). */
-jclass strait__global_class(JNIEnv *env, const char *name) {
-  jclass local = (*env)->FindClass(env, name);
-  if (!local) return NULL;
-  jclass global = (*env)->NewGlobalRef(env, local);
-  (*env)->DeleteLocalRef(env, local);
-  return global;
-}
-
-/* Registers a native table on cls. Init only. */
-int strait__register(JNIEnv *env, jclass cls, const JNINativeMethod *m, int n) {
-  return (*env)->RegisterNatives(env, cls, m, n) == JNI_OK ? 0 : STRAIT_EINVAL;
-}
-
-/* Initializes the JNI layer once (see jni_internal.h). Any attached thread. */
+/* Initializes the JNI layer once (see base/jni_base.h). Any attached thread. */
 int strait__jni_init(JavaVM *vm, JNIEnv *env) {
   /* Looking up org.strait.Natives initializes it, and its static
    * initializer loads the library: a nested call on this thread finds the

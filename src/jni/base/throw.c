@@ -1,0 +1,66 @@
+/*
+ * throw.c - Java exceptions the JNI layer throws on its own account: one
+ * of a cached class with a message, the one for a status code (the
+ * mapping from status to Java class is here and nowhere else), and
+ * JsExitException. Every helper keeps a Java exception already pending
+ * (the first failure is the one Java sees; no JNI call is made on top of
+ * it). Exceptions that cross between the engines (a thrown JS value, a
+ * Java exception reaching JS) are in value/exceptions.c.
+ */
+#include "base/jni_base.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Throws a new cls with a printf message (see jni_base.h). Any thread. */
+void strait__throw(JNIEnv *env, jclass cls, const char *fmt, ...) {
+  if ((*env)->ExceptionCheck(env)) return;
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  (*env)->ThrowNew(env, cls, buf);
+}
+
+/* Throws the Java exception for a status (see base/jni_base.h). Any thread. */
+void strait__throw_status(JNIEnv *env, int status, const char *what) {
+  if ((*env)->ExceptionCheck(env)) return;   /* the pending one is the cause */
+  jclass cls;
+  switch (status) {
+    case STRAIT_ECLOSED:
+      cls = strait__jc.IllegalStateException;
+      break;
+    case STRAIT_ENOMEM:
+      cls = strait__jc.OutOfMemoryError;
+      break;
+    case STRAIT_EINVAL:
+    case STRAIT_ERANGE:
+    case STRAIT_ETYPE:
+      cls = strait__jc.IllegalArgumentException;
+      break;
+    case STRAIT_ETHREAD:
+    case STRAIT_EBUSY:
+      cls = strait__jc.IllegalStateException;
+      break;
+    default:
+      cls = strait__jc.RuntimeException;
+      break;
+  }
+  char buf[256];
+  if (status == STRAIT_ECLOSED)
+    snprintf(buf, sizeof buf, "runtime closed");
+  else if (what && what[0])
+    snprintf(buf, sizeof buf, "%s: %s", what, strait_strerror(status));
+  else
+    snprintf(buf, sizeof buf, "%s", strait_strerror(status));
+  strait__throw(env, cls, "%s", buf);
+}
+
+/* Throws JsExitException(code). Any thread. */
+void strait__throw_exit(JNIEnv *env, int code) {
+  if ((*env)->ExceptionCheck(env)) return;
+  jobject ex = (*env)->NewObject(env, strait__jc.JsExitException,
+                                 strait__jc.JsExitException_init, (jint)code);
+  if (ex) (*env)->Throw(env, (jthrowable)ex);
+}

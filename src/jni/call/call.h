@@ -1,0 +1,63 @@
+/*
+ * call.h - calls across the boundary: JS -> Java (the call record, the
+ * overload resolution and the JNI call in call/js_to_java.c, the JSC
+ * callbacks that reach them in call/js_callbacks.c) and Java -> JS (the
+ * natives in call/java_to_js.c, the loop, futures and codec natives).
+ */
+#ifndef STRAIT_CALL_H
+#define STRAIT_CALL_H
+
+#include "value/value.h"
+
+/* ---- calls (call/js_to_java.c) --------------------------------------------- */
+
+/*
+ * One JS -> Java call: what is called and on what. It lives in the frame
+ * of the callback that makes the call (never in jb_rt), so a nested call
+ * made while the arguments convert (a getter calling Java) cannot see or
+ * change it.
+ */
+typedef struct jb_call {
+  jb_group *g;              /* the overloads (constructors: &cls->ctors) */
+  jb_member *forced;        /* an explicit overload, or NULL */
+  jobject recv;             /* instance methods: the receiver (its wrapper's
+                             * global ref; `self` keeps it alive), else NULL */
+  JSObjectRef self;         /* the receiver's wrapper (a method returning its
+                             * receiver returns it), or NULL */
+  JSObjectRef adopt;        /* constructors: the `this` of a JS `new`, made
+                             * the new object's wrapper; NULL: a new wrapper */
+} jb_call;
+
+/* Makes call c with JS arguments. Inside the gate. */
+JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, size_t argc,
+                     const JSValueRef argv[], JSValueRef *exc);
+/* Constructs an instance of cls with JS arguments: with the overload
+ * forced (NULL: resolved), the wrapper made from adopt (NULL: a new one). */
+JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, jb_member *forced,
+                        JSObjectRef adopt, size_t argc, const JSValueRef argv[], JSValueRef *exc);
+/* Reads / writes a field (recv NULL for static). */
+JSValueRef jb_field_get(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv,
+                        JSValueRef *exc);
+bool jb_field_set(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv,
+                  JSValueRef v, JSValueRef *exc);
+
+/* The callbacks the model makes class objects and wrappers with. */
+extern const jb_callbacks jb_js_callbacks;
+
+/* ---- promises seen as CompletableFutures (call/futures.c) ------------ */
+
+/* InteropNatives.whenSettled(peer, owner, promise, future). */
+void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject owner,
+                                    jlong promise, jobject future);
+
+/* Completes every pending future of st exceptionally ("runtime closed").
+ * Teardown, inside the gate; env may be NULL. */
+void strait__futures_cancel_all(JNIEnv *env, strait__jrt *jrt, strait__hstate *st);
+
+/* ---- codec: whole values in one crossing (call/codec_natives.c) ---------- */
+
+/* Caches the codec's classes and registers its natives on Natives. Once,
+ * from strait__jni_init(). */
+int strait__codec_jni_init(JNIEnv *env);
+
+#endif /* STRAIT_CALL_H */
