@@ -16,7 +16,7 @@ JNI_CFLAGS = -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 -fPIC -pthread $(WARN) $(CFLAGS) -Iinclude -Isrc/core $(JSC_CFLAGS)
+ALL_CFLAGS = -std=gnu11 -fPIC -pthread $(WARN) $(CFLAGS) -Iinclude -Isrc -Isrc/core $(JSC_CFLAGS)
 
 CORE_SRC := $(wildcard src/core/*.c)
 JNI_SRC  := $(wildcard src/jni/*.c src/jni/*/*.c)

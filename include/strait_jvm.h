@@ -12,6 +12,14 @@
 extern "C" {
 #endif
 
+/*
+ * The global names strait_java_attach() defines: the package roots, then
+ * the root of every package and the Java object. A string list for array
+ * initializers: {STRAIT_JAVA_GLOBALS}.
+ */
+#define STRAIT_JAVA_PACKAGE_ROOTS "java", "javax", "jdk", "org", "com", "net"
+#define STRAIT_JAVA_GLOBALS STRAIT_JAVA_PACKAGE_ROOTS, "Packages", "Java"
+
 typedef struct strait_jvm_options {
   const char *classpath;        /* user class path (after strait.jar); may be NULL */
   const char *strait_jar;       /* path of strait.jar */

@@ -18,8 +18,7 @@
 #include <string.h>
 
 /* The names strait_java_attach defines on the global object. */
-static const char *const kJavaGlobals[] = {"java", "javax", "jdk", "org", "com",
-                                           "net", "Packages", "Java"};
+static const char *const kJavaGlobals[] = {STRAIT_JAVA_GLOBALS};
 
 /*
  * The installer, evaluated once per runtime. It defines one accessor per

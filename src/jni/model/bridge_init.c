@@ -1,66 +1,13 @@
 /*
- * bridge_init.c - entry points of the Java bridge: the process-wide
- * initialisation called from JNI_OnLoad (class and method IDs), the
- * per-runtime installation (strait_java_attach) and its teardown, and the
- * registry that lets GC finalizers find a runtime's bridge by a small slot
- * number.
+ * bridge_init.c - the process-wide initialisation of the Java bridge
+ * called from JNI_OnLoad: the classes and method IDs it caches (jb).
  */
-#include "call/call.h"
+#include "model/model.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 jb_cache jb;
-
-#define MAX_RUNTIMES 65536
-/* Runtime slots are never reused, so a finalizer that runs after its
- * runtime was freed finds NULL instead of another runtime's bridge. */
-static _Atomic(jb_rt *) registry[MAX_RUNTIMES];
-static _Atomic int next_slot = 1;
-
-/* The bridge registered in slot, or NULL. Any thread (finalizers too). */
-jb_rt *jb_rt_at(int slot) {
-  if (slot <= 0 || slot >= MAX_RUNTIMES) return NULL;
-  return atomic_load_explicit(&registry[slot], memory_order_acquire);
-}
-
-/* The bridge of ctx's runtime, or NULL. Inside the gate. */
-jb_rt *jb_rt_of(JSContextRef ctx) {
-  strait_runtime *rt = strait_runtime_from_context(ctx);
-  strait__jrt *jrt = rt ? strait_runtime_embedder(rt) : NULL;
-  return jrt ? jrt->bridge : NULL;
-}
-
-/* Per-thread cache of the last runtime's bridge seen by a callback. The
- * registry check makes a freed runtime a miss. */
-#define JB_TLS _Thread_local __attribute__((tls_model("initial-exec")))
-static JB_TLS JSContextRef tl_ctx;
-static JB_TLS jb_rt *tl_b;
-static JB_TLS int tl_slot;
-
-/* The bridge of ctx's runtime, cached per thread. Inside the gate. */
-jb_rt *jb_rt_fast(JSContextRef ctx) {
-  if (tl_ctx == ctx && tl_b && jb_rt_at(tl_slot) == tl_b) return tl_b;
-  jb_rt *b = jb_rt_of(ctx);
-  if (b) {
-    tl_ctx = ctx;
-    tl_b = b;
-    tl_slot = b->slot;
-  }
-  return b;
-}
-
-/* Remembers p to be freed at teardown. Inside the gate. */
-void jb_own(jb_rt *b, void *p) {
-  if (b->nowned == b->capowned) {
-    size_t cap = b->capowned ? b->capowned * 2 : 256;
-    void **o = realloc(b->owned, cap * sizeof *o);
-    if (!o) return;            /* leaks p rather than freeing it in use */
-    b->owned = o;
-    b->capowned = cap;
-  }
-  b->owned[b->nowned++] = p;
-}
 
 #define STATIC_M(field, cls, name, sig) \
   if (!(jb.field = (*env)->GetStaticMethodID(env, cls, name, sig))) return STRAIT_EINVAL
@@ -126,70 +73,3 @@ int strait__bridge_init(JNIEnv *env) {
   return 0;
 }
 
-/* Frees b: global refs, protected JS values, tables, owned blocks.
- * Called once from the JNI layer's runtime teardown, inside the gate. */
-static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
-  jb_rt *b = jrt->bridge;
-  if (!b) return;
-  jrt->bridge = NULL;
-  atomic_store(&registry[b->slot], NULL);
-  if (!env) env = strait__env();
-  jb_strcache_free(b, env);
-  jb_jsclass_free(b);
-  free(b->fn_keys);
-  free(b->fn_vals);
-  if (b->java) JSValueUnprotect(b->ctx, b->java);
-  jb_table_free(b, env);
-  if (b->table) (*env)->DeleteGlobalRef(env, b->table);
-  if (b->release_buf) (*env)->DeleteGlobalRef(env, b->release_buf);
-  if (b->adopt_buf) (*env)->DeleteGlobalRef(env, b->adopt_buf);
-  for (size_t i = 0; i < b->nowned; i++) free(b->owned[i]);
-  free(b->owned);
-  free(b);
-}
-
-/*
- * Installs the bridge globals into rt (java, javax, jdk, org, com, net,
- * Packages, Java). Inside the gate, on a thread attached to the JVM (or
- * attachable). Returns 0 or a negative status (STRAIT_EJS with *exception
- * set on a JS exception). Calling it again for the same runtime is a no-op.
- */
-int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {
-  JNIEnv *env = strait__env();
-  if (!env || !jb.Bridge) return STRAIT_EINVAL;
-  strait__jrt *jrt = strait__jrt_of(rt);
-  if (!jrt) return STRAIT_ENOMEM;
-  if (jrt->bridge) return 0;
-  int slot = atomic_fetch_add(&next_slot, 1);
-  if (slot >= MAX_RUNTIMES) return STRAIT_ENOMEM;
-  jb_rt *b = calloc(1, sizeof *b);
-  if (!b) return STRAIT_ENOMEM;
-  b->rt = rt;
-  b->cb = &jb_js_callbacks;
-  b->ctx = strait_runtime_context(rt);
-  b->slot = slot;
-  jrt->bridge = b;
-  jrt->bridge_free = bridge_free;
-  atomic_store(&registry[slot], b);
-  int rc = jb_table_init(b);
-  if (rc) return rc;
-  jobject t = (*env)->NewObject(env, jb.ObjectTable, jb.ObjectTable_init);
-  jlongArray buf = t ? (*env)->NewLongArray(env, 1024) : NULL;
-  jobjectArray abuf = buf ? (*env)->NewObjectArray(env, 1024, strait__jc.Object, NULL) : NULL;
-  if (!t || !buf || !abuf) {
-    (*env)->ExceptionClear(env);
-    return STRAIT_ENOMEM;
-  }
-  b->table = (*env)->NewGlobalRef(env, t);
-  b->release_buf = (*env)->NewGlobalRef(env, buf);
-  (*env)->DeleteLocalRef(env, t);
-  (*env)->DeleteLocalRef(env, buf);
-  b->adopt_buf = (*env)->NewGlobalRef(env, abuf);
-  (*env)->DeleteLocalRef(env, abuf);
-  JSValueRef exc = NULL;
-  jb_imm_init(b->ctx);
-  rc = jb_jsclass_init(b, b->ctx, &exc);
-  if (rc == 0) rc = jb_packages_install(b, b->ctx, &exc);
-  if (rc && exc && exception) *exception = exc;
-  return rc;
-}

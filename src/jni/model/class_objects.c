@@ -270,52 +270,6 @@ static const char helper_src[] =
   "  return [makeCtor, defineFields, iterate, ITER, makeCatchall, makeArray, makeWrapper];\n"
   "})";
 
-/* Hash of a function's address for the function map. */
-static inline uint32_t fn_hash(JSObjectRef f) {
-  uint64_t x = (uint64_t)(uintptr_t)f;
-  x ^= x >> 29;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 32;
-  return (uint32_t)x;
-}
-
-/* The bound data of a function made by jb_method_fn (see bridge.h). */
-jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f) {
-  if (!b || !b->fn_cap) return NULL;
-  uint32_t mask = b->fn_cap - 1;
-  for (uint32_t i = fn_hash(f) & mask; b->fn_keys[i]; i = (i + 1) & mask)
-    if (b->fn_keys[i] == (uintptr_t)f) return b->fn_vals[i];
-  return NULL;
-}
-
-/* Records f -> bd (a later function at the same address replaces it). */
-static void fn_put(jb_rt *b, JSObjectRef f, jb_bound *bd) {
-  if ((b->fn_n + 1) * 2 > b->fn_cap) {
-    uint32_t cap = b->fn_cap ? b->fn_cap * 2 : 1024;
-    uintptr_t *k = calloc(cap, sizeof *k);
-    jb_bound **v = calloc(cap, sizeof *v);
-    if (!k || !v) { free(k); free(v); return; }
-    for (uint32_t i = 0; i < b->fn_cap; i++) {
-      if (!b->fn_keys[i]) continue;
-      uint32_t j = fn_hash((JSObjectRef)b->fn_keys[i]) & (cap - 1);
-      while (k[j]) j = (j + 1) & (cap - 1);
-      k[j] = b->fn_keys[i];
-      v[j] = b->fn_vals[i];
-    }
-    free(b->fn_keys);
-    free(b->fn_vals);
-    b->fn_keys = k;
-    b->fn_vals = v;
-    b->fn_cap = cap;
-  }
-  uint32_t mask = b->fn_cap - 1;
-  uint32_t i = fn_hash(f) & mask;
-  while (b->fn_keys[i] && b->fn_keys[i] != (uintptr_t)f) i = (i + 1) & mask;
-  if (!b->fn_keys[i]) b->fn_n++;
-  b->fn_keys[i] = (uintptr_t)f;
-  b->fn_vals[i] = bd;
-}
-
 /* The class index behind a constructor object, or -1 (see bridge.h). */
 int jb_ctor_class(jb_rt *b, JSContextRef ctx, JSObjectRef obj) {
   JSValueRef v = JSObjectGetPropertyForKey(ctx, obj, b->token_key, NULL);
@@ -324,6 +278,18 @@ int jb_ctor_class(jb_rt *b, JSContextRef ctx, JSObjectRef obj) {
   if (!(d >= 0 && d < (double)b->njsc)) return -1;
   int ci = (int)d;
   return b->jsc[ci].ctor == obj ? ci : -1;
+}
+
+/* The bound data of a function made by jb_method_fn (see model.h). */
+jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f) {
+  uintptr_t v;
+  return b && strait__ptrmap_get(&b->fns, f, &v) ? (jb_bound *)v : NULL;
+}
+
+/* Records f -> bd (a later function at the same address replaces it). Out
+ * of memory, f stays unbound: its calls then fail with a TypeError. */
+static void fn_put(jb_rt *b, JSObjectRef f, jb_bound *bd) {
+  (void)strait__ptrmap_put(&b->fns, f, (uintptr_t)bd);
 }
 
 /* JSValueProtect when v is set (each paired with one unprotect at teardown). */

@@ -22,6 +22,7 @@
 #define STRAIT_MODEL_H
 
 #include "base/jni_base.h"
+#include "common/ptrmap.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -206,11 +207,9 @@ typedef struct jb_rt {
   JSChar sc_c0[JB_SCACHE];
   JSValueRef sc_seen[JB_SCACHE];
 
-  /* method functions (JSObjectMakeFunctionWithCallback, no private data):
-   * open addressing, function address -> bound group */
-  uintptr_t *fn_keys;
-  jb_bound **fn_vals;
-  uint32_t fn_cap, fn_n;
+  /* method, field and construct functions (no private data): function
+   * address -> bound data */
+  strait__ptrmap fns;
 
   /* bound groups and package objects, freed at teardown */
   void **owned;
@@ -281,7 +280,7 @@ const char *jb_source_name(const char *name, char *buf, size_t n);
 /* Name of a type code for messages ("int", "java.lang.String"). */
 const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls);
 
-/* ---- per-runtime registry (model/bridge_init.c) ------------------------------ */
+/* ---- per-runtime registry (model/registry.c) ------------------------------ */
 
 /* The bridge of ctx's runtime, or NULL when the bridge is not attached. */
 jb_rt *jb_rt_of(JSContextRef ctx);
@@ -289,6 +288,10 @@ jb_rt *jb_rt_of(JSContextRef ctx);
 jb_rt *jb_rt_fast(JSContextRef ctx);
 /* The bridge in registry slot i (for finalizers). Any thread. */
 jb_rt *jb_rt_at(int slot);
+/* Publishes b in the registry (a slot never reused); 0 or STRAIT_ENOMEM. */
+int jb_registry_add(jb_rt *b);
+/* Clears b's registry slot (teardown). */
+void jb_registry_remove(jb_rt *b);
 /* Remembers p (malloc'd) to be freed at teardown. */
 void jb_own(jb_rt *b, void *p);
 

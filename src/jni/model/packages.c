@@ -378,7 +378,7 @@ static void put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name
 int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   pthread_once(&pkg_once, make_pkg_class);
   JSObjectRef global = JSContextGetGlobalObject(ctx);
-  static const char *const roots[] = {"java", "javax", "jdk", "org", "com", "net"};
+  static const char *const roots[] = {STRAIT_JAVA_PACKAGE_ROOTS};
   for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
     JSObjectRef p = make_package(b, ctx, roots[i]);
     if (!p) return STRAIT_ENOMEM;
