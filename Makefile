@@ -49,9 +49,9 @@ $(BUILD)/tools/embed: tools/embed.c
 
 $(BUILD)/gen/js_sources.c: $(BUILD)/tools/embed $(CORE_JS)
 	@mkdir -p $(dir $@)
-	$(BUILD)/tools/embed $@ $(CORE_JS)
+	$(BUILD)/tools/embed -n strait__js_sources $@ $(CORE_JS)
 
-$(BUILD)/gen/js_sources.o: $(BUILD)/gen/js_sources.c src/core/internal.h
+$(BUILD)/gen/js_sources.o: $(BUILD)/gen/js_sources.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/src/core/%.o: src/core/%.c $(wildcard src/core/*.h) include/strait.h

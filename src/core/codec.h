@@ -77,7 +77,7 @@ typedef struct strait__codec_error {
 } strait__codec_error;
 
 /* Limits of a JS -> buffer conversion (docs/value-format.md), the same in
- * the C writer and the JS one (codec_js.c spells them out): a value Java
+ * the C writer and the JS one (js/codec.js spells them out): a value Java
  * can hold (a byte[] or direct ByteBuffer), a List's length, and the holes
  * of sparse arrays: during one conversion the holes met so far may pass the
  * array elements met so far (holes included) minus those holes by

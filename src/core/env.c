@@ -60,7 +60,7 @@ JSValueRef strait__call_internal(strait_runtime *rt, const char *name, size_t ar
  * (native, internal). Inside the gate. */
 static int run_bootstrap(strait_runtime *rt, const char *name, JSObjectRef native,
                          JSValueRef *exception) {
-  const strait__js_source *src = strait__js_source_find(name);
+  const strait__js_source *src = strait__js_sources_find(name);
   if (!src) return 0;
   char url[128];
   snprintf(url, sizeof url, "strait:%s", name);

@@ -222,14 +222,7 @@ int strait__fd_write(strait_runtime *rt, int fd, const char *utf8, size_t len);
 /* Reports an uncaught error via the sink, as strait_error_format(). */
 void strait__report(strait_runtime *rt, JSValueRef exception);
 
-/* Bootstrap sources compiled in by tools/embed (build/gen/js_sources.c). */
-typedef struct strait__js_source {
-  const char *name;          /* file name under src/core/js/ */
-  const char *text;          /* UTF-8 */
-  size_t len;
-} strait__js_source;
-extern const strait__js_source strait__js_sources[];
-extern const size_t strait__js_source_count;
-const strait__js_source *strait__js_source_find(const char *name);
+/* The JS sources compiled in by tools/embed. */
+#include "js_sources.h"
 
 #endif /* STRAIT_INTERNAL_H */
