@@ -14,7 +14,9 @@
  * synchronously on the calling thread and may nest).
  */
 #include "codec.h"
-#include "internal.h"
+#include "js_sources.h"
+#include "runtime.h"
+#include "value.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -234,9 +236,9 @@ static JSValueRef call_codec(strait_runtime *rt, JSObjectRef codec, const char *
 
 /* Writes v into out (emptied first) with the JS writer; same contract as
  * strait__codec_write. Inside the gate. */
-int strait__codec_js_write(strait_runtime *rt, JSValueRef v, strait__vbuf *out, unsigned flags,
-                           const strait__codec_hooks *hooks, strait__codec_error *err,
-                           JSValueRef *exception) {
+int strait_value_encode(strait_runtime *rt, JSValueRef v, strait_buffer *out, unsigned flags,
+                        const strait__codec_hooks *hooks, strait__codec_error *err,
+                        JSValueRef *exception) {
   JSContextRef ctx = rt->ctx;
   js_conv conv = {hooks, flags};
   JSValueRef exc = NULL;
@@ -308,9 +310,9 @@ static int validate_scan(const uint8_t *buf, size_t size, strait__codec_error *e
 /* Reads buf with the JS reader after validating it in C; same contract as
  * strait__codec_read. The bytes are lent to JS for the call only (the
  * reader copies what it keeps). Inside the gate. */
-int strait__codec_js_read(strait_runtime *rt, const uint8_t *buf, size_t size,
-                          const strait__codec_hooks *hooks, JSValueRef *result,
-                          strait__codec_error *err, JSValueRef *exception) {
+int strait_value_decode(strait_runtime *rt, const uint8_t *buf, size_t size,
+                        const strait__codec_hooks *hooks, JSValueRef *result,
+                        strait__codec_error *err, JSValueRef *exception) {
   JSContextRef ctx = rt->ctx;
   size_t latin_end;
   int rc = validate_scan(buf, size, err, &latin_end);
