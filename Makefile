@@ -16,7 +16,9 @@ JNI_CFLAGS = -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 -fPIC -pthread $(WARN) $(CFLAGS) -Iinclude -Isrc/core $(JSC_CFLAGS)
+# -MMD -MP: each object gets a .d file naming the headers it included
+# (included at the end), so a header change rebuilds exactly what uses it.
+ALL_CFLAGS = -std=gnu11 -fPIC -pthread -MMD -MP $(WARN) $(CFLAGS) -Iinclude -Isrc/core $(JSC_CFLAGS)
 
 CORE_SRC := $(wildcard src/core/*.c)
 JNI_SRC  := $(wildcard src/jni/*.c src/jni/*/*.c)
@@ -32,7 +34,7 @@ BIN      := $(BUILD)/bin/strait
 JARFILE  := $(BUILD)/lib/strait.jar
 JAVA_SRC := $(shell find java/src/main/java -name '*.java' 2>/dev/null)
 
-.PHONY: all deps run test test-c test-js test-java asan bench install clean debug sweep-long gc-stress
+.PHONY: FORCE all deps run test test-c test-js test-java asan bench install clean debug sweep-long gc-stress
 
 all: $(LIB) $(BIN) $(JARFILE)
 
@@ -51,18 +53,26 @@ $(BUILD)/gen/js_sources.c: $(BUILD)/tools/embed $(CORE_JS)
 	@mkdir -p $(dir $@)
 	$(BUILD)/tools/embed -n strait__js_sources $@ $(CORE_JS)
 
-$(BUILD)/gen/js_sources.o: $(BUILD)/gen/js_sources.c
+$(BUILD)/gen/js_sources.o: $(BUILD)/gen/js_sources.c $(BUILD)/cflags.stamp
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/src/core/%.o: src/core/%.c $(wildcard src/core/*.h) include/strait.h
+# The compiler flags of the last build: objects depend on it, so changed
+# flags (or a build from before the .d files) rebuild everything.
+$(BUILD)/cflags.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(ALL_CFLAGS) $(JNI_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(JNI_CFLAGS)' > $@
+
+FORCE:
+
+$(BUILD)/src/core/%.o: src/core/%.c $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/src/jni/%.o: src/jni/%.c $(wildcard src/jni/*/*.h src/core/*.h) include/strait.h include/strait_jvm.h
+$(BUILD)/src/jni/%.o: src/jni/%.c $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(JNI_CFLAGS) -Isrc/jni -c -o $@ $<
 
-$(BUILD)/src/launcher/%.o: src/launcher/%.c $(wildcard src/launcher/*.h) include/strait.h include/strait_jvm.h
+$(BUILD)/src/launcher/%.o: src/launcher/%.c $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DSTRAIT_BUILD_JAVA_HOME='"$(JAVA_HOME)"' -c -o $@ $<
 
@@ -114,6 +124,9 @@ install: all
 
 clean:
 	rm -rf build build-asan build-debug
+
+# Header dependencies written by -MMD -MP.
+-include $(CORE_OBJ:.o=.d) $(JNI_OBJ:.o=.d) $(LAUNCH_OBJ:.o=.d)
 
 # Interop sweep with every argument vector of every member (tests/js/java/sweep.test.sh; SWEEP_SEED, SWEEP_CLASSES, SWEEP_BUDGET).
 sweep-long: all
