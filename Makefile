@@ -18,7 +18,9 @@ WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 CFLAGS   ?= -O2 -g
 # -MMD -MP: each object gets a .d file naming the headers it included
 # (included at the end), so a header change rebuilds exactly what uses it.
-ALL_CFLAGS = -std=gnu11 -fPIC -pthread -MMD -MP $(WARN) $(CFLAGS) -Iinclude -Isrc/core $(JSC_CFLAGS)
+# -fvisibility=hidden: only what strait.h and strait_jvm.h mark STRAIT_API
+# (and JNIEXPORT) leaves libstrait.so.
+ALL_CFLAGS = -std=gnu11 -fPIC -pthread -fvisibility=hidden -MMD -MP $(WARN) $(CFLAGS) -Iinclude -Isrc/core $(JSC_CFLAGS)
 
 CORE_SRC := $(wildcard src/core/*.c)
 JNI_SRC  := $(wildcard src/jni/*.c src/jni/*/*.c)
@@ -80,9 +82,13 @@ $(CORE_A): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# -Bsymbolic-functions: calls inside the library to its own public
+# functions (the JNI layer calling strait_*) bind at link time, not
+# through the PLT.
 $(LIB): $(CORE_OBJ) $(JNI_OBJ) src/strait.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -pthread -o $@ $(CORE_OBJ) $(JNI_OBJ) -Wl,--version-script=src/strait.map $(JSC_LIBS) -ldl -lm
+	$(CC) -shared -pthread -o $@ $(CORE_OBJ) $(JNI_OBJ) -Wl,--version-script=src/strait.map \
+	  -Wl,-Bsymbolic-functions $(JSC_LIBS) -ldl -lm
 
 $(BIN): $(LAUNCH_OBJ) $(LIB)
 	@mkdir -p $(dir $@)

@@ -1,5 +1,8 @@
 #!/bin/sh
-# Builds the core library and runs every C unit test (tests/c/test_*.c).
+# Builds the core library and runs every C unit test (tests/c/test_*.c),
+# then the shell suites tests/c/*.test.sh that look at
+# the built libstrait.so: those run only when $BUILD/lib/libstrait.so exists
+# (`make test-c` builds it; the ASan build of `make asan` has only the core).
 # BUILD selects the build directory (default build); SAN=1 compiles and
 # links the tests with AddressSanitizer + UBSan (the Makefile's `asan`
 # target builds the library that way first). Ends with one line
@@ -63,5 +66,28 @@ for src in tests/c/test_*.c; do
   passed=$((passed + p))
   failed=$((failed + f))
 done
+for sh in tests/c/*.test.sh; do
+  name=$(basename "$sh" .test.sh)
+  if [ ! -f "$BUILD/lib/libstrait.so" ]; then
+    echo "test-c: $name: not run (no $BUILD/lib/libstrait.so)"
+    continue
+  fi
+  out=$(BUILD="$BUILD" sh "$sh")
+  rc=$?
+  last=$(printf '%s\n' "$out" | tail -n 1)
+  p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
+  f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
+  if [ -z "$p" ]; then
+    echo "test-c: $name: printed no summary (exit $rc)" >&2
+    printf '%s\n' "$out" | tail -n 5 >&2
+    failed=$((failed + 1))
+    continue
+  fi
+  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
+  echo "test-c: $name: $last"
+  passed=$((passed + p))
+  failed=$((failed + f))
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
