@@ -5,6 +5,11 @@
 CC       ?= cc
 PREFIX   ?= /usr/local
 BUILD    := build
+
+# The version, written once in VERSION (MAJOR.MINOR.PATCH); include/strait.h
+# repeats it in STRAIT_VERSION_* and the build stops if the two disagree.
+VERSION  := $(shell cat VERSION)
+VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
 JAVA_HOME ?= $(shell scripts/java-home.sh)
 JAVAC    := $(JAVA_HOME)/bin/javac
 JAVA     := $(JAVA_HOME)/bin/java
@@ -30,13 +35,17 @@ JNI_OBJ  := $(JNI_SRC:%.c=$(BUILD)/%.o)
 LAUNCH_SRC := $(wildcard src/launcher/*.c)
 LAUNCH_OBJ := $(LAUNCH_SRC:%.c=$(BUILD)/%.o)
 
+# libstrait.so.MAJOR.MINOR.PATCH with SONAME libstrait.so.MAJOR; the two
+# names below it are symlinks (the launcher's DT_NEEDED is the SONAME).
 LIB      := $(BUILD)/lib/libstrait.so
+LIB_SONAME := libstrait.so.$(VERSION_MAJOR)
+LIB_REAL := $(BUILD)/lib/libstrait.so.$(VERSION)
 CORE_A   := $(BUILD)/libstraitcore.a
 BIN      := $(BUILD)/bin/strait
 JARFILE  := $(BUILD)/lib/strait.jar
 JAVA_SRC := $(shell find java/src/main/java -name '*.java' 2>/dev/null)
 
-.PHONY: FORCE all deps run test test-c test-js test-java asan bench install clean debug sweep-long gc-stress
+.PHONY: FORCE all deps run test test-c test-js test-java asan bench install clean debug sweep-long gc-stress check-version
 
 all: $(LIB) $(BIN) $(JARFILE)
 
@@ -58,6 +67,17 @@ $(BUILD)/gen/js_sources.c: $(BUILD)/tools/embed $(CORE_JS)
 $(BUILD)/gen/js_sources.o: $(BUILD)/gen/js_sources.c $(BUILD)/cflags.stamp
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# Stops the build when include/strait.h and VERSION disagree.
+$(BUILD)/version.stamp: VERSION include/strait.h
+	@mkdir -p $(dir $@)
+	@h=$$(sed -n 's/^#define STRAIT_VERSION "\(.*\)"$$/\1/p' include/strait.h); \
+	 p=$$(for k in MAJOR MINOR PATCH; do sed -n "s/^#define STRAIT_VERSION_$$k \([0-9]*\)$$/\1/p" include/strait.h; done | paste -sd.); \
+	 if [ "$$h" != "$(VERSION)" ] || [ "$$p" != "$(VERSION)" ]; then \
+	   echo "VERSION says $(VERSION), include/strait.h says $$h ($$p)" >&2; exit 1; fi
+	@touch $@
+
+check-version: $(BUILD)/version.stamp
+
 # The compiler flags of the last build: objects depend on it, so changed
 # flags (or a build from before the .d files) rebuild everything.
 $(BUILD)/cflags.stamp: FORCE
@@ -66,7 +86,7 @@ $(BUILD)/cflags.stamp: FORCE
 
 FORCE:
 
-$(BUILD)/src/core/%.o: src/core/%.c $(BUILD)/cflags.stamp
+$(BUILD)/src/core/%.o: src/core/%.c $(BUILD)/version.stamp $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -85,10 +105,15 @@ $(CORE_A): $(CORE_OBJ)
 # -Bsymbolic-functions: calls inside the library to its own public
 # functions (the JNI layer calling strait_*) bind at link time, not
 # through the PLT.
-$(LIB): $(CORE_OBJ) $(JNI_OBJ) src/strait.map
+$(LIB_REAL): $(CORE_OBJ) $(JNI_OBJ) src/strait.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -pthread -o $@ $(CORE_OBJ) $(JNI_OBJ) -Wl,--version-script=src/strait.map \
-	  -Wl,-Bsymbolic-functions $(JSC_LIBS) -ldl -lm
+	$(CC) -shared -pthread -o $@ $(CORE_OBJ) $(JNI_OBJ) -Wl,-soname,$(LIB_SONAME) \
+	  -Wl,--version-script=src/strait.map -Wl,-Bsymbolic-functions $(JSC_LIBS) -ldl -lm
+
+$(LIB): $(LIB_REAL)
+	ln -sf $(notdir $(LIB_REAL)) $(BUILD)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $@
+	@touch -h $@
 
 $(BIN): $(LAUNCH_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -123,10 +148,24 @@ asan:
 bench: deps all
 	@scripts/bench.sh
 
+# Installs under $(DESTDIR)$(PREFIX): bin/strait, lib/libstrait.so.* (the
+# versioned file and its two symlinks), lib/strait.jar, include/strait.h,
+# include/strait_jvm.h, and lib/pkgconfig/strait.pc for C embedders
+# (`pkg-config --cflags --libs strait`).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/strait
-	install -m 644 $(LIB) $(JARFILE) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_REAL) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(LIB_REAL)) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libstrait.so
+	install -m 644 $(JARFILE) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/strait.h include/strait_jvm.h $(DESTDIR)$(PREFIX)/include/
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
+	  'Name: strait' 'Description: JavaScriptCore runtime for the JVM (C API)' \
+	  'Version: $(VERSION)' 'Requires: javascriptcoregtk-4.1' \
+	  'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lstrait' \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/strait.pc
 
 clean:
 	rm -rf build build-asan build-debug

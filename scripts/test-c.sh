@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the core library and runs every C unit test (tests/c/test_*.c),
-# then the shell suites tests/c/*.test.sh that look at
+# then the shell suites tests/c/*.test.sh (exports, install) that look at
 # the built libstrait.so: those run only when $BUILD/lib/libstrait.so exists
 # (`make test-c` builds it; the ASan build of `make asan` has only the core).
 # BUILD selects the build directory (default build); SAN=1 compiles and

@@ -2,7 +2,8 @@
 # exports.test.sh - libstrait.so exports exactly its public API: every
 # function declared STRAIT_API in include/strait.h and include/strait_jvm.h,
 # plus the JNI entry points JNI_OnLoad / JNI_OnUnload, and nothing else (no
-# strait__* internal, no static helper). Run by scripts/test-c.sh; BUILD selects
+# strait__* internal, no static helper). Also checks the SONAME and that the
+# launcher needs the library by it. Run by scripts/test-c.sh; BUILD selects
 # the build directory. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
@@ -30,6 +31,12 @@ missing=$(comm -23 "$tmp/declared" "$tmp/exported" | grep -v '^JNI_OnUnload$')
 if [ -z "$missing" ]; then ok; else bad "public but not exported: $(echo $missing)"; fi
 if grep -q '^strait__' "$tmp/exported"; then bad "internal strait__ symbols exported"; else ok; fi
 if [ "$(wc -l <"$tmp/declared")" -gt 40 ]; then ok; else bad "found only $(wc -l <"$tmp/declared") declarations"; fi
+
+major=$(sed -n 's/^#define STRAIT_VERSION_MAJOR \([0-9]*\)$/\1/p' include/strait.h)
+soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+if [ "$soname" = "libstrait.so.$major" ]; then ok; else bad "SONAME is '$soname'"; fi
+if readelf -d "$BUILD/bin/strait" | grep -q "(NEEDED).*\[libstrait.so.$major\]"; then ok
+else bad "the launcher does not need libstrait.so.$major"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
