@@ -37,6 +37,28 @@ JSC_LIBS=$(pkg-config --libs javascriptcoregtk-4.1)
 mkdir -p "$BUILD/tests/c"
 passed=0
 failed=0
+
+# Adds up one program's "N passed, N failed" (the last line of its output
+# $3; $2 is its exit status) and prints it as "test-c: $1: ...".
+tally() {
+  last=$(printf '%s\n' "$3" | tail -n 1)
+  p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
+  f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
+  if [ -z "$p" ]; then
+    echo "test-c: $1: crashed or printed no summary (exit $2)" >&2
+    printf '%s\n' "$3" | tail -n 5 >&2
+    failed=$((failed + 1))
+    return
+  fi
+  if [ "$2" != 0 ] && [ "$f" = 0 ]; then
+    echo "test-c: $1: exit status $2" >&2
+    f=1
+  fi
+  echo "test-c: $1: $last"
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
 for src in tests/c/test_*.c; do
   name=$(basename "$src" .c)
   bin="$BUILD/tests/c/$name"
@@ -49,22 +71,7 @@ for src in tests/c/test_*.c; do
   out=$("$bin" 2>"$bin.stderr")
   rc=$?
   cat "$bin.stderr" >&2
-  last=$(printf '%s\n' "$out" | tail -n 1)
-  p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
-  f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
-  if [ -z "$p" ]; then
-    echo "test-c: $name: crashed or printed no summary (exit $rc)" >&2
-    printf '%s\n' "$out" | tail -n 5 >&2
-    failed=$((failed + 1))
-    continue
-  fi
-  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-    echo "test-c: $name: exit status $rc" >&2
-    f=1
-  fi
-  echo "test-c: $name: $last"
-  passed=$((passed + p))
-  failed=$((failed + f))
+  tally "$name" "$rc" "$out"
 done
 for sh in tests/c/*.test.sh; do
   name=$(basename "$sh" .test.sh)
@@ -73,20 +80,7 @@ for sh in tests/c/*.test.sh; do
     continue
   fi
   out=$(BUILD="$BUILD" sh "$sh")
-  rc=$?
-  last=$(printf '%s\n' "$out" | tail -n 1)
-  p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
-  f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
-  if [ -z "$p" ]; then
-    echo "test-c: $name: printed no summary (exit $rc)" >&2
-    printf '%s\n' "$out" | tail -n 5 >&2
-    failed=$((failed + 1))
-    continue
-  fi
-  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
-  echo "test-c: $name: $last"
-  passed=$((passed + p))
-  failed=$((failed + f))
+  tally "$name" "$?" "$out"
 done
 
 echo "$passed passed, $failed failed"
