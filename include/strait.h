@@ -38,8 +38,8 @@ extern "C" {
 #define STRAIT_API
 #endif
 
-/* The version of this header. The Makefile's VERSION file is the one place
- * it is written; the build checks that these agree with it. */
+/* The version of this header. The file VERSION (repository root) is the
+ * one place it is written; the build checks that these agree with it. */
 #define STRAIT_VERSION_MAJOR 0
 #define STRAIT_VERSION_MINOR 1
 #define STRAIT_VERSION_PATCH 0
