@@ -5,6 +5,11 @@
 CC       ?= cc
 PREFIX   ?= /usr/local
 BUILD    := build
+
+# The version, written once in VERSION (MAJOR.MINOR.PATCH); include/strait.h
+# repeats it in STRAIT_VERSION_* and the build stops if the two disagree.
+VERSION  := $(shell cat VERSION)
+VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
 JAVA_HOME ?= $(shell scripts/java-home.sh)
 JAVAC    := $(JAVA_HOME)/bin/javac
 JAVA     := $(JAVA_HOME)/bin/java
@@ -16,7 +21,11 @@ JNI_CFLAGS = -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 -fPIC -pthread $(WARN) $(CFLAGS) -Iinclude -Isrc -Isrc/core $(JSC_CFLAGS)
+# -MMD -MP: each object gets a .d file naming the headers it included
+# (included at the end), so a header change rebuilds exactly what uses it.
+# -fvisibility=hidden: only what strait.h and strait_jvm.h mark STRAIT_API
+# (and JNIEXPORT) leaves libstrait.so.
+ALL_CFLAGS = -std=gnu11 -fPIC -pthread -fvisibility=hidden -MMD -MP $(WARN) $(CFLAGS) -Iinclude -Isrc -Isrc/core $(JSC_CFLAGS)
 
 CORE_SRC := $(wildcard src/core/*.c)
 JNI_SRC  := $(wildcard src/jni/*.c src/jni/*/*.c)
@@ -26,13 +35,17 @@ JNI_OBJ  := $(JNI_SRC:%.c=$(BUILD)/%.o)
 LAUNCH_SRC := $(wildcard src/launcher/*.c)
 LAUNCH_OBJ := $(LAUNCH_SRC:%.c=$(BUILD)/%.o)
 
+# libstrait.so.MAJOR.MINOR.PATCH with SONAME libstrait.so.MAJOR; the two
+# names below it are symlinks (the launcher's DT_NEEDED is the SONAME).
 LIB      := $(BUILD)/lib/libstrait.so
+LIB_SONAME := libstrait.so.$(VERSION_MAJOR)
+LIB_REAL := $(BUILD)/lib/libstrait.so.$(VERSION)
 CORE_A   := $(BUILD)/libstraitcore.a
 BIN      := $(BUILD)/bin/strait
 JARFILE  := $(BUILD)/lib/strait.jar
 JAVA_SRC := $(shell find java/src/main/java -name '*.java' 2>/dev/null)
 
-.PHONY: all deps run test test-c test-js test-java asan bench install clean debug sweep-long gc-stress
+.PHONY: FORCE all deps run test test-c test-js test-java asan bench install clean debug sweep-long gc-stress check-version
 
 all: $(LIB) $(BIN) $(JARFILE)
 
@@ -49,20 +62,39 @@ $(BUILD)/tools/embed: tools/embed.c
 
 $(BUILD)/gen/js_sources.c: $(BUILD)/tools/embed $(CORE_JS)
 	@mkdir -p $(dir $@)
-	$(BUILD)/tools/embed $@ $(CORE_JS)
+	$(BUILD)/tools/embed -n strait__js_sources $@ $(CORE_JS)
 
-$(BUILD)/gen/js_sources.o: $(BUILD)/gen/js_sources.c src/core/internal.h
+$(BUILD)/gen/js_sources.o: $(BUILD)/gen/js_sources.c $(BUILD)/cflags.stamp
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/src/core/%.o: src/core/%.c $(wildcard src/core/*.h) include/strait.h
+# Stops the build when include/strait.h and VERSION disagree.
+$(BUILD)/version.stamp: VERSION include/strait.h
+	@mkdir -p $(dir $@)
+	@h=$$(sed -n 's/^#define STRAIT_VERSION "\(.*\)"$$/\1/p' include/strait.h); \
+	 p=$$(for k in MAJOR MINOR PATCH; do sed -n "s/^#define STRAIT_VERSION_$$k \([0-9]*\)$$/\1/p" include/strait.h; done | paste -sd.); \
+	 if [ "$$h" != "$(VERSION)" ] || [ "$$p" != "$(VERSION)" ]; then \
+	   echo "VERSION says $(VERSION), include/strait.h says $$h ($$p)" >&2; exit 1; fi
+	@touch $@
+
+check-version: $(BUILD)/version.stamp
+
+# The compiler flags of the last build: objects depend on it, so changed
+# flags (or a build from before the .d files) rebuild everything.
+$(BUILD)/cflags.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(ALL_CFLAGS) $(JNI_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(JNI_CFLAGS)' > $@
+
+FORCE:
+
+$(BUILD)/src/core/%.o: src/core/%.c $(BUILD)/version.stamp $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/src/jni/%.o: src/jni/%.c $(wildcard src/jni/*/*.h src/core/*.h) include/strait.h include/strait_jvm.h
+$(BUILD)/src/jni/%.o: src/jni/%.c $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(JNI_CFLAGS) -Isrc/jni -c -o $@ $<
 
-$(BUILD)/src/launcher/%.o: src/launcher/%.c $(wildcard src/launcher/*.h) include/strait.h include/strait_jvm.h
+$(BUILD)/src/launcher/%.o: src/launcher/%.c $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DSTRAIT_BUILD_JAVA_HOME='"$(JAVA_HOME)"' -c -o $@ $<
 
@@ -70,9 +102,18 @@ $(CORE_A): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIB): $(CORE_OBJ) $(JNI_OBJ) src/strait.map
+# -Bsymbolic-functions: calls inside the library to its own public
+# functions (the JNI layer calling strait_*) bind at link time, not
+# through the PLT.
+$(LIB_REAL): $(CORE_OBJ) $(JNI_OBJ) src/strait.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -pthread -o $@ $(CORE_OBJ) $(JNI_OBJ) -Wl,--version-script=src/strait.map $(JSC_LIBS) -ldl -lm
+	$(CC) -shared -pthread -o $@ $(CORE_OBJ) $(JNI_OBJ) -Wl,-soname,$(LIB_SONAME) \
+	  -Wl,--version-script=src/strait.map -Wl,-Bsymbolic-functions $(JSC_LIBS) -ldl -lm
+
+$(LIB): $(LIB_REAL)
+	ln -sf $(notdir $(LIB_REAL)) $(BUILD)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $@
+	@touch -h $@
 
 $(BIN): $(LAUNCH_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -107,13 +148,30 @@ asan:
 bench: deps all
 	@scripts/bench.sh
 
+# Installs under $(DESTDIR)$(PREFIX): bin/strait, lib/libstrait.so.* (the
+# versioned file and its two symlinks), lib/strait.jar, include/strait.h,
+# include/strait_jvm.h, and lib/pkgconfig/strait.pc for C embedders
+# (`pkg-config --cflags --libs strait`).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/strait
-	install -m 644 $(LIB) $(JARFILE) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_REAL) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(LIB_REAL)) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libstrait.so
+	install -m 644 $(JARFILE) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/strait.h include/strait_jvm.h $(DESTDIR)$(PREFIX)/include/
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
+	  'Name: strait' 'Description: JavaScriptCore runtime for the JVM (C API)' \
+	  'Version: $(VERSION)' 'Requires: javascriptcoregtk-4.1' \
+	  'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lstrait' \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/strait.pc
 
 clean:
 	rm -rf build build-asan build-debug
+
+# Header dependencies written by -MMD -MP.
+-include $(CORE_OBJ:.o=.d) $(JNI_OBJ:.o=.d) $(LAUNCH_OBJ:.o=.d)
 
 # Interop sweep with every argument vector of every member (tests/js/java/sweep.test.sh; SWEEP_SEED, SWEEP_CLASSES, SWEEP_BUDGET).
 sweep-long: all

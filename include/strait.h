@@ -18,6 +18,7 @@
 #ifndef STRAIT_H
 #define STRAIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <JavaScriptCore/JavaScript.h>
@@ -26,10 +27,28 @@
 extern "C" {
 #endif
 
+/*
+ * STRAIT_API marks what libstrait.so exports. The library is built with
+ * -fvisibility=hidden, so a function without it (every strait__* one, every
+ * static helper) stays inside the library.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define STRAIT_API __attribute__((visibility("default")))
+#else
+#define STRAIT_API
+#endif
+
+/* The version of this header. The file VERSION (repository root) is the
+ * one place it is written; the build checks that these agree with it. */
 #define STRAIT_VERSION_MAJOR 0
 #define STRAIT_VERSION_MINOR 1
 #define STRAIT_VERSION_PATCH 0
 #define STRAIT_VERSION "0.1.0"
+
+/* The version of the library loaded at run time ("MAJOR.MINOR.PATCH"),
+ * which may differ from STRAIT_VERSION the caller was compiled with. Static
+ * storage. Any thread. */
+STRAIT_API const char *strait_version(void);
 
 /*
  * Status codes: 0 is success, every error is negative. This table is the one
@@ -59,9 +78,9 @@ typedef enum strait_status {
 } strait_status;
 
 /* "EJS" for STRAIT_EJS; "UNKNOWN" for a code not in the table. Any thread. */
-const char *strait_err_name(int status);
+STRAIT_API const char *strait_err_name(int status);
 /* Human-readable message for a status code. Any thread. */
-const char *strait_strerror(int status);
+STRAIT_API const char *strait_strerror(int status);
 
 /* An engine instance: one JSC context group (its own heap), one global
  * context, one admission gate, one event loop. Opaque. */
@@ -84,6 +103,12 @@ typedef void (*strait_write_fn)(void *ud, int fd, const char *utf8, size_t len);
  */
 typedef void (*strait_exit_fn)(void *ud, int code);
 
+/*
+ * Options of strait_runtime_new(). Zero-initialize it (or use a designated
+ * initializer) and set what you need: every member's zero value is its
+ * default, and members are only ever added at the end with that rule, so a
+ * caller that names only the members it knows keeps working.
+ */
 typedef struct strait_options {
   int argc;                 /* process.argv; copied, may be 0 */
   const char *const *argv;
@@ -91,6 +116,12 @@ typedef struct strait_options {
   void *write_ud;
   strait_exit_fn on_exit;   /* NULL: exit the process */
   void *exit_ud;
+  /* The admission gate (docs/design.md, "Threads: the gate"). 0 takes the
+   * environment variable (STRAIT_GATE_SPIN_US, STRAIT_GATE_TAKEOVER_US) or
+   * else the default (50 us, 1000 us). */
+  long gate_spin_us;        /* a waiter's spin before it parks; <0: park at once */
+  long gate_takeover_us;    /* a suspended owner's grace before a waiter takes
+                               the gate over; <0: at once */
 } strait_options;
 
 /*
@@ -98,7 +129,7 @@ typedef struct strait_options {
  * must be released with strait_runtime_free(). Any thread; the new runtime
  * is not entered.
  */
-int strait_runtime_new(const strait_options *opts, strait_runtime **out);
+STRAIT_API int strait_runtime_new(const strait_options *opts, strait_runtime **out);
 
 /*
  * Releases the runtime and everything bound to it: the embedder's teardown
@@ -107,22 +138,22 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out);
  * on another thread; it may be inside on this thread (the gate is then
  * released). Waits for other threads inside the gate to leave.
  */
-void strait_runtime_free(strait_runtime *rt);
+STRAIT_API void strait_runtime_free(strait_runtime *rt);
 
 /* The runtime's global context. Valid until strait_runtime_free(). */
-JSGlobalContextRef strait_runtime_context(strait_runtime *rt);
+STRAIT_API JSGlobalContextRef strait_runtime_context(strait_runtime *rt);
 
 /*
  * One slot for the layer above (the JNI layer). teardown runs once, from
  * strait_runtime_free(), inside the gate, before the engine goes away.
  * Inside the gate.
  */
-void strait_runtime_set_embedder(strait_runtime *rt, void *data,
+STRAIT_API void strait_runtime_set_embedder(strait_runtime *rt, void *data,
                                  void (*teardown)(strait_runtime *rt, void *data));
-void *strait_runtime_embedder(strait_runtime *rt);
+STRAIT_API void *strait_runtime_embedder(strait_runtime *rt);
 
 /* The runtime whose global context is ctx, or NULL. Inside the gate. */
-strait_runtime *strait_runtime_from_context(JSContextRef ctx);
+STRAIT_API strait_runtime *strait_runtime_from_context(JSContextRef ctx);
 
 /*
  * Admission gate. strait_enter() blocks until the calling thread owns the
@@ -130,11 +161,67 @@ strait_runtime *strait_runtime_from_context(JSContextRef ctx);
  * the whole stay. Re-entrant on the owning thread. Returns 0, or
  * STRAIT_ECLOSED if the runtime is being freed. Any thread.
  */
-int strait_enter(strait_runtime *rt);
+STRAIT_API int strait_enter(strait_runtime *rt);
 /* Leaves once; the last leave releases the runtime to the next waiter. */
-void strait_leave(strait_runtime *rt);
+STRAIT_API void strait_leave(strait_runtime *rt);
 /* Non-zero when the calling thread is inside rt's gate. Any thread. */
-int strait_inside(strait_runtime *rt);
+STRAIT_API int strait_inside(strait_runtime *rt);
+
+/*
+ * strait_enter() whose parked wait wakes every 10 ms to ask give_up(ud)
+ * (called with no lock held, e.g. "was this Java thread interrupted?") and
+ * stops waiting when it answers non-zero (STRAIT_EINTR) or when the runtime
+ * is closing (STRAIT_ECLOSED). The fast paths cost what strait_enter()
+ * costs. Any thread.
+ */
+STRAIT_API int strait_enter_or_give_up(strait_runtime *rt, int (*give_up)(void *ud),
+                                       void *ud);
+
+/*
+ * Sets the gate's spin budget of a live runtime (see
+ * strait_options.gate_spin_us; 0 is no spin, <0 parks at once). Waiters
+ * read it without a lock: a wait already under way may use the old one.
+ * Any thread.
+ */
+STRAIT_API void strait_gate_set_spin(strait_runtime *rt, long spin_us);
+
+/*
+ * Suspending the gate while a native callback waits outside JS (the
+ * deadlock rule: a thread holds the runtime only while it runs JS, never
+ * while it waits, e.g. in Java). One suspension is a record the caller
+ * keeps in its own stack frame from strait_gate_suspend() to
+ * strait_gate_resume(); its contents are private to the core. Records nest
+ * without limit, across runtimes too (A -> B -> A), and are resumed newest
+ * first on each thread.
+ */
+typedef struct strait_suspension {
+  uint64_t private_[8];
+} strait_suspension;
+
+/*
+ * Suspends the gate lazily into *s: the thread keeps the runtime unless it
+ * stays away past the takeover delay, when a waiter may take it over. The
+ * owner only, inside a JSC callback (JSC has dropped its lock there). Does
+ * not touch the JSC lock. Never fails.
+ */
+STRAIT_API void strait_gate_suspend(strait_runtime *rt, strait_suspension *s);
+/*
+ * Takes the gate back after strait_gate_suspend(rt, s) on the same thread,
+ * waiting for it if it was taken over. Never fails, even while the runtime
+ * closes: the thread must unwind its JS frames.
+ */
+STRAIT_API void strait_gate_resume(strait_runtime *rt, strait_suspension *s);
+/*
+ * Releases the gate at once (not lazily, not ordered), for a thread that
+ * released the JSC lock itself with JSUnlock (outside any JSC callback, e.g.
+ * a loop task that runs Java code); it calls JSLock again after
+ * strait_gate_resume_unlocked(). Returns the ticket to pass to it. The
+ * owner only.
+ */
+STRAIT_API int strait_gate_suspend_unlocked(strait_runtime *rt);
+/* Takes the gate back after strait_gate_suspend_unlocked(). Never fails,
+ * even while the runtime closes. */
+STRAIT_API void strait_gate_resume_unlocked(strait_runtime *rt, int ticket);
 
 /*
  * Evaluates UTF-16 source as a classic script named file (UTF-8, may be
@@ -142,11 +229,11 @@ int strait_inside(strait_runtime *rt);
  * (may be NULL). On a JS exception returns STRAIT_EJS and stores the thrown
  * value in *exception (may be NULL). Inside the gate.
  */
-int strait_eval(strait_runtime *rt, const JSChar *src, size_t len,
+STRAIT_API int strait_eval(strait_runtime *rt, const JSChar *src, size_t len,
                 const char *file, JSValueRef *result, JSValueRef *exception);
 
 /* Same, with UTF-8 source (invalid sequences become U+FFFD). */
-int strait_eval_utf8(strait_runtime *rt, const char *src, size_t len,
+STRAIT_API int strait_eval_utf8(strait_runtime *rt, const char *src, size_t len,
                      const char *file, JSValueRef *result, JSValueRef *exception);
 
 /*
@@ -154,7 +241,7 @@ int strait_eval_utf8(strait_runtime *rt, const char *src, size_t len,
  * STRAIT_ENOENT / STRAIT_EIO if the file cannot be read (nothing ran),
  * STRAIT_EJS with *exception set if the module threw. Inside the gate.
  */
-int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception);
+STRAIT_API int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception);
 
 /*
  * Runs the event loop until no timers, tasks or handles keep it alive, or
@@ -165,7 +252,7 @@ int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception)
  * around each callback, so other threads can get in between. Must be called
  * from outside the gate (one thread at a time runs the loop).
  */
-int strait_loop_run(strait_runtime *rt, JSValueRef *exception);
+STRAIT_API int strait_loop_run(strait_runtime *rt, JSValueRef *exception);
 
 /*
  * Posts fn(rt, data) to run on the loop, inside the gate, in FIFO order.
@@ -173,12 +260,19 @@ int strait_loop_run(strait_runtime *rt, JSValueRef *exception);
  * Wakes the loop. Any thread. STRAIT_ECLOSED if the runtime is closing.
  */
 typedef void (*strait_task_fn)(strait_runtime *rt, void *data);
-int strait_post(strait_runtime *rt, strait_task_fn fn, void *data,
+STRAIT_API int strait_post(strait_runtime *rt, strait_task_fn fn, void *data,
                 void (*drop)(void *data));
 
 /* Keeps the loop alive while > 0 (a handle held by the embedder). Any thread. */
-void strait_loop_ref(strait_runtime *rt);
-void strait_loop_unref(strait_runtime *rt);
+STRAIT_API void strait_loop_ref(strait_runtime *rt);
+STRAIT_API void strait_loop_unref(strait_runtime *rt);
+
+/*
+ * Asks a running strait_loop_run() to return 0 after the callback it is
+ * running, and wakes it if it waits. A stop with no loop running is kept
+ * until strait_loop_run() starts, which clears it. Any thread.
+ */
+STRAIT_API void strait_loop_stop(strait_runtime *rt);
 
 /*
  * Describes a thrown value: name ("Error", or the typeof of a non-object),
@@ -195,30 +289,146 @@ typedef struct strait_error_info {
   int column;
 } strait_error_info;
 
-int strait_error_describe(strait_runtime *rt, JSValueRef exception,
+STRAIT_API int strait_error_describe(strait_runtime *rt, JSValueRef exception,
                           strait_error_info *out);
-void strait_error_info_free(strait_error_info *info);
+STRAIT_API void strait_error_info_free(strait_error_info *info);
 
 /*
  * Formats an uncaught exception the way the launcher prints it:
  * "FILE:LINE:COLUMN: Name: message\n<stack>\n". malloc'd UTF-8, caller frees.
  * Inside the gate.
  */
-char *strait_error_format(strait_runtime *rt, JSValueRef exception);
+STRAIT_API char *strait_error_format(strait_runtime *rt, JSValueRef exception);
 
 /*
  * util.inspect(value) as Node prints it (what console.log shows for a
  * non-string), e.g. for the launcher's -p. *utf8_out is malloc'd, the caller
  * frees it. Returns 0 or STRAIT_ENOMEM. Inside the gate.
  */
-int strait_inspect(strait_runtime *rt, JSValueRef value, char **utf8_out);
+STRAIT_API int strait_inspect(strait_runtime *rt, JSValueRef value, char **utf8_out);
 
 /*
  * The status the process should exit with once the script is done: the
  * code given to process.exit() when it ran (with an on_exit hook), else
  * process.exitCode when script set it to a number, else 0. Inside the gate.
  */
-int strait_exit_code(strait_runtime *rt);
+STRAIT_API int strait_exit_code(strait_runtime *rt);
+
+/*
+ * Non-zero once script called process.exit() in a runtime with an on_exit
+ * hook: the script is being unwound, and strait_eval(), strait_run_main()
+ * and strait_loop_run() answer STRAIT_EEXIT from then on. A callback that
+ * is about to run JS again should not. Inside the gate.
+ */
+STRAIT_API int strait_exiting(strait_runtime *rt);
+
+/* ---- JS values from C ---------------------------------------------------
+ * Small helpers over JSC strings and properties. Strings in and out are
+ * UTF-8; C strings returned are malloc'd and owned by the caller (free()).
+ * Those with a ctx: inside the gate. */
+
+/* UTF-8 -> a new JSStringRef (invalid sequences become U+FFFD); the caller
+ * releases it (JSStringRelease). NULL when out of memory. Any thread. */
+STRAIT_API JSStringRef strait_jsstring_from_utf8(const char *utf8, size_t len);
+/* JSStringRef -> malloc'd NUL-terminated UTF-8 (lone surrogates become
+ * U+FFFD), its length in *len_out (may be NULL). NULL when out of memory.
+ * Any thread. */
+STRAIT_API char *strait_utf8_from_jsstring(JSStringRef s, size_t *len_out);
+/* ToString(v) as malloc'd UTF-8; NULL when ToString threw. Inside the gate. */
+STRAIT_API char *strait_utf8_from_value(JSContextRef ctx, JSValueRef v, size_t *len_out);
+/* obj[name] (name is UTF-8 without NUL), or undefined when a getter threw.
+ * Inside the gate. */
+STRAIT_API JSValueRef strait_get_property(JSContextRef ctx, JSObjectRef obj,
+                                          const char *name);
+/* obj[name] = v with attrs (kJSPropertyAttribute*). Inside the gate. */
+STRAIT_API void strait_set_property(JSContextRef ctx, JSObjectRef obj, const char *name,
+                                    JSValueRef v, JSPropertyAttributes attrs);
+/* Makes a native function named name and stores it as obj[name]
+ * (non-enumerable); returns it (not protected). Inside the gate. */
+STRAIT_API JSObjectRef strait_set_function(JSContextRef ctx, JSObjectRef obj,
+                                           const char *name,
+                                           JSObjectCallAsFunctionCallback fn);
+/* new globalThis[ctor](message), e.g. ctor "TypeError", with a printf
+ * message; a plain Error when that constructor is missing or threw. Not
+ * protected. Inside the gate. */
+STRAIT_API JSValueRef strait_make_error(JSContextRef ctx, const char *ctor,
+                                        const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- the value format (docs/value-format.md) -----------------------------
+ * A JS value to bytes and back, as Java reads and writes them. */
+
+/*
+ * A growing output buffer. It starts on memory the caller lends (or
+ * NULL/0) and moves to a malloc'd block when the value outgrows it;
+ * `spilled` then says data is owned by the buffer, released with
+ * strait_buffer_free(). `failed`: an allocation failed, the contents are
+ * garbage. One thread at a time.
+ */
+typedef struct strait_buffer {
+  uint8_t *data;
+  size_t len, cap;
+  bool spilled;
+  bool failed;
+} strait_buffer;
+
+/* Starts an empty buffer on mem[0..cap) (lent, may be NULL/0). Any thread. */
+STRAIT_API void strait_buffer_init(strait_buffer *b, uint8_t *mem, size_t cap);
+/* Frees a spilled block (lent memory is left alone). Any thread. */
+STRAIT_API void strait_buffer_free(strait_buffer *b);
+
+/* What went wrong in a conversion: a status (STRAIT_E*), the byte offset
+ * for corrupt input, and a message (for writes, it names the path:
+ * "$.a[3]"). */
+typedef struct strait_value_error {
+  int status;
+  size_t offset;
+  char msg[256];
+} strait_value_error;
+
+/*
+ * Hooks of the layer above (e.g. the JNI layer's object table). Every
+ * member may be NULL. Called inside the gate, on the converting thread.
+ */
+typedef struct strait_value_hooks {
+  void *ud;
+  /* Write: if obj wraps a foreign (Java) object, store its id and return true. */
+  bool (*java_id)(void *ud, JSContextRef ctx, JSObjectRef obj, uint32_t *id);
+  /* Write, with STRAIT_VALUE_HANDLES: keep v and return its handle id
+   * (0 and *ok=false on failure). */
+  uint32_t (*js_handle)(void *ud, JSContextRef ctx, JSValueRef v, bool *ok);
+  /* Read: the JS wrapper of foreign id, or NULL with *exception set. */
+  JSValueRef (*java_value)(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exception);
+  /* Read: the JS value of handle id, or NULL with *exception set. */
+  JSValueRef (*js_value)(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exception);
+  /* Read: an EXT value, or NULL with *exception set. */
+  JSValueRef (*ext_value)(void *ud, JSContextRef ctx, uint32_t type, const uint8_t *data,
+                          uint32_t len, JSValueRef *exception);
+} strait_value_hooks;
+
+/* Flags of strait_value_encode(). */
+#define STRAIT_VALUE_HANDLES 1u   /* functions and symbols become JSREF via hooks->js_handle */
+#define STRAIT_VALUE_NO_KEYREF 2u /* always write keys in full (test vectors) */
+
+/*
+ * Writes v (and everything it reaches) into out (emptied first) as one
+ * value with its header. Returns 0; STRAIT_ETYPE (a function or symbol
+ * without STRAIT_VALUE_HANDLES, path in err->msg); STRAIT_EJS when a getter
+ * threw or a limit was passed (*exception set); STRAIT_ENOMEM; STRAIT_ERANGE
+ * past 4 GiB. hooks may be NULL. Inside the gate.
+ */
+STRAIT_API int strait_value_encode(strait_runtime *rt, JSValueRef v, strait_buffer *out,
+                                   unsigned flags, const strait_value_hooks *hooks,
+                                   strait_value_error *err, JSValueRef *exception);
+/*
+ * Reads one value with its header from buf[0..size) into *result (not
+ * protected). The bytes are validated first. Returns 0; STRAIT_ECORRUPT
+ * (err filled); STRAIT_EJS when making a value threw (*exception set);
+ * STRAIT_ENOMEM. hooks may be NULL. Inside the gate.
+ */
+STRAIT_API int strait_value_decode(strait_runtime *rt, const uint8_t *buf, size_t size,
+                                   const strait_value_hooks *hooks, JSValueRef *result,
+                                   strait_value_error *err, JSValueRef *exception);
 
 #ifdef __cplusplus
 }

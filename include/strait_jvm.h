@@ -35,24 +35,24 @@ typedef struct strait_jvm_options {
  * failure returns a negative status and writes a one-line reason to err.
  * Call once per process.
  */
-int strait_jvm_start(const strait_jvm_options *opts, char *err, size_t errlen);
+STRAIT_API int strait_jvm_start(const strait_jvm_options *opts, char *err, size_t errlen);
 
 /*
  * Installs the Java bridge into rt (globals java, javax, Packages, Java...)
  * and binds rt's lifetime to the JNI layer's per-runtime state. Inside the
  * gate, on a thread attached to the JVM.
  */
-int strait_java_attach(strait_runtime *rt, JSValueRef *exception);
+STRAIT_API int strait_java_attach(strait_runtime *rt, JSValueRef *exception);
 
 /* Detaches the calling thread and destroys the JVM (waits for non-daemon
  * Java threads, as `java` does). Call after every runtime is freed. */
-void strait_jvm_stop(void);
+STRAIT_API void strait_jvm_stop(void);
 
 /* Blocks until no non-daemon Java thread other than the caller is alive
  * (the threads a script started, which may still call into its runtime).
  * Returns 1 if it waited for any, 0 if there were none or no JVM runs.
  * Outside any runtime's gate; the thread that started the JVM. */
-int strait_jvm_join_threads(void);
+STRAIT_API int strait_jvm_join_threads(void);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,8 @@
 #!/bin/sh
-# Builds the core library and runs every C unit test (tests/c/test_*.c).
+# Builds the core library and runs every C unit test (tests/c/test_*.c),
+# then the shell suites tests/c/*.test.sh (exports, install) that look at
+# the built libstrait.so: those run only when $BUILD/lib/libstrait.so exists
+# (`make test-c` builds it; the ASan build of `make asan` has only the core).
 # BUILD selects the build directory (default build); SAN=1 compiles and
 # links the tests with AddressSanitizer + UBSan (the Makefile's `asan`
 # target builds the library that way first). Ends with one line
@@ -34,6 +37,28 @@ JSC_LIBS=$(pkg-config --libs javascriptcoregtk-4.1)
 mkdir -p "$BUILD/tests/c"
 passed=0
 failed=0
+
+# Adds up one program's "N passed, N failed" (the last line of its output
+# $3; $2 is its exit status) and prints it as "test-c: $1: ...".
+tally() {
+  last=$(printf '%s\n' "$3" | tail -n 1)
+  p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
+  f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
+  if [ -z "$p" ]; then
+    echo "test-c: $1: crashed or printed no summary (exit $2)" >&2
+    printf '%s\n' "$3" | tail -n 5 >&2
+    failed=$((failed + 1))
+    return
+  fi
+  if [ "$2" != 0 ] && [ "$f" = 0 ]; then
+    echo "test-c: $1: exit status $2" >&2
+    f=1
+  fi
+  echo "test-c: $1: $last"
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
 for src in tests/c/test_*.c; do
   name=$(basename "$src" .c)
   bin="$BUILD/tests/c/$name"
@@ -46,22 +71,17 @@ for src in tests/c/test_*.c; do
   out=$("$bin" 2>"$bin.stderr")
   rc=$?
   cat "$bin.stderr" >&2
-  last=$(printf '%s\n' "$out" | tail -n 1)
-  p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
-  f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
-  if [ -z "$p" ]; then
-    echo "test-c: $name: crashed or printed no summary (exit $rc)" >&2
-    printf '%s\n' "$out" | tail -n 5 >&2
-    failed=$((failed + 1))
+  tally "$name" "$rc" "$out"
+done
+for sh in tests/c/*.test.sh; do
+  name=$(basename "$sh" .test.sh)
+  if [ ! -f "$BUILD/lib/libstrait.so" ]; then
+    echo "test-c: $name: not run (no $BUILD/lib/libstrait.so)"
     continue
   fi
-  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-    echo "test-c: $name: exit status $rc" >&2
-    f=1
-  fi
-  echo "test-c: $name: $last"
-  passed=$((passed + p))
-  failed=$((failed + f))
+  out=$(BUILD="$BUILD" sh "$sh")
+  tally "$name" "$?" "$out"
 done
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -3,7 +3,12 @@
  * pull parser/validator (no JavaScriptCore, usable by fuzzers), and the
  * JS value <-> buffer writer and reader over the JavaScriptCore C API.
  *
- * Define STRAIT_CODEC_NO_JSC before including to get the pure part only.
+ * Define STRAIT_CODEC_NO_JSC before including to leave out the part over
+ * JavaScriptCore (the pure part still uses the types of strait.h).
+ *
+ * The layers above use the public side (strait.h: strait_buffer,
+ * strait_value_error, strait_value_hooks, strait_value_encode/decode); the
+ * strait__ names of those below stay for the JNI layer until it uses them.
  */
 #ifndef STRAIT_CODEC_H
 #define STRAIT_CODEC_H
@@ -11,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "strait.h"
 
 /* ---- the format --------------------------------------------------------- */
 
@@ -70,14 +77,10 @@ unsigned strait__codec_kind_size(unsigned kind);
 
 /* An error of the codec: a status (STRAIT_E*), the byte offset for corrupt
  * input, and a message (for writers, it names the path: "$.a[3]"). */
-typedef struct strait__codec_error {
-  int status;
-  size_t offset;
-  char msg[256];
-} strait__codec_error;
+typedef strait_value_error strait__codec_error;
 
 /* Limits of a JS -> buffer conversion (docs/value-format.md), the same in
- * the C writer and the JS one (codec_js.c spells them out): a value Java
+ * the C writer and the JS one (js/codec.js spells them out): a value Java
  * can hold (a byte[] or direct ByteBuffer), a List's length, and the holes
  * of sparse arrays: during one conversion the holes met so far may pass the
  * array elements met so far (holes included) minus those holes by
@@ -90,24 +93,13 @@ typedef struct strait__codec_error {
 
 /* ---- output buffer ------------------------------------------------------ */
 
-/*
- * A growing output buffer. It starts on memory the caller lends (the
- * thread's buffer, or NULL/0) and spills to a malloc'd block when the value
- * outgrows it; `spilled` says data is then malloc'd and owned by the buffer
- * (released by strait__vbuf_free). One thread.
- */
-typedef struct strait__vbuf {
-  uint8_t *data;
-  size_t len, cap;
-  bool spilled;
-  bool failed;               /* an allocation failed; contents are garbage */
-} strait__vbuf;
+/* A growing output buffer (strait_buffer, see strait.h). One thread. */
+typedef strait_buffer strait__vbuf;
 
-void strait__vbuf_init(strait__vbuf *b, uint8_t *mem, size_t cap);
+#define strait__vbuf_init strait_buffer_init
+#define strait__vbuf_free strait_buffer_free
 /* Makes room for n more bytes; false (and failed set) when out of memory. */
 bool strait__vbuf_grow(strait__vbuf *b, size_t n);
-/* Frees a spilled block (lent memory is left alone). */
-void strait__vbuf_free(strait__vbuf *b);
 
 static inline bool strait__vbuf_need(strait__vbuf *b, size_t n) {
   return b->cap - b->len >= n || strait__vbuf_grow(b, n);
@@ -196,29 +188,12 @@ char *strait__bigint_to_decimal(const uint8_t *mag, size_t n, bool neg);
 #include <JavaScriptCore/JavaScript.h>
 #include "strait.h"
 
-/*
- * Hooks the layer above supplies (the JNI layer's object table). Every
- * member may be NULL. Called inside the gate, on the converting thread.
- */
-typedef struct strait__codec_hooks {
-  void *ud;
-  /* Writer: if obj wraps a Java object, store its table id and return true. */
-  bool (*java_id)(void *ud, JSContextRef ctx, JSObjectRef obj, uint32_t *id);
-  /* Writer, when handles are allowed: keep v and return its handle id
-   * (0 and *ok=false on failure). */
-  uint32_t (*js_handle)(void *ud, JSContextRef ctx, JSValueRef v, bool *ok);
-  /* Reader: the JS wrapper of Java table id, or NULL with *exception set. */
-  JSValueRef (*java_value)(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exception);
-  /* Reader: the JS value of handle id, or NULL with *exception set. */
-  JSValueRef (*js_value)(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exception);
-  /* Reader: an EXT value, or NULL with *exception set. */
-  JSValueRef (*ext_value)(void *ud, JSContextRef ctx, uint32_t type, const uint8_t *data,
-                          uint32_t len, JSValueRef *exception);
-} strait__codec_hooks;
+/* Hooks of the layer above (strait_value_hooks, see strait.h). */
+typedef strait_value_hooks strait__codec_hooks;
 
-/* Writer flags. */
-#define STRAIT_CODEC_HANDLES 1u   /* write functions/symbols as JSREF via hooks->js_handle */
-#define STRAIT_CODEC_NO_KEYREF 2u /* always write keys in full (test vectors) */
+/* Writer flags (strait.h). */
+#define STRAIT_CODEC_HANDLES STRAIT_VALUE_HANDLES
+#define STRAIT_CODEC_NO_KEYREF STRAIT_VALUE_NO_KEYREF
 
 /*
  * Writes v (and everything it reaches) into out (emptied first) as one
@@ -241,17 +216,14 @@ int strait__codec_read(JSContextRef ctx, const uint8_t *buf, size_t size,
                        strait__codec_error *err, JSValueRef *exception);
 
 /*
- * The fast path (codec_js.c): the same writer and reader in JavaScript, run
- * by JSC's JIT in rt (compiled once per runtime). Same bytes, statuses and
- * hooks as strait__codec_write / strait__codec_read; the reader validates
- * the buffer in C first. Inside the gate.
+ * The fast path (codec_js.c) is public: strait_value_encode and
+ * strait_value_decode (strait.h), the same writer and reader in JavaScript,
+ * run by JSC's JIT in rt (compiled once per runtime). Same bytes, statuses
+ * and hooks as strait__codec_write / strait__codec_read; the reader
+ * validates the buffer in C first.
  */
-int strait__codec_js_write(strait_runtime *rt, JSValueRef v, strait__vbuf *out, unsigned flags,
-                           const strait__codec_hooks *hooks, strait__codec_error *err,
-                           JSValueRef *exception);
-int strait__codec_js_read(strait_runtime *rt, const uint8_t *buf, size_t size,
-                          const strait__codec_hooks *hooks, JSValueRef *result,
-                          strait__codec_error *err, JSValueRef *exception);
+#define strait__codec_js_write strait_value_encode
+#define strait__codec_js_read strait_value_decode
 #endif
 
 #endif /* STRAIT_CODEC_H */

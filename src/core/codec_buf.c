@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Starts b on lent memory mem (may be NULL with cap 0). One thread. */
-void strait__vbuf_init(strait__vbuf *b, uint8_t *mem, size_t cap) {
+void strait_buffer_init(strait_buffer *b, uint8_t *mem, size_t cap) {
   b->data = mem;
   b->len = 0;
   b->cap = mem ? cap : 0;
@@ -41,7 +41,7 @@ bool strait__vbuf_grow(strait__vbuf *b, size_t n) {
 }
 
 /* Frees a spilled block; lent memory stays the lender's. One thread. */
-void strait__vbuf_free(strait__vbuf *b) {
+void strait_buffer_free(strait_buffer *b) {
   if (b->spilled) free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;

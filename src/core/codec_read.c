@@ -5,7 +5,7 @@
  * on a heap stack.
  */
 #include "codec.h"
-#include "internal.h"
+#include "value.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * bounded by memory; sharing and cycles become BACKREFs.
  */
 #include "codec.h"
-#include "internal.h"
+#include "value.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -66,6 +66,17 @@ int strait__fd_write(strait_runtime *rt, int fd, const char *p, size_t len) {
   return 0;
 }
 
+/* Writes through the runtime's sink (opts.write or the fd, see
+ * strait__fd_write). Returns 0 or the errno of a failed write. Inside the
+ * gate. */
+int strait__write(strait_runtime *rt, int fd, const char *utf8, size_t len) {
+  if (rt->opts.write) {
+    rt->opts.write(rt->opts.write_ud, fd, utf8, len);
+    return 0;
+  }
+  return strait__fd_write(rt, fd, utf8, len);
+}
+
 /* An Error "write <CODE>" with .code, .errno (negative, as Node) and
  * .syscall for a failed write. JS thread. */
 static JSValueRef write_error(JSContextRef ctx, int e) {
@@ -89,7 +100,7 @@ static JSValueRef write_error(JSContextRef ctx, int e) {
  * throws write_error(). JS thread. */
 static JSValueRef js_write(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                            const JSValueRef argv[], JSValueRef *exception) {
-  strait_runtime *rt = strait_runtime_from_context(ctx);
+  strait_runtime *rt = strait__runtime_of(ctx);
   double fd = argc > 0 ? JSValueToNumber(ctx, argv[0], exception) : 0;
   if (*exception) return NULL;
   if (fd != 1 && fd != 2) {
@@ -119,7 +130,7 @@ static JSValueRef js_write(JSContextRef ctx, JSObjectRef f, JSObjectRef self, si
  * installed. JS thread. */
 static JSValueRef js_isatty(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                             const JSValueRef argv[], JSValueRef *exception) {
-  strait_runtime *rt = strait_runtime_from_context(ctx);
+  strait_runtime *rt = strait__runtime_of(ctx);
   double fd = argc > 0 ? JSValueToNumber(ctx, argv[0], exception) : -1;
   if (*exception) return NULL;
   bool tty = !rt->opts.write && fd >= 0 && fd <= 2 && isatty((int)fd);

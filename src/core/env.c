@@ -9,6 +9,7 @@
  * the global object; rt->internal keeps `internal` alive.
  */
 #include "env.h"
+#include "js_sources.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,47 +21,11 @@ static const char *const kBootstrap[] = {
   "inspect.js", "path.js", "console.js", "process.js", "module.js", "bootstrap.js",
 };
 
-/* Writes through the runtime's sink (opts.write or the fd, see
- * strait__fd_write). Returns 0 or the errno of a failed write. Inside the
- * gate. */
-int strait__write(strait_runtime *rt, int fd, const char *utf8, size_t len) {
-  if (rt->opts.write) {
-    rt->opts.write(rt->opts.write_ud, fd, utf8, len);
-    return 0;
-  }
-  return strait__fd_write(rt, fd, utf8, len);
-}
-
-/* A JS string value from UTF-8. Inside the gate. */
-JSValueRef strait__string_value(JSContextRef ctx, const char *utf8) {
-  JSStringRef s = strait__jsstring_utf8(utf8, strlen(utf8));
-  JSValueRef v = JSValueMakeString(ctx, s);
-  JSStringRelease(s);
-  return v;
-}
-
-/* Calls internal[name](...) (see env.h). Inside the gate. */
-JSValueRef strait__call_internal(strait_runtime *rt, const char *name, size_t argc,
-                                 const JSValueRef argv[], JSValueRef *exception) {
-  if (exception) *exception = NULL;
-  if (!rt->internal) return NULL;
-  JSValueRef f = strait__get(rt->ctx, rt->internal, name);
-  if (!f || !JSValueIsObject(rt->ctx, f) || !JSObjectIsFunction(rt->ctx, (JSObjectRef)f))
-    return NULL;
-  JSValueRef exc = NULL;
-  JSValueRef r = JSObjectCallAsFunction(rt->ctx, (JSObjectRef)f, rt->internal, argc, argv, &exc);
-  if (exc) {
-    if (exception) *exception = exc;
-    return NULL;
-  }
-  return r;
-}
-
 /* Evaluates one bootstrap script and calls the function it yields with
  * (native, internal). Inside the gate. */
 static int run_bootstrap(strait_runtime *rt, const char *name, JSObjectRef native,
                          JSValueRef *exception) {
-  const strait__js_source *src = strait__js_source_find(name);
+  const strait__js_source *src = strait__js_sources_find(name);
   if (!src) return 0;
   char url[128];
   snprintf(url, sizeof url, "strait:%s", name);
@@ -81,7 +46,7 @@ static int run_bootstrap(strait_runtime *rt, const char *name, JSObjectRef nativ
   return 0;
 }
 
-/* Installs console, process, require and friends (see internal.h). Inside
+/* Installs console, process, require and friends (see env.h). Inside
  * the gate, once per runtime. */
 int strait__env_install(strait_runtime *rt, JSValueRef *exception) {
   JSContextRef ctx = rt->ctx;

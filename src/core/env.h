@@ -1,13 +1,22 @@
 /*
- * env.h - private declarations shared by the files that build the JS
- * environment (env.c, console.c, process.c, module.c, error.c). Each file
+ * env.h - the JS environment of a runtime: the bootstrap (env.c) and the
+ * native helpers of console.c, process.c and module.c, the sink writes go
+ * to (console.c) and the reports of uncaught errors (error.c). Each part
  * adds its native functions to the bootstrap's `native` object, which is
  * handed to the bootstrap scripts and never reachable from user code.
  */
 #ifndef STRAIT_ENV_H
 #define STRAIT_ENV_H
 
-#include "internal.h"
+#include "runtime.h"
+#include "value.h"
+
+/*
+ * Installs the JS environment (console, process, require, globalThis
+ * helpers) from the bootstrap scripts compiled into the library. Inside the
+ * gate, once per runtime, from strait_runtime_new().
+ */
+int strait__env_install(strait_runtime *rt, JSValueRef *exception);
 
 /* Adds write(fd, string) and isatty(fd). Inside the gate. */
 void strait__console_natives(JSContextRef ctx, JSObjectRef native);
@@ -17,17 +26,20 @@ void strait__process_natives(JSContextRef ctx, JSObjectRef native);
  * Inside the gate. */
 void strait__module_natives(JSContextRef ctx, JSObjectRef native);
 
-/* Calls internal[name](args...) of the bootstrap. NULL with *exception set
- * when it threw, or NULL with no exception when the function is missing.
- * Inside the gate. */
-JSValueRef strait__call_internal(strait_runtime *rt, const char *name, size_t argc,
-                                 const JSValueRef argv[], JSValueRef *exception);
+/* Writes through the runtime's sink (opts.write or fd). Returns 0 or the
+ * errno of a failed write to the fd. Inside the gate. (console.c) */
+int strait__write(strait_runtime *rt, int fd, const char *utf8, size_t len);
+/* Writes all of the bytes to fd: retries EINTR and short writes, polls a
+ * full non-blocking fd; EPIPE ends the process when rt has no on_exit hook.
+ * Returns 0 or an errno. Inside the gate. (console.c) */
+int strait__fd_write(strait_runtime *rt, int fd, const char *utf8, size_t len);
 
-/* A JS string value from UTF-8. Inside the gate. */
-JSValueRef strait__string_value(JSContextRef ctx, const char *utf8);
+/* Reports an uncaught error via the sink, as strait_error_format().
+ * Inside the gate. (error.c) */
+void strait__report(strait_runtime *rt, JSValueRef exception);
 
 /* The object process.exit() throws to unwind the script when an embedder's
- * on_exit hook is installed (see process.c). Inside the gate. */
+ * on_exit hook is installed. Inside the gate. (process.c) */
 int strait__is_exit_signal(strait_runtime *rt, JSValueRef v);
 
 #endif /* STRAIT_ENV_H */

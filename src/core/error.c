@@ -60,7 +60,7 @@ int strait_inspect(strait_runtime *rt, JSValueRef value, char **out) {
   *out = NULL;
   if (!value) value = JSValueMakeUndefined(rt->ctx);
   JSValueRef exc = NULL;
-  JSValueRef s = strait__call_internal(rt, "inspect", 1, &value, &exc);
+  JSValueRef s = strait__call_method(rt->ctx, rt->internal, "inspect", 1, &value, &exc);
   if (s && JSValueIsString(rt->ctx, s)) {
     *out = strait__utf8_from_value(rt->ctx, s, NULL);
   } else {
@@ -104,7 +104,7 @@ int strait_error_describe(strait_runtime *rt, JSValueRef exception, strait_error
     out->column = int_prop(ctx, e, "column");
     if (out->line == 1 && out->column > 0 && out->file) {
       JSValueRef file = strait__string_value(ctx, out->file);
-      JSValueRef off = strait__call_internal(rt, "wrapOffset", 1, &file, NULL);
+      JSValueRef off = strait__call_method(rt->ctx, rt->internal, "wrapOffset", 1, &file, NULL);
       int d = off && JSValueIsNumber(ctx, off) ? (int)JSValueToNumber(ctx, off, NULL) : 0;
       if (d > 0 && out->column > d) out->column -= d;
     }
@@ -203,7 +203,7 @@ char *strait_error_format(strait_runtime *rt, JSValueRef exception) {
     append(&buf, &len, &cap, pos, strlen(pos));
   }
   JSValueRef exc = NULL;
-  JSValueRef s = strait__call_internal(rt, "inspect", 1, &exception, &exc);
+  JSValueRef s = strait__call_method(rt->ctx, rt->internal, "inspect", 1, &exception, &exc);
   if (s && JSValueIsString(ctx, s)) text = strait__utf8_from_value(ctx, s, NULL);
   if (text) {
     append(&buf, &len, &cap, text, strlen(text));

@@ -8,16 +8,18 @@
  * While it owns the gate the thread also holds JSC's API lock (JSLock), so
  * the C API calls it makes do not take and drop that lock one by one.
  *
- * Suspensions (a JSC callback calling into Java) are lazy: see internal.h.
+ * Suspensions (a JSC callback calling into Java) are lazy: see gate.h.
  */
-#include "internal.h"
+#include "gate.h"
+#include "jsc_private.h"
+#include "runtime.h"
 
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
-/* States of a suspension (strait__susp.state). */
+/* States of a suspension (strait__susp_rec.state). */
 enum {
   SUSP_ARMED = 1,      /* in Java, still owner, may be taken over */
   SUSP_RECLAIMED,      /* Java called back into JS on the same thread: owner */
@@ -33,10 +35,10 @@ enum {
 /* Per-thread state, initial-exec so each access is one %fs-relative load
  * instead of a __tls_get_addr call: its address is the thread's token, and
  * `top` is the thread's newest live suspension on any gate (the records
- * live in the callers' frames; see strait__susp). Touched by the thread
+ * live in the callers' frames; see strait__susp_rec). Touched by the thread
  * only. */
 static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
-  strait__susp *top;
+  strait__susp_rec *top;
 } tl;
 
 /* Debug builds (-DSTRAIT_DEBUG) check the gate's invariants, as an API
@@ -88,9 +90,26 @@ static long env_us(const char *name, long dflt) {
   return s ? strtol(s, NULL, 10) : dflt;
 }
 
-/* Initializes a free gate. The spin budget comes from STRAIT_GATE_SPIN_US
- * (default 50 us; negative disables spinning), the takeover delay from
- * STRAIT_GATE_TAKEOVER_US (default 1000 us). Any thread. */
+/* Sets the spin budget and the takeover delay (see gate.h): a value of 0
+ * comes from STRAIT_GATE_SPIN_US (default 50 us; negative disables
+ * spinning) or STRAIT_GATE_TAKEOVER_US (default 1000 us). Any thread,
+ * before the gate is shared. */
+void strait__gate_configure(strait__gate *g, long spin_us, long takeover_us) {
+  long us = spin_us ? spin_us : env_us("STRAIT_GATE_SPIN_US", 50);
+  g->spin_ns = us < 0 ? -1 : us * 1000;
+  us = takeover_us ? takeover_us : env_us("STRAIT_GATE_TAKEOVER_US", 1000);
+  g->takeover_ns = us < 0 ? 0 : us * 1000;
+}
+
+/* Sets a live gate's spin budget (see strait.h). The field is read by
+ * waiters without a lock; a torn read only changes one wait's budget. Any
+ * thread. */
+void strait_gate_set_spin(strait_runtime *rt, long spin_us) {
+  rt->gate.spin_ns = spin_us < 0 ? -1 : spin_us * 1000;
+}
+
+/* Initializes a free gate with the spin budget and takeover delay from the
+ * environment (strait__gate_configure(g, 0, 0)). Any thread. */
 void strait__gate_init(strait__gate *g) {
   atomic_init(&g->word, 0);
   atomic_init(&g->owner, 0);
@@ -108,10 +127,7 @@ void strait__gate_init(strait__gate *g) {
   g->top = NULL;
   g->nsusp = 0;
   g->dbg_locked = 0;
-  long us = env_us("STRAIT_GATE_SPIN_US", 50);
-  g->spin_ns = us < 0 ? -1 : us * 1000;
-  us = env_us("STRAIT_GATE_TAKEOVER_US", 1000);
-  g->takeover_ns = us < 0 ? 0 : us * 1000;
+  strait__gate_configure(g, 0, 0);
   pthread_mutex_init(&g->mu, NULL);
   pthread_condattr_t a;
   pthread_condattr_init(&a);
@@ -329,8 +345,8 @@ static void release(strait__gate *g) {
  * thread's chain one run of same-gate records at a time, so crossing
  * runtimes (A -> B -> A ...) costs a step or two. Call it only when
  * tl.top is set (the common case, no suspension, is tested inline). */
-static strait__susp *my_susp(strait__gate *g) {
-  strait__susp *s = tl.top;
+static strait__susp_rec *my_susp(strait__gate *g) {
+  strait__susp_rec *s = tl.top;
   while (s && s->gate != g) s = s->skip;
   return s;
 }
@@ -346,7 +362,7 @@ static inline void lock_engine(strait_runtime *rt) {
 static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   strait__gate *g = &rt->gate;
   uintptr_t me = strait__thread_token();
-  strait__susp *s = tl.top ? my_susp(g) : NULL;
+  strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
   if (s) {
     /* Java code running inside one of this thread's callbacks calls JS. */
     if (s->state == SUSP_RECLAIMED || s->state == SUSP_REACQUIRED) {
@@ -396,13 +412,13 @@ static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
 int strait_enter(strait_runtime *rt) { return enter(rt, NULL, NULL); }
 
 /* strait_enter() for a thread that may have to stop waiting (see
- * internal.h). Any thread. */
-int strait__enter_or_give_up(strait_runtime *rt, int (*give_up)(void *), void *ud) {
+ * strait.h). Any thread. */
+int strait_enter_or_give_up(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   return enter(rt, give_up, ud);
 }
 
 /* Arms suspension s: the owner is in Java and may be taken over. */
-static void arm(strait__gate *g, strait__susp *s) {
+static void arm(strait__gate *g, strait__susp_rec *s) {
   s->seq = ++g->next_seq;
   s->state = SUSP_ARMED;
   atomic_store_explicit(&g->away, s->seq, memory_order_release);
@@ -422,7 +438,7 @@ void strait_leave(strait_runtime *rt) {
   JSUnlock(rt->ctx);
   GATE_DEBUG(g->dbg_locked = 0);
   g->depth = 0;
-  strait__susp *s = tl.top ? my_susp(g) : NULL;
+  strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
   if (s && s->state == SUSP_RECLAIMED) {
     GATE_CHECK(g->top == s, "re-armed suspension is not the newest");
     arm(g, s);
@@ -441,10 +457,11 @@ int strait_inside(strait_runtime *rt) {
          strait__thread_token();
 }
 
-/* Suspends lazily into the caller's record s (see internal.h): pushes it on
- * the gate's and the thread's chains and arms it. Owner only, inside a JSC
+/* Suspends lazily into the caller's record (see gate.h): pushes it on the
+ * gate's and the thread's chains and arms it. Owner only, inside a JSC
  * callback. */
-void strait__gate_suspend(strait_runtime *rt, strait__susp *s) {
+void strait_gate_suspend(strait_runtime *rt, strait_suspension *ps) {
+  strait__susp_rec *s = (strait__susp_rec *)ps;
   strait__gate *g = &rt->gate;
   CHECK_INSIDE(g, "suspend");
   /* JSC dropped its lock around the callback; it takes it back itself. */
@@ -454,7 +471,7 @@ void strait__gate_suspend(strait_runtime *rt, strait__susp *s) {
   s->below = g->top;
   g->top = s;
   GATE_DEBUG(g->nsusp++);
-  strait__susp *t = tl.top;
+  strait__susp_rec *t = tl.top;
   s->thread_prev = t;
   s->skip = !t ? NULL : t->gate == g ? t->skip : t;
   tl.top = s;
@@ -462,15 +479,15 @@ void strait__gate_suspend(strait_runtime *rt, strait__susp *s) {
   arm(g, s);
 }
 
-/* Releases the gate at once (see internal.h). A suspension that was this
+/* Releases the gate at once (see strait.h). A suspension that was this
  * thread's way into the gate loses the word with it, so a nested enter
  * before the resume waits like any other thread. Owner only. */
-int strait__gate_suspend_unlocked(strait_runtime *rt) {
+int strait_gate_suspend_unlocked(strait_runtime *rt) {
   strait__gate *g = &rt->gate;
   CHECK_INSIDE(g, "suspend_unlocked");
   int ticket = g->depth;
   GATE_CHECK(ticket < TICKET_HAD_SUSP, "depth overflows the ticket");
-  strait__susp *s = tl.top ? my_susp(g) : NULL;
+  strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
   if (s) {
     GATE_CHECK(s->state == SUSP_RECLAIMED || s->state == SUSP_REACQUIRED,
                "suspend_unlocked: bad suspension state");
@@ -484,16 +501,16 @@ int strait__gate_suspend_unlocked(strait_runtime *rt) {
   return ticket;
 }
 
-/* Takes the gate back after strait__gate_suspend_unlocked(). Any order:
+/* Takes the gate back after strait_gate_suspend_unlocked(). Any order:
  * the caller takes the JSC lock itself. */
-void strait__gate_resume_unlocked(strait_runtime *rt, int ticket) {
+void strait_gate_resume_unlocked(strait_runtime *rt, int ticket) {
   strait__gate *g = &rt->gate;
   acquire(g, 0, NULL, NULL);
   atomic_store_explicit(&g->owner, strait__thread_token(), memory_order_relaxed);
   g->depth = ticket & ~TICKET_HAD_SUSP;
   GATE_DEBUG(g->dbg_locked = 1);
   if (ticket & TICKET_HAD_SUSP) {
-    strait__susp *s = tl.top ? my_susp(g) : NULL;
+    strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
     GATE_CHECK(s && s->state == SUSP_TAKEN, "resume_unlocked: suspension lost");
     s->state = SUSP_REACQUIRED;
   }
@@ -501,7 +518,7 @@ void strait__gate_resume_unlocked(strait_runtime *rt, int ticket) {
 
 /* Pops s, the newest suspension on g and of this thread, and lets resumers
  * waiting for their turn look again. Word holder only. */
-static void pop(strait__gate *g, strait__susp *s) {
+static void pop(strait__gate *g, strait__susp_rec *s) {
   GATE_CHECK(g->top == s && g->nsusp > 0, "pop: not the gate's newest suspension");
   GATE_CHECK(tl.top == s, "pop: not the thread's newest suspension");
   g->top = s->below;
@@ -515,12 +532,13 @@ static void pop(strait__gate *g, strait__susp *s) {
   }
 }
 
-/* Takes the gate back after strait__gate_suspend(rt, s) (see internal.h). A
+/* Takes the gate back after strait_gate_suspend(rt, s) (see strait.h). A
  * suspension that nobody took over costs one CAS. One that was taken waits
  * until it is the newest suspension and the word is free (JSC's LIFO rule):
  * taking the gate earlier would leave it spinning in JSC for the JSC lock
  * while the thread JSC waits for parks on the gate. */
-void strait__gate_resume(strait_runtime *rt, strait__susp *s) {
+void strait_gate_resume(strait_runtime *rt, strait_suspension *ps) {
+  strait__susp_rec *s = (strait__susp_rec *)ps;
   strait__gate *g = &rt->gate;
   GATE_CHECK(s->gate == g, "resume: record of another runtime");
   GATE_CHECK(tl.top == s, "resume: not the thread's newest suspension");

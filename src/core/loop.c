@@ -1,22 +1,19 @@
 /*
  * loop.c - the runtime's event loop: a FIFO of tasks posted from any thread
  * and the timer heap (timers.c), run one callback at a time inside the gate.
+ * After each callback it drains the promise jobs (eval.c).
  *
  * Checking for work costs one atomic load when the queue is empty; an idle
  * loop parks on a condition variable until a post or the next timer.
  */
-#include "internal.h"
+#include "loop.h"
+#include "eval.h"
+#include "runtime.h"
+#include "timers.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
-
-/* Milliseconds on the monotonic clock. Any thread. */
-double strait__now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Initializes an empty loop. Any thread. */
 void strait__loop_init(strait__loop *l) {
@@ -64,6 +61,15 @@ void strait_loop_unref(strait_runtime *rt) {
   pthread_mutex_unlock(&l->mu);
 }
 
+/* Asks the running loop to return (see strait.h). Any thread. */
+void strait_loop_stop(strait_runtime *rt) {
+  strait__loop *l = &rt->loop;
+  pthread_mutex_lock(&l->mu);
+  atomic_store(&l->stop, 1);
+  pthread_cond_signal(&l->cv);
+  pthread_mutex_unlock(&l->mu);
+}
+
 /* Takes the whole queue at once (FIFO), or NULL. Any thread. */
 static strait__task *take_all(strait__loop *l) {
   if (atomic_load_explicit(&l->ntasks, memory_order_acquire) == 0) return NULL;
@@ -88,21 +94,6 @@ static void requeue_front(strait__loop *l, strait__task *chain) {
   atomic_fetch_add(&l->ntasks, n);
   pthread_mutex_unlock(&l->mu);
 }
-
-/* Runs the promise jobs queued so far (and reports unhandled rejections):
- * JSC does that when the outermost JSC lock is released, so the loop, which
- * holds the gate once (depth 1), drops and retakes the lock. Called after
- * every task and timer callback, as Node runs microtasks after each
- * callback. Inside the gate; does nothing when entered more than once. */
-void strait__drain_microtasks(strait_runtime *rt) {
-  if (rt->gate.depth != 1) return;
-  JSUnlock(rt->ctx);
-  JSLock(rt->ctx);
-}
-
-/* Runs due timers; returns the due time of the next one or -1. Defined in
- * timers.c. Inside the gate. */
-double strait__timers_run_due(strait_runtime *rt);
 
 /* Drops the protection of the error the previous strait_loop_run returned.
  * Inside the gate. */
@@ -179,8 +170,6 @@ int strait_loop_run(strait_runtime *rt, JSValueRef *exception) {
 }
 
 /* Drops queued tasks and timers without running them. Inside the gate. */
-void strait__timers_clear(strait_runtime *rt);
-
 void strait__loop_destroy(strait_runtime *rt) {
   strait__loop *l = &rt->loop;
   pthread_mutex_lock(&l->mu);

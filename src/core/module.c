@@ -209,7 +209,7 @@ int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception)
   if (!rt->internal) return STRAIT_EINVAL;
   JSValueRef arg = strait__string_value(rt->ctx, path);
   JSValueRef exc = NULL;
-  JSValueRef file = strait__call_internal(rt, "resolveMain", 1, &arg, &exc);
+  JSValueRef file = strait__call_method(rt->ctx, rt->internal, "resolveMain", 1, &arg, &exc);
   if (exc) {
     if (exception) *exception = exc;
     return STRAIT_EJS;
@@ -223,7 +223,7 @@ int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception)
   free(cfile);
   if (err) return err == ENOENT ? STRAIT_ENOENT : STRAIT_EIO;
   JSValueRef args[2] = {file, arg};
-  strait__call_internal(rt, "runMain", 2, args, &exc);
+  strait__call_method(rt->ctx, rt->internal, "runMain", 2, args, &exc);
   if (rt->exiting) return STRAIT_EEXIT;
   if (exc) {
     if (exception) *exception = exc;

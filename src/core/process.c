@@ -27,7 +27,7 @@ extern char **environ;
  * made (JSC's GC does not scan the C heap). JS thread. */
 static JSValueRef js_argv(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                           const JSValueRef argv[], JSValueRef *exception) {
-  strait_runtime *rt = strait_runtime_from_context(ctx);
+  strait_runtime *rt = strait__runtime_of(ctx);
   JSObjectRef a = JSObjectMakeArray(ctx, 0, NULL, exception);
   if (!a) return NULL;
   for (int i = 0; i < rt->argc; i++) {
@@ -105,7 +105,7 @@ int strait__is_exit_signal(strait_runtime *rt, JSValueRef v) {
  * the exit signal to unwind the script. JS thread. */
 static JSValueRef js_exit(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                           const JSValueRef argv[], JSValueRef *exception) {
-  strait_runtime *rt = strait_runtime_from_context(ctx);
+  strait_runtime *rt = strait__runtime_of(ctx);
   /* process.js checked the code (Node's rules) and passes ToInt32 of it */
   int code = argc > 0 && JSValueIsNumber(ctx, argv[0]) ? to_int32(JSValueToNumber(ctx, argv[0], NULL)) : 0;
   if (!rt->exiting) {
@@ -122,6 +122,10 @@ static JSValueRef js_exit(JSContextRef ctx, JSObjectRef f, JSObjectRef self, siz
                                                 : strait__make_error(ctx, "Error", "process.exit");
   return NULL;
 }
+
+/* Whether process.exit() ran with an on_exit hook (see strait.h). Inside
+ * the gate. */
+int strait_exiting(strait_runtime *rt) { return rt->exiting; }
 
 /* The exit status for the embedder (see strait.h). Inside the gate. */
 int strait_exit_code(strait_runtime *rt) {

@@ -2,7 +2,9 @@
  * runtime.c - creation and release of a runtime, one JSC context group each,
  * and the once-per-process JavaScriptCore set-up.
  */
-#include "internal.h"
+#include "runtime.h"
+#include "env.h"
+#include "timers.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -65,9 +67,9 @@ static JSClassRef global_class(void) {
   return the_global_class;
 }
 
-/* The runtime that owns ctx (see strait.h). */
+/* The runtime that owns ctx (see strait.h and runtime.h). */
 strait_runtime *strait_runtime_from_context(JSContextRef ctx) {
-  return JSObjectGetPrivate(JSContextGetGlobalObject(ctx));
+  return strait__runtime_of(ctx);
 }
 
 /* Creates a runtime (see strait.h). Any thread. */
@@ -93,6 +95,8 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
     }
   }
   strait__gate_init(&rt->gate);
+  if (rt->opts.gate_spin_us || rt->opts.gate_takeover_us)
+    strait__gate_configure(&rt->gate, rt->opts.gate_spin_us, rt->opts.gate_takeover_us);
   strait__loop_init(&rt->loop);
   rt->group = JSContextGroupCreate();
   rt->ctx = JSGlobalContextCreateInGroup(rt->group, global_class());

@@ -7,7 +7,12 @@
  * timer keeps its callback and arguments protected; firing a one-shot timer
  * or clearing it unprotects them once.
  */
-#include "internal.h"
+#include "timers.h"
+#include "eval.h"
+#include "jsc_private.h"
+#include "loop.h"
+#include "runtime.h"
+#include "value.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -146,7 +151,7 @@ static void timer_free(strait_runtime *rt, strait__timer *t) {
 /* setTimeout/setInterval(fn, delay, ...args) -> numeric id. */
 static JSValueRef add_timer(JSContextRef ctx, size_t argc, const JSValueRef argv[],
                             JSValueRef *exception, int repeat) {
-  strait_runtime *rt = strait_runtime_from_context(ctx);
+  strait_runtime *rt = strait__runtime_of(ctx);
   if (argc < 1 || !JSValueIsObject(ctx, argv[0]) ||
       !JSObjectIsFunction(ctx, (JSObjectRef)argv[0])) {
     *exception = strait__make_error(ctx, "TypeError", "%s: callback must be a function",
@@ -209,7 +214,7 @@ static JSValueRef js_set_interval(JSContextRef ctx, JSObjectRef f, JSObjectRef s
 static JSValueRef js_clear_timer(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                                  const JSValueRef argv[], JSValueRef *exception) {
   (void)f; (void)self; (void)exception;
-  strait_runtime *rt = strait_runtime_from_context(ctx);
+  strait_runtime *rt = strait__runtime_of(ctx);
   if (argc > 0 && JSValueIsNumber(ctx, argv[0])) {
     strait__timer *t = find_timer(&rt->loop, JSValueToNumber(ctx, argv[0], NULL));
     if (t) {
@@ -225,7 +230,7 @@ static JSValueRef js_clear_timer(JSContextRef ctx, JSObjectRef f, JSObjectRef se
 static JSValueRef js_timer_ref(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                                const JSValueRef argv[], JSValueRef *exception) {
   (void)f; (void)self; (void)exception;
-  strait_runtime *rt = strait_runtime_from_context(ctx);
+  strait_runtime *rt = strait__runtime_of(ctx);
   if (argc > 1) {
     strait__timer *t = find_timer(&rt->loop, JSValueToNumber(ctx, argv[0], NULL));
     bool on = JSValueToBoolean(ctx, argv[1]);
@@ -243,9 +248,6 @@ static void set_pending(strait_runtime *rt, JSValueRef exc) {
   rt->pending_error = exc ? exc : JSValueMakeUndefined(rt->ctx);
   JSValueProtect(rt->ctx, rt->pending_error);
 }
-
-/* Runs queued promise jobs (loop.c). Inside the gate. */
-void strait__drain_microtasks(strait_runtime *rt);
 
 /* Runs the timers that are due, in order; returns the next due time or -1.
  * A timer added by a callback with delay 0 runs on the next turn, not in
@@ -299,7 +301,7 @@ static JSValueRef js_unhandled_rejection(JSContextRef ctx, JSObjectRef f, JSObje
                                          size_t argc, const JSValueRef argv[],
                                          JSValueRef *exception) {
   (void)f; (void)self; (void)exception;
-  set_pending(strait_runtime_from_context(ctx), argc > 1 ? argv[1] : NULL);
+  set_pending(strait__runtime_of(ctx), argc > 1 ? argv[1] : NULL);
   return JSValueMakeUndefined(ctx);
 }
 

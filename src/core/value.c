@@ -1,5 +1,6 @@
-/* value.c - small helpers over JSC strings, properties and errors. */
-#include "internal.h"
+/* value.c - small helpers over JSC strings, properties and errors (the
+ * public ones of strait.h and value.h's). */
+#include "value.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ static size_t utf8_to_utf16(const unsigned char *s, size_t len, JSChar *out) {
 }
 
 /* UTF-8 -> JSStringRef; the caller releases it. Any thread. */
-JSStringRef strait__jsstring_utf8(const char *s, size_t len) {
+JSStringRef strait_jsstring_from_utf8(const char *s, size_t len) {
   JSChar stackbuf[256];
   if (len == 0) return JSStringCreateWithCharacters(NULL, 0);
   JSChar *buf = len <= 256 ? stackbuf : malloc(len * sizeof(JSChar));
@@ -56,7 +57,7 @@ JSStringRef strait__jsstring_utf8(const char *s, size_t len) {
 
 /* JSStringRef -> malloc'd NUL-terminated UTF-8; lone surrogates become
  * U+FFFD. *len_out (may be NULL) gets the length without the NUL. */
-char *strait__utf8_from_jsstring(JSStringRef str, size_t *len_out) {
+char *strait_utf8_from_jsstring(JSStringRef str, size_t *len_out) {
   size_t n = JSStringGetLength(str);
   const JSChar *u = JSStringGetCharactersPtr(str);
   char *out = malloc(n * 3 + 1);
@@ -86,17 +87,17 @@ char *strait__utf8_from_jsstring(JSStringRef str, size_t *len_out) {
 }
 
 /* ToString(v) as malloc'd UTF-8, NULL if it threw. Inside the gate. */
-char *strait__utf8_from_value(JSContextRef ctx, JSValueRef v, size_t *len_out) {
+char *strait_utf8_from_value(JSContextRef ctx, JSValueRef v, size_t *len_out) {
   JSValueRef exc = NULL;
   JSStringRef s = JSValueToStringCopy(ctx, v, &exc);
   if (!s) return NULL;
-  char *r = strait__utf8_from_jsstring(s, len_out);
+  char *r = strait_utf8_from_jsstring(s, len_out);
   JSStringRelease(s);
   return r;
 }
 
 /* obj[name] = native function (non-enumerable). Inside the gate. */
-JSObjectRef strait__set_function(JSContextRef ctx, JSObjectRef obj, const char *name,
+JSObjectRef strait_set_function(JSContextRef ctx, JSObjectRef obj, const char *name,
                                  JSObjectCallAsFunctionCallback fn) {
   JSStringRef n = JSStringCreateWithUTF8CString(name);
   JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, n, fn);
@@ -106,7 +107,7 @@ JSObjectRef strait__set_function(JSContextRef ctx, JSObjectRef obj, const char *
 }
 
 /* obj[name] = v with attrs. Inside the gate. */
-void strait__set_value(JSContextRef ctx, JSObjectRef obj, const char *name,
+void strait_set_property(JSContextRef ctx, JSObjectRef obj, const char *name,
                        JSValueRef v, JSPropertyAttributes attrs) {
   JSStringRef n = JSStringCreateWithUTF8CString(name);
   JSObjectSetProperty(ctx, obj, n, v, attrs, NULL);
@@ -114,7 +115,7 @@ void strait__set_value(JSContextRef ctx, JSObjectRef obj, const char *name,
 }
 
 /* obj[name], or undefined if the getter threw. Inside the gate. */
-JSValueRef strait__get(JSContextRef ctx, JSObjectRef obj, const char *name) {
+JSValueRef strait_get_property(JSContextRef ctx, JSObjectRef obj, const char *name) {
   JSStringRef n = JSStringCreateWithUTF8CString(name);
   JSValueRef r = JSObjectGetProperty(ctx, obj, n, NULL);
   JSStringRelease(n);
@@ -122,7 +123,7 @@ JSValueRef strait__get(JSContextRef ctx, JSObjectRef obj, const char *name) {
 }
 
 /* new <ctor>(formatted message), e.g. ctor "TypeError". Inside the gate. */
-JSValueRef strait__make_error(JSContextRef ctx, const char *ctor, const char *fmt, ...) {
+JSValueRef strait_make_error(JSContextRef ctx, const char *ctor, const char *fmt, ...) {
   char stackbuf[512];
   va_list ap;
   va_start(ap, fmt);
@@ -134,15 +135,40 @@ JSValueRef strait__make_error(JSContextRef ctx, const char *ctor, const char *fm
     if (!msg) { msg = stackbuf; }
     else { va_start(ap, fmt); vsnprintf(msg, (size_t)n + 1, fmt, ap); va_end(ap); }
   }
-  JSStringRef m = strait__jsstring_utf8(msg, strlen(msg));
+  JSStringRef m = strait_jsstring_from_utf8(msg, strlen(msg));
   if (msg != stackbuf) free(msg);
   JSValueRef arg = JSValueMakeString(ctx, m);
   JSStringRelease(m);
-  JSValueRef ctorv = strait__get(ctx, JSContextGetGlobalObject(ctx), ctor);
+  JSValueRef ctorv = strait_get_property(ctx, JSContextGetGlobalObject(ctx), ctor);
   JSObjectRef c = JSValueIsObject(ctx, ctorv) ? (JSObjectRef)ctorv : NULL;
   if (c) {
     JSObjectRef e = JSObjectCallAsConstructor(ctx, c, 1, &arg, NULL);
     if (e) return e;
   }
   return JSObjectMakeError(ctx, 1, &arg, NULL);
+}
+
+/* A JS string value from NUL-terminated UTF-8. Inside the gate. */
+JSValueRef strait__string_value(JSContextRef ctx, const char *utf8) {
+  JSStringRef s = strait_jsstring_from_utf8(utf8, strlen(utf8));
+  JSValueRef v = JSValueMakeString(ctx, s);
+  JSStringRelease(s);
+  return v;
+}
+
+/* Calls obj[name](...) with obj as this (see value.h). Inside the gate. */
+JSValueRef strait__call_method(JSContextRef ctx, JSObjectRef obj, const char *name,
+                               size_t argc, const JSValueRef argv[], JSValueRef *exception) {
+  if (exception) *exception = NULL;
+  if (!obj) return NULL;
+  JSValueRef f = strait_get_property(ctx, obj, name);
+  if (!f || !JSValueIsObject(ctx, f) || !JSObjectIsFunction(ctx, (JSObjectRef)f))
+    return NULL;
+  JSValueRef exc = NULL;
+  JSValueRef r = JSObjectCallAsFunction(ctx, (JSObjectRef)f, obj, argc, argv, &exc);
+  if (exc) {
+    if (exception) *exception = exc;
+    return NULL;
+  }
+  return r;
 }

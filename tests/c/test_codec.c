@@ -14,16 +14,16 @@ static JSContextRef ctx;
 static bool use_js;          /* run through the JS fast path (codec_js.c) */
 
 /* strait__codec_write or its JS twin, per use_js. */
-static int write_any(JSValueRef v, strait__vbuf *out, unsigned flags, const strait__codec_hooks *h,
-                     strait__codec_error *err, JSValueRef *exc) {
-  return use_js ? strait__codec_js_write(rt, v, out, flags, h, err, exc)
+static int write_any(JSValueRef v, strait_buffer *out, unsigned flags, const strait_value_hooks *h,
+                     strait_value_error *err, JSValueRef *exc) {
+  return use_js ? strait_value_encode(rt, v, out, flags, h, err, exc)
                 : strait__codec_write(ctx, v, out, flags, h, err, exc);
 }
 
 /* strait__codec_read or its JS twin, per use_js. */
-static int read_any(const uint8_t *buf, size_t n, const strait__codec_hooks *h, JSValueRef *v,
-                    strait__codec_error *err, JSValueRef *exc) {
-  return use_js ? strait__codec_js_read(rt, buf, n, h, v, err, exc)
+static int read_any(const uint8_t *buf, size_t n, const strait_value_hooks *h, JSValueRef *v,
+                    strait_value_error *err, JSValueRef *exc) {
+  return use_js ? strait_value_decode(rt, buf, n, h, v, err, exc)
                 : strait__codec_read(ctx, buf, n, h, v, err, exc);
 }
 
@@ -32,7 +32,7 @@ static JSValueRef ev(const char *src) {
   JSValueRef res = NULL, exc = NULL;
   int rc = strait_eval_utf8(rt, src, strlen(src), "[codec]", &res, &exc);
   if (rc) {
-    char *m = exc ? strait__utf8_from_value(ctx, exc, NULL) : NULL;
+    char *m = exc ? strait_utf8_from_value(ctx, exc, NULL) : NULL;
     fprintf(stderr, "eval failed (%s): %s\n  %s\n", strait_err_name(rc), m ? m : "", src);
     free(m);
     return JSValueMakeUndefined(ctx);
@@ -42,7 +42,7 @@ static JSValueRef ev(const char *src) {
 
 /* globalThis[name] = v. */
 static void set_global(const char *name, JSValueRef v) {
-  strait__set_value(ctx, JSContextGetGlobalObject(ctx), name, v, kJSPropertyAttributeNone);
+  strait_set_property(ctx, JSContextGetGlobalObject(ctx), name, v, kJSPropertyAttributeNone);
 }
 
 /* True if the JS expression src is true. */
@@ -62,8 +62,8 @@ static uint8_t *slurp(const char *path, size_t *n) {
 }
 
 /* Writes v with the default flags; returns status, bytes in *out. */
-static int enc(JSValueRef v, strait__vbuf *out, strait__codec_error *err) {
-  strait__vbuf_init(out, NULL, 0);
+static int enc(JSValueRef v, strait_buffer *out, strait_value_error *err) {
+  strait_buffer_init(out, NULL, 0);
   JSValueRef exc = NULL;
   return write_any(v, out, 0, NULL, err, &exc);
 }
@@ -71,7 +71,7 @@ static int enc(JSValueRef v, strait__vbuf *out, strait__codec_error *err) {
 /* Reads buf into a JS value (NULL on error). */
 static JSValueRef dec(const uint8_t *buf, size_t n, int *rc_out) {
   JSValueRef v = NULL, exc = NULL;
-  strait__codec_error err;
+  strait_value_error err;
   int rc = read_any(buf, n, NULL, &v, &err, &exc);
   if (rc_out) *rc_out = rc;
   return rc ? NULL : v;
@@ -96,8 +96,8 @@ static void vectors_match_c_writer_and_reader(void) {
       if (strncmp(line, "js: ", 4) == 0) snprintf(js, sizeof js, "%s", line + 4);
     if (f) fclose(f);
     T_CHECK(js[0] != 0);
-    strait__vbuf out;
-    strait__codec_error err;
+    strait_buffer out;
+    strait_value_error err;
     int rc = enc(ev(js), &out, &err);
     if (rc) t_fail(__FILE__, __LINE__, "%s: %s", e->d_name, err.msg);
     if (gen && !rc) {
@@ -111,33 +111,33 @@ static void vectors_match_c_writer_and_reader(void) {
       t_fail(__FILE__, __LINE__, "%s: C writer bytes differ from %s", e->d_name, bpath);
     if (bin) {
       /* the JS fast path writes and reads the same bytes */
-      strait__vbuf jsout;
-      strait__vbuf_init(&jsout, NULL, 0);
+      strait_buffer jsout;
+      strait_buffer_init(&jsout, NULL, 0);
       JSValueRef exc = NULL, jsback = NULL;
-      rc = strait__codec_js_write(rt, ev(js), &jsout, 0, NULL, &err, &exc);
+      rc = strait_value_encode(rt, ev(js), &jsout, 0, NULL, &err, &exc);
       if (rc || jsout.len != bn || memcmp(jsout.data, bin, bn) != 0)
         t_fail(__FILE__, __LINE__, "%s: JS writer bytes differ (%s)", e->d_name, err.msg);
-      strait__vbuf_free(&jsout);
-      rc = strait__codec_js_read(rt, bin, bn, NULL, &jsback, &err, &exc);
+      strait_buffer_free(&jsout);
+      rc = strait_value_decode(rt, bin, bn, NULL, &jsback, &err, &exc);
       if (rc) t_fail(__FILE__, __LINE__, "%s: JS reader failed (%s)", e->d_name, err.msg);
-      strait__vbuf again2;
+      strait_buffer again2;
       if (!rc && enc(jsback, &again2, &err) == 0) {
         if (again2.len != bn || memcmp(again2.data, bin, bn) != 0)
           t_fail(__FILE__, __LINE__, "%s: %s", e->d_name, "JS-read then written differs");
-        strait__vbuf_free(&again2);
+        strait_buffer_free(&again2);
       }
       T_EQ_INT(strait__codec_validate(bin, bn, NULL), 0);
       JSValueRef back = dec(bin, bn, &rc);
       if (rc) t_fail(__FILE__, __LINE__, "%s: read failed %s", e->d_name, strait_err_name(rc));
-      strait__vbuf again;
+      strait_buffer again;
       if (back && enc(back, &again, &err) == 0) {
         if (again.len != bn || memcmp(again.data, bin, bn) != 0)
           t_fail(__FILE__, __LINE__, "%s: %s", e->d_name, "read then written differs");
-        strait__vbuf_free(&again);
+        strait_buffer_free(&again);
       }
     }
     free(bin);
-    strait__vbuf_free(&out);
+    strait_buffer_free(&out);
     count++;
   }
   closedir(d);
@@ -146,13 +146,13 @@ static void vectors_match_c_writer_and_reader(void) {
 
 /* Writes the value of src and reads it back into globalThis.r. */
 static void roundtrip(const char *src) {
-  strait__vbuf out;
-  strait__codec_error err;
+  strait_buffer out;
+  strait_value_error err;
   int rc = enc(ev(src), &out, &err);
   if (rc) t_fail(__FILE__, __LINE__, "%s: %s", src, err.msg);
   JSValueRef v = rc ? NULL : dec(out.data, out.len, &rc);
   set_global("r", v ? v : JSValueMakeUndefined(ctx));
-  strait__vbuf_free(&out);
+  strait_buffer_free(&out);
 }
 
 static void types_survive_a_round_trip(void) {
@@ -187,10 +187,10 @@ static void depth_is_bounded_by_memory_not_the_stack(void) {
 
 /* Writes src and returns the error message (static storage). */
 static const char *write_error(const char *src, int *rc) {
-  static strait__codec_error err;
-  strait__vbuf out;
+  static strait_value_error err;
+  strait_buffer out;
   *rc = enc(ev(src), &out, &err);
-  strait__vbuf_free(&out);
+  strait_buffer_free(&out);
   return err.msg;
 }
 
@@ -214,7 +214,7 @@ static void functions_and_symbols_name_their_path(void) {
 
 /* Test hook: objects with a numeric __javaId are Java wrappers. */
 static bool test_java_id(void *ud, JSContextRef c, JSObjectRef o, uint32_t *id) {
-  JSValueRef v = strait__get(c, o, "__javaId");
+  JSValueRef v = strait_get_property(c, o, "__javaId");
   if (!JSValueIsNumber(c, v)) return false;
   *id = (uint32_t)JSValueToNumber(c, v, NULL);
   return true;
@@ -235,14 +235,14 @@ static uint32_t test_js_handle(void *ud, JSContextRef c, JSValueRef v, bool *ok)
 }
 
 static void hooks_carry_java_refs_and_handles(void) {
-  strait__codec_hooks h = {.java_id = test_java_id, .java_value = test_java_value, .js_handle = test_js_handle,
+  strait_value_hooks h = {.java_id = test_java_id, .java_value = test_java_value, .js_handle = test_js_handle,
                          .js_value = test_js_value};
   JSValueRef v = ev("[new (class J { constructor() { this.__javaId = 9; } })(), () => 0]");
-  strait__vbuf out;
-  strait__vbuf_init(&out, NULL, 0);
-  strait__codec_error err;
+  strait_buffer out;
+  strait_buffer_init(&out, NULL, 0);
+  strait_value_error err;
   JSValueRef exc = NULL;
-  int rc = write_any(v, &out, STRAIT_CODEC_HANDLES, &h, &err, &exc);
+  int rc = write_any(v, &out, STRAIT_VALUE_HANDLES, &h, &err, &exc);
   T_EQ_INT(rc, 0);
   static const uint8_t want[] = {0x0A, 2, 0, 0, 0, 0x13, 9, 0, 0, 0, 0x16, 77, 0, 0, 0};
   T_EQ_INT(out.len, 8 + sizeof want);
@@ -256,7 +256,7 @@ static void hooks_carry_java_refs_and_handles(void) {
   rc = read_any(out.data, out.len, NULL, &back, &err, &exc);
   T_EQ_INT(rc, STRAIT_EJS);
   set_global("r", back);
-  strait__vbuf_free(&out);
+  strait_buffer_free(&out);
   rc = read_any((const uint8_t *)"STV\1\5\0\0\0\x13\1\0\0\0", 13, &h, &back, &err, &exc);
   T_EQ_INT(rc, 0);
   set_global("r", back);
@@ -265,9 +265,9 @@ static void hooks_carry_java_refs_and_handles(void) {
 
 static void big_values_spill_out_of_the_lent_buffer(void) {
   uint8_t small[64];
-  strait__vbuf out;
-  strait__vbuf_init(&out, small, sizeof small);
-  strait__codec_error err;
+  strait_buffer out;
+  strait_buffer_init(&out, small, sizeof small);
+  strait_value_error err;
   JSValueRef exc = NULL;
   T_EQ_INT(write_any(ev("'y'.repeat(10)"), &out, 0, NULL, &err, &exc), 0);
   T_CHECK(!out.spilled && out.data == small && out.len == 8 + 5 + 10);
@@ -276,12 +276,12 @@ static void big_values_spill_out_of_the_lent_buffer(void) {
   JSValueRef v = dec(out.data, out.len, NULL);
   set_global("r", v ? v : JSValueMakeNull(ctx));
   T_CHECK(js_true("r.s.length === 100000 && r.a.length === 5000 && r.a[4999] === 1.5"));
-  strait__vbuf_free(&out);
+  strait_buffer_free(&out);
 }
 
 static void corrupt_buffers_are_rejected(void) {
-  strait__vbuf out;
-  strait__codec_error err;
+  strait_buffer out;
+  strait_value_error err;
   T_EQ_INT(enc(ev("[{a: 'x', b: [1.5, 2]}, new Map([[1, 2]]), {a: 1}, 'q\\u20ac', 7n, new Date(1)]"), &out, &err), 0);
   for (size_t n = 0; n < out.len; n++) {
     uint8_t *copy = malloc(n ? n : 1);
@@ -292,7 +292,7 @@ static void corrupt_buffers_are_rejected(void) {
     T_CHECK(dec(copy, n, &rc2) == NULL && rc2 == STRAIT_ECORRUPT);
     free(copy);
   }
-  strait__vbuf_free(&out);
+  strait_buffer_free(&out);
   struct { const char *bytes; size_t n; const char *msg; } bad[] = {
       {"XTV\1\1\0\0\0\1", 9, "bad header"},
       {"STV\2\1\0\0\0\1", 9, "unsupported version 2"},
@@ -350,16 +350,16 @@ static void js_writer_matches_c_writer_on_many_shapes(void) {
   };
   for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
     JSValueRef v = ev(srcs[i]), exc = NULL;
-    strait__vbuf a, b;
-    strait__codec_error err;
-    strait__vbuf_init(&a, NULL, 0);
-    strait__vbuf_init(&b, NULL, 0);
+    strait_buffer a, b;
+    strait_value_error err;
+    strait_buffer_init(&a, NULL, 0);
+    strait_buffer_init(&b, NULL, 0);
     T_EQ_INT(strait__codec_write(ctx, v, &a, 0, NULL, &err, &exc), 0);
-    T_EQ_INT(strait__codec_js_write(rt, v, &b, 0, NULL, &err, &exc), 0);
+    T_EQ_INT(strait_value_encode(rt, v, &b, 0, NULL, &err, &exc), 0);
     if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
       t_fail(__FILE__, __LINE__, "JS and C writers differ on %s%s", srcs[i], "");
-    strait__vbuf_free(&a);
-    strait__vbuf_free(&b);
+    strait_buffer_free(&a);
+    strait_buffer_free(&b);
   }
 }
 
@@ -367,14 +367,14 @@ static void js_writer_matches_c_writer_on_many_shapes(void) {
  * status; *msg gets the message of the error or exception (static). */
 static int write_back(const char *src, const char **msg) {
   static char m[512];
-  strait__vbuf out;
-  strait__codec_error err;
-  strait__vbuf_init(&out, NULL, 0);
+  strait_buffer out;
+  strait_value_error err;
+  strait_buffer_init(&out, NULL, 0);
   JSValueRef exc = NULL;
   int rc = write_any(ev(src), &out, 0, NULL, &err, &exc);
   m[0] = 0;
   if (rc == STRAIT_EJS && exc) {
-    char *t = strait__utf8_from_value(ctx, exc, NULL);
+    char *t = strait_utf8_from_value(ctx, exc, NULL);
     snprintf(m, sizeof m, "%s", t ? t : "");
     free(t);
   } else if (rc) {
@@ -382,7 +382,7 @@ static int write_back(const char *src, const char **msg) {
   }
   JSValueRef v = rc ? NULL : dec(out.data, out.len, &rc);
   set_global("r", v ? v : JSValueMakeUndefined(ctx));
-  strait__vbuf_free(&out);
+  strait_buffer_free(&out);
   if (msg) *msg = m;
   return rc;
 }

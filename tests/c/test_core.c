@@ -87,10 +87,10 @@ static void utf8_round_trips(void) {
   JSContextRef ctx = strait_runtime_context(rt);
   /* Valid multi-byte text survives both ways. */
   const char *text = "h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80";
-  JSStringRef s = strait__jsstring_utf8(text, strlen(text));
+  JSStringRef s = strait_jsstring_from_utf8(text, strlen(text));
   T_EQ_INT(JSStringGetLength(s), 10); /* the emoji is a surrogate pair */
   size_t n = 0;
-  char *back = strait__utf8_from_jsstring(s, &n);
+  char *back = strait_utf8_from_jsstring(s, &n);
   T_EQ_STR(back, text);
   T_EQ_INT(n, strlen(text));
   free(back);
@@ -98,14 +98,14 @@ static void utf8_round_trips(void) {
   /* Invalid bytes, truncated sequences, overlongs and encoded surrogates
    * become U+FFFD, one per bad byte. */
   const char bad[] = "a\xff" "b\xc3" "c\xe0\x80\xaf" "d\xed\xa0\x80" "e";
-  s = strait__jsstring_utf8(bad, sizeof bad - 1);
-  back = strait__utf8_from_jsstring(s, NULL);
+  s = strait_jsstring_from_utf8(bad, sizeof bad - 1);
+  back = strait_utf8_from_jsstring(s, NULL);
   T_EQ_STR(back, "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
                  "d\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" "e");
   free(back);
   JSStringRelease(s);
   /* A NUL inside the text is kept. */
-  s = strait__jsstring_utf8("a\0b", 3);
+  s = strait_jsstring_from_utf8("a\0b", 3);
   T_EQ_INT(JSStringGetLength(s), 3);
   JSStringRelease(s);
   /* Lone surrogates survive inside JS strings and only become U+FFFD when
@@ -116,7 +116,7 @@ static void utf8_round_trips(void) {
   T_CHECK(JSValueToBoolean(ctx, res));
   src = "lone";
   T_EQ_INT(strait_eval_utf8(rt, src, strlen(src), NULL, &res, NULL), 0);
-  back = strait__utf8_from_value(ctx, res, &n);
+  back = strait_utf8_from_value(ctx, res, &n);
   T_EQ_STR(back, "\xef\xbf\xbdx");
   free(back);
   /* Invalid UTF-8 in source text decodes to U+FFFD in the string. */

@@ -94,7 +94,7 @@ static JSValueRef js_call_back(JSContextRef ctx, JSObjectRef f, JSObjectRef self
 static void recursion_through_native_callback(void) {
   strait_enter(rt);
   JSContextRef ctx = strait_runtime_context(rt);
-  strait__set_function(ctx, JSContextGetGlobalObject(ctx), "callBack", js_call_back);
+  strait_set_function(ctx, JSContextGetGlobalObject(ctx), "callBack", js_call_back);
   strait_leave(rt);
   char *r = trt_eval(rt, "function viaC() { return callBack(viaC); }\nviaC();");
   T_CONTAINS(r, "RangeError: Maximum call stack size exceeded.");

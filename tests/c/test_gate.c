@@ -135,8 +135,8 @@ static visit *the_visit;
 static JSValueRef js_java_call(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                                const JSValueRef argv[], JSValueRef *exc) {
   visit *v = the_visit;
-  strait__susp susp;
-  strait__gate_suspend(v->rt, &susp);
+  strait_suspension susp;
+  strait_gate_suspend(v->rt, &susp);
   atomic_store(&v->in_java, 1);
   if (v->nested) {
     strait_enter(v->rt);
@@ -148,7 +148,7 @@ static JSValueRef js_java_call(JSContextRef ctx, JSObjectRef f, JSObjectRef self
     for (int i = 0; i < 5000 && !atomic_load(&v->other_done); i++) usleep(1000);
   }
   atomic_store(&v->in_java, 0);
-  strait__gate_resume(v->rt, &susp);
+  strait_gate_resume(v->rt, &susp);
   return JSValueMakeUndefined(ctx);
 }
 
@@ -289,10 +289,10 @@ static void gate_nest(deep *d, int level) {
     if (strait_eval_utf8(d->rt, "deepRuns++", 10, NULL, &r, NULL) != 0) d->bad++;
     d->reached = level;
   } else {
-    strait__susp s;
-    strait__gate_suspend(d->rt, &s);
+    strait_suspension s;
+    strait_gate_suspend(d->rt, &s);
     gate_nest(d, level + 1);
-    strait__gate_resume(d->rt, &s);
+    strait_gate_resume(d->rt, &s);
   }
   if (!strait_inside(d->rt)) d->bad++;
   strait_leave(d->rt);
@@ -332,8 +332,8 @@ static JSValueRef js_down(JSContextRef ctx, JSObjectRef f, JSObjectRef self, siz
                           const JSValueRef argv[], JSValueRef *exc) {
   double n = argc ? JSValueToNumber(ctx, argv[0], NULL) : 0;
   strait_runtime *rt = down_rt;
-  strait__susp s;
-  strait__gate_suspend(rt, &s);
+  strait_suspension s;
+  strait_gate_suspend(rt, &s);
   char src[64];
   int len = snprintf(src, sizeof src, "recurse(%.0f)", n - 1);
   double out = -1;
@@ -345,9 +345,9 @@ static JSValueRef js_down(JSContextRef ctx, JSObjectRef f, JSObjectRef self, siz
     if (rc == 0) out = JSValueToNumber(strait_runtime_context(rt), r, NULL);
     strait_leave(rt);
   }
-  strait__gate_resume(rt, &s);
+  strait_gate_resume(rt, &s);
   if (rc != 0) {
-    *exc = e ? e : strait__make_error(ctx, "Error", "down: status %d", rc);
+    *exc = e ? e : strait_make_error(ctx, "Error", "down: status %d", rc);
     return NULL;
   }
   return JSValueMakeNumber(ctx, out);
@@ -370,7 +370,7 @@ static strait_runtime *new_down_runtime(tcap *c) {
   down_rt = rt;
   strait_enter(rt);
   JSContextRef ctx = strait_runtime_context(rt);
-  strait__set_function(ctx, JSContextGetGlobalObject(ctx), "down", js_down);
+  strait_set_function(ctx, JSContextGetGlobalObject(ctx), "down", js_down);
   strait_leave(rt);
   T_EVAL(rt, "globalThis.recurse = (n) => n === 0 ? 0 : 1 + down(n); 0", "0");
   return rt;
@@ -449,9 +449,9 @@ static JSValueRef js_hop(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size
   int here = rt_index(ctx);
   if (here < 0 || k + 1 >= X.len) return JSValueMakeString(ctx, NULL);
   int next = X.path[k + 1];
-  strait__susp s;
+  strait_suspension s;
   mark_out(here);
-  strait__gate_suspend(X.rt[here], &s);
+  strait_gate_suspend(X.rt[here], &s);
   atomic_fetch_add(&X.away[here], 1);
   if (X.linger_every && k % X.linger_every == 0) usleep(2000);
   char *text = NULL;
@@ -462,15 +462,15 @@ static JSValueRef js_hop(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size
     JSValueRef r = NULL, e = NULL;
     JSContextRef nctx = strait_runtime_context(X.rt[next]);
     if (strait_eval_utf8(X.rt[next], src, (size_t)len, NULL, &r, &e) == 0)
-      text = strait__utf8_from_value(nctx, r, NULL);
+      text = strait_utf8_from_value(nctx, r, NULL);
     mark_out(next);
     strait_leave(X.rt[next]);
   }
   atomic_fetch_sub(&X.away[here], 1);
-  strait__gate_resume(X.rt[here], &s);
+  strait_gate_resume(X.rt[here], &s);
   mark_in(here);
   if (!text) {
-    *exc = strait__make_error(ctx, "Error", "hop %d failed", k);
+    *exc = strait_make_error(ctx, "Error", "hop %d failed", k);
     return NULL;
   }
   JSStringRef str = JSStringCreateWithUTF8CString(text);
@@ -524,9 +524,9 @@ static void *cross_walk(void *arg) {
   mark_in(first);
   JSValueRef res = NULL, e = NULL;
   if (strait_eval_utf8(X.rt[first], "NAME + hop(0)", 13, NULL, &res, &e) == 0)
-    r = strait__utf8_from_value(strait_runtime_context(X.rt[first]), res, NULL);
+    r = strait_utf8_from_value(strait_runtime_context(X.rt[first]), res, NULL);
   else if (e)
-    r = strait__utf8_from_value(strait_runtime_context(X.rt[first]), e, NULL);
+    r = strait_utf8_from_value(strait_runtime_context(X.rt[first]), e, NULL);
   mark_out(first);
   strait_leave(X.rt[first]);
   *out = r;
@@ -542,7 +542,7 @@ static void crossed_paths(int contended) {
     X.rt[i] = trt_new(&c[i], 0, NULL);
     strait_enter(X.rt[i]);
     JSContextRef ctx = strait_runtime_context(X.rt[i]);
-    strait__set_function(ctx, JSContextGetGlobalObject(ctx), "hop", js_hop);
+    strait_set_function(ctx, JSContextGetGlobalObject(ctx), "hop", js_hop);
     strait_leave(X.rt[i]);
     char src[64];
     snprintf(src, sizeof src, "globalThis.NAME = '%c'; globalThis.contended = 0; 0", 'A' + i);
@@ -584,7 +584,7 @@ static void crossed_paths(int contended) {
 }
 
 /* A suspension that was the thread's way in does not let it back in while
- * the gate is released by strait__gate_suspend_unlocked (as the loop does
+ * the gate is released by strait_gate_suspend_unlocked (as the loop does
  * around a posted Java task): a nested enter then waits for the thread
  * that took the gate meanwhile. */
 typedef struct unlocked_visit {
@@ -610,20 +610,20 @@ static void *hold_for_a_while(void *arg) {
 static JSValueRef js_unlocked_call(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                                    const JSValueRef argv[], JSValueRef *exc) {
   unlocked_visit *u = the_unlocked;
-  strait__susp s;
-  strait__gate_suspend(u->rt, &s);
+  strait_suspension s;
+  strait_gate_suspend(u->rt, &s);
   strait_enter(u->rt);                  /* Java calls back into JS: reclaims */
   JSUnlock(strait_runtime_context(u->rt));
-  int t = strait__gate_suspend_unlocked(u->rt);
+  int t = strait_gate_suspend_unlocked(u->rt);
   pthread_create(&u->holder, NULL, hold_for_a_while, u);
   for (int i = 0; i < 5000 && !atomic_load(&u->holder_in); i++) usleep(1000);
   strait_enter(u->rt);                  /* must wait for the holder */
   u->entered_while_held = !atomic_load(&u->holder_left);
   strait_leave(u->rt);
-  strait__gate_resume_unlocked(u->rt, t);
+  strait_gate_resume_unlocked(u->rt, t);
   JSLock(strait_runtime_context(u->rt));
   strait_leave(u->rt);
-  strait__gate_resume(u->rt, &s);
+  strait_gate_resume(u->rt, &s);
   return JSValueMakeNumber(ctx, 7);
 }
 
@@ -634,7 +634,7 @@ static void unlocked_suspension_gives_up_the_way_in(void) {
   the_unlocked = &u;
   strait_enter(u.rt);
   JSContextRef ctx = strait_runtime_context(u.rt);
-  strait__set_function(ctx, JSContextGetGlobalObject(ctx), "unlockedCall", js_unlocked_call);
+  strait_set_function(ctx, JSContextGetGlobalObject(ctx), "unlockedCall", js_unlocked_call);
   strait_leave(u.rt);
   T_EVAL(u.rt, "unlockedCall() + 1", "8");
   pthread_join(u.holder, NULL);
@@ -684,17 +684,17 @@ static char *child_aborts(strait_runtime *rt, void (*misuse)(strait_runtime *)) 
 static void leave_without_enter(strait_runtime *rt) { strait_leave(rt); }
 
 static void resume_out_of_order(strait_runtime *rt) {
-  strait__susp outer, inner;
+  strait_suspension outer, inner;
   strait_enter(rt);
-  strait__gate_suspend(rt, &outer);
+  strait_gate_suspend(rt, &outer);
   strait_enter(rt);
-  strait__gate_suspend(rt, &inner);
-  strait__gate_resume(rt, &outer);
+  strait_gate_suspend(rt, &inner);
+  strait_gate_resume(rt, &outer);
 }
 
 static void suspend_outside(strait_runtime *rt) {
-  strait__susp s;
-  strait__gate_suspend(rt, &s);
+  strait_suspension s;
+  strait_gate_suspend(rt, &s);
 }
 
 static void debug_checks_name_the_broken_invariant(void) {
@@ -706,8 +706,8 @@ static void debug_checks_name_the_broken_invariant(void) {
   strait_runtime *rt = trt_new(&c, 0, NULL);
   struct { void (*fn)(strait_runtime *); const char *what; } cases[] = {
     {leave_without_enter, "in strait_leave: leave: word free"},
-    {resume_out_of_order, "in strait__gate_resume: resume: not the thread's newest suspension"},
-    {suspend_outside, "in strait__gate_suspend: suspend: word free"},
+    {resume_out_of_order, "in strait_gate_resume: resume: not the thread's newest suspension"},
+    {suspend_outside, "in strait_gate_suspend: suspend: word free"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *err = child_aborts(rt, cases[i].fn);
@@ -720,7 +720,31 @@ static void debug_checks_name_the_broken_invariant(void) {
   tcap_free(&c);
 }
 
+/* strait_options' gate members reach the gate: given values win, 0 takes
+ * the environment or the default; strait_gate_set_spin changes a live one. */
+static void options_configure_the_gate(void) {
+  strait_options o = {.gate_spin_us = 7, .gate_takeover_us = -1};
+  strait_runtime *rt = NULL;
+  T_EQ_INT(strait_runtime_new(&o, &rt), 0);
+  T_EQ_INT(rt->gate.spin_ns, 7000);
+  T_EQ_INT(rt->gate.takeover_ns, 0);
+  strait_gate_set_spin(rt, -5);
+  T_EQ_INT(rt->gate.spin_ns, -1);
+  strait_runtime_free(rt);
+  const char *env_spin = getenv("STRAIT_GATE_SPIN_US");
+  char *saved = env_spin ? strdup(env_spin) : NULL;
+  setenv("STRAIT_GATE_SPIN_US", "3", 1);
+  strait_options none = {0};
+  T_EQ_INT(strait_runtime_new(&none, &rt), 0);
+  T_EQ_INT(rt->gate.spin_ns, 3000);
+  T_EQ_INT(rt->gate.takeover_ns, getenv("STRAIT_GATE_TAKEOVER_US") ? rt->gate.takeover_ns : 1000000);
+  strait_runtime_free(rt);
+  if (saved) setenv("STRAIT_GATE_SPIN_US", saved, 1); else unsetenv("STRAIT_GATE_SPIN_US");
+  free(saved);
+}
+
 int main(void) {
+  T_RUN(options_configure_the_gate);
   T_RUN(enter_leave_nesting);
   T_RUN(four_threads_contend);
   T_RUN(inside_is_per_thread);

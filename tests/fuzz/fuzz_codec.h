@@ -57,7 +57,7 @@ static strait_runtime *fz_js_rt;
 
 /* Runs one buffer through the validator and, if ctx, the JS reader. */
 static void fz_one(JSContextRef ctx, const uint8_t *buf, size_t n, fz_stats *st) {
-  strait__codec_error err;
+  strait_value_error err;
   /* copy into an exact-size heap block so ASan sees any overread */
   uint8_t *b = malloc(n ? n : 1);
   if (n) memcpy(b, buf, n);
@@ -69,43 +69,43 @@ static void fz_one(JSContextRef ctx, const uint8_t *buf, size_t n, fz_stats *st)
     snprintf(st->last_problem, sizeof st->last_problem, "validator returned %d", rc);
   }
   if (ctx) {
-    static const strait__codec_hooks h = {.java_value = fz_ref, .js_value = fz_ref, .ext_value = fz_ext,
+    static const strait_value_hooks h = {.java_value = fz_ref, .js_value = fz_ref, .ext_value = fz_ext,
                                           .java_id = fz_java_id, .js_handle = fz_handle};
     JSValueRef v = NULL, exc = NULL;
     int rc2 = strait__codec_read(ctx, b, n, &h, &v, &err, &exc);
     st->js_reads++;
     if (rc2 == 0) {
       st->js_ok++;
-      strait__vbuf out;
-      strait__vbuf_init(&out, NULL, 0);
-      int rc3 = strait__codec_write(ctx, v, &out, STRAIT_CODEC_HANDLES, &h, &err, &exc);
+      strait_buffer out;
+      strait_buffer_init(&out, NULL, 0);
+      int rc3 = strait__codec_write(ctx, v, &out, STRAIT_VALUE_HANDLES, &h, &err, &exc);
       if (rc3 == 0 && strait__codec_validate(out.data, out.len, &err) != 0) {
         st->mismatches++;
         snprintf(st->last_problem, sizeof st->last_problem, "re-written value invalid: %s", err.msg);
       }
       if (rc3 == 0 && fz_js_rt) {
         JSValueRef jv = NULL;
-        int rc4 = strait__codec_js_read(fz_js_rt, b, n, &h, &jv, &err, &exc);
-        strait__vbuf out2;
-        strait__vbuf_init(&out2, NULL, 0);
-        int rc5 = rc4 ? rc4 : strait__codec_write(ctx, jv, &out2, STRAIT_CODEC_HANDLES, &h, &err, &exc);
+        int rc4 = strait_value_decode(fz_js_rt, b, n, &h, &jv, &err, &exc);
+        strait_buffer out2;
+        strait_buffer_init(&out2, NULL, 0);
+        int rc5 = rc4 ? rc4 : strait__codec_write(ctx, jv, &out2, STRAIT_VALUE_HANDLES, &h, &err, &exc);
         if (rc5 || out2.len != out.len || memcmp(out2.data, out.data, out.len) != 0) {
           st->mismatches++;
           snprintf(st->last_problem, sizeof st->last_problem, "JS reader differs from the C reader (rc %d, %s)",
                    rc5, err.msg);
         }
-        strait__vbuf_free(&out2);
-        strait__vbuf out3;
-        strait__vbuf_init(&out3, NULL, 0);
-        int rc6 = strait__codec_js_write(fz_js_rt, v, &out3, STRAIT_CODEC_HANDLES, &h, &err, &exc);
+        strait_buffer_free(&out2);
+        strait_buffer out3;
+        strait_buffer_init(&out3, NULL, 0);
+        int rc6 = strait_value_encode(fz_js_rt, v, &out3, STRAIT_VALUE_HANDLES, &h, &err, &exc);
         if (rc6 || out3.len != out.len || memcmp(out3.data, out.data, out.len) != 0) {
           st->mismatches++;
           snprintf(st->last_problem, sizeof st->last_problem, "JS writer differs from the C writer (rc %d, %s)",
                    rc6, err.msg);
         }
-        strait__vbuf_free(&out3);
+        strait_buffer_free(&out3);
       }
-      strait__vbuf_free(&out);
+      strait_buffer_free(&out);
     }
     if ((rc == 0) != (rc2 == 0) && rc2 != STRAIT_EJS) {
       st->mismatches++;

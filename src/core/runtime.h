@@ -1,0 +1,41 @@
+/*
+ * runtime.h - the runtime object every part of the core works on: its JSC
+ * context group and context, gate, loop and the state of the JS
+ * environment. runtime.c creates and frees it. Private to the core.
+ */
+#ifndef STRAIT_RUNTIME_H
+#define STRAIT_RUNTIME_H
+
+#include "strait.h"
+#include "gate.h"
+#include "loop.h"
+
+struct strait_runtime {
+  JSContextGroupRef group;
+  JSGlobalContextRef ctx;
+  strait__gate gate;
+  strait__loop loop;
+  strait_options opts;       /* argv deep-copied below */
+  char **argv;
+  int argc;
+  void *embedder;
+  void (*embedder_teardown)(strait_runtime *, void *);
+  JSObjectRef internal;      /* protected: the bootstrap's private object */
+  JSValueRef pending_error;  /* protected: uncaught error from a callback */
+  JSValueRef returned_error; /* protected: the error strait_loop_run last returned */
+  int exit_code;
+  bool exiting;              /* process.exit() ran (embedded hook) */
+};
+
+/* Called once per process before the first context group is created. */
+void strait__jsc_init_once(void);
+
+/* The runtime whose global context is ctx (the global object's private
+ * slot holds it; see strait_runtime_from_context). Inline so that the
+ * parts of the core find their runtime from a callback without calling
+ * back into runtime.c. Inside the gate. */
+static inline strait_runtime *strait__runtime_of(JSContextRef ctx) {
+  return (strait_runtime *)JSObjectGetPrivate(JSContextGetGlobalObject(ctx));
+}
+
+#endif /* STRAIT_RUNTIME_H */
