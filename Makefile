@@ -25,15 +25,21 @@ CFLAGS   ?= -O2 -g
 # (included at the end), so a header change rebuilds exactly what uses it.
 # -fvisibility=hidden: only what strait.h and strait_jvm.h mark STRAIT_API
 # (and JNIEXPORT) leaves libstrait.so.
-ALL_CFLAGS = -std=gnu11 -fPIC -pthread -fvisibility=hidden -MMD -MP $(WARN) $(CFLAGS) -Iinclude -Isrc -Isrc/core $(JSC_CFLAGS)
+# The layers above the core (src/jni, src/launcher) see only include/ and
+# src/common/ (header-only helpers free of strait internals): the core's
+# private headers are on the path of the core and its tests alone.
+ALL_CFLAGS = -std=gnu11 -fPIC -pthread -fvisibility=hidden -MMD -MP $(WARN) $(CFLAGS) -Iinclude -Isrc $(JSC_CFLAGS)
+CORE_CFLAGS = $(ALL_CFLAGS) -Isrc/core
 
 CORE_SRC := $(wildcard src/core/*.c)
 JNI_SRC  := $(wildcard src/jni/*.c src/jni/*/*.c)
+JNI_JS   := $(sort $(wildcard src/jni/js/*.js))
 CORE_JS  := $(sort $(wildcard src/core/js/*.js))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/js_sources.o
-JNI_OBJ  := $(JNI_SRC:%.c=$(BUILD)/%.o)
+JNI_OBJ  := $(JNI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/jni_js.o
 LAUNCH_SRC := $(wildcard src/launcher/*.c)
-LAUNCH_OBJ := $(LAUNCH_SRC:%.c=$(BUILD)/%.o)
+LAUNCH_JS  := $(sort $(wildcard src/launcher/js/*.js))
+LAUNCH_OBJ := $(LAUNCH_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/launcher_js.o
 
 # libstrait.so.MAJOR.MINOR.PATCH with SONAME libstrait.so.MAJOR; the two
 # names below it are symlinks (the launcher's DT_NEEDED is the SONAME).
@@ -67,6 +73,20 @@ $(BUILD)/gen/js_sources.c: $(BUILD)/tools/embed $(CORE_JS)
 $(BUILD)/gen/js_sources.o: $(BUILD)/gen/js_sources.c $(BUILD)/cflags.stamp
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+$(BUILD)/gen/jni_js.c: $(BUILD)/tools/embed $(JNI_JS)
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/embed -n strait__jni_js $@ $(JNI_JS)
+
+$(BUILD)/gen/jni_js.o: $(BUILD)/gen/jni_js.c $(BUILD)/cflags.stamp
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/gen/launcher_js.c: $(BUILD)/tools/embed $(LAUNCH_JS)
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/embed -n strait__launcher_js $@ $(LAUNCH_JS)
+
+$(BUILD)/gen/launcher_js.o: $(BUILD)/gen/launcher_js.c $(BUILD)/cflags.stamp
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 # Stops the build when include/strait.h and VERSION disagree.
 $(BUILD)/version.stamp: VERSION include/strait.h
 	@mkdir -p $(dir $@)
@@ -88,7 +108,7 @@ FORCE:
 
 $(BUILD)/src/core/%.o: src/core/%.c $(BUILD)/version.stamp $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(CORE_CFLAGS) -c -o $@ $<
 
 $(BUILD)/src/jni/%.o: src/jni/%.c $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)

@@ -62,7 +62,7 @@ tally() {
 for src in tests/c/test_*.c; do
   name=$(basename "$src" .c)
   bin="$BUILD/tests/c/$name"
-  if ! $CC $CFLAGS -Iinclude -Isrc/core -Itests/c $JSC_CFLAGS -o "$bin" "$src" \
+  if ! $CC $CFLAGS -Iinclude -Isrc -Isrc/core -Itests/c $JSC_CFLAGS -o "$bin" "$src" \
       "$BUILD/libstraitcore.a" $JSC_LIBS -lm; then
     echo "test-c: $name: compile failed" >&2
     failed=$((failed + 1))

@@ -77,7 +77,6 @@ unsigned strait__codec_kind_size(unsigned kind);
 
 /* An error of the codec: a status (STRAIT_E*), the byte offset for corrupt
  * input, and a message (for writers, it names the path: "$.a[3]"). */
-typedef strait_value_error strait__codec_error;
 
 /* Limits of a JS -> buffer conversion (docs/value-format.md), the same in
  * the C writer and the JS one (js/codec.js spells them out): a value Java
@@ -94,21 +93,18 @@ typedef strait_value_error strait__codec_error;
 /* ---- output buffer ------------------------------------------------------ */
 
 /* A growing output buffer (strait_buffer, see strait.h). One thread. */
-typedef strait_buffer strait__vbuf;
 
-#define strait__vbuf_init strait_buffer_init
-#define strait__vbuf_free strait_buffer_free
 /* Makes room for n more bytes; false (and failed set) when out of memory. */
-bool strait__vbuf_grow(strait__vbuf *b, size_t n);
+bool strait__vbuf_grow(strait_buffer *b, size_t n);
 
-static inline bool strait__vbuf_need(strait__vbuf *b, size_t n) {
+static inline bool strait__vbuf_need(strait_buffer *b, size_t n) {
   return b->cap - b->len >= n || strait__vbuf_grow(b, n);
 }
 
 /* Writes the header with a zero length; strait__vbuf_finish patches it. */
-bool strait__vbuf_header(strait__vbuf *b);
+bool strait__vbuf_header(strait_buffer *b);
 /* Patches the header's length; false if the value exceeds 4 GiB. */
-bool strait__vbuf_finish(strait__vbuf *b);
+bool strait__vbuf_finish(strait_buffer *b);
 
 /* ---- pull parser / validator (pure C) ----------------------------------- */
 
@@ -162,9 +158,9 @@ typedef struct strait__vparser {
 
 /* Checks the header; STRAIT_ECORRUPT with err filled if it is bad. */
 int strait__vparser_init(strait__vparser *ps, const uint8_t *buf, size_t size,
-                         strait__codec_error *err);
+                         strait_value_error *err);
 /* Next event; 0, or STRAIT_ECORRUPT / STRAIT_ENOMEM with err filled. */
-int strait__vparser_next(strait__vparser *ps, strait__vev *ev, strait__codec_error *err);
+int strait__vparser_next(strait__vparser *ps, strait__vev *ev, strait_value_error *err);
 void strait__vparser_free(strait__vparser *ps);
 /* Key i of the key table (valid index, as given by a KEY event). */
 static inline const strait__vkey *strait__vparser_key(const strait__vparser *ps, uint32_t i) {
@@ -172,7 +168,7 @@ static inline const strait__vkey *strait__vparser_key(const strait__vparser *ps,
 }
 
 /* Validates a whole buffer: 0 or STRAIT_ECORRUPT/ENOMEM with err filled. */
-int strait__codec_validate(const uint8_t *buf, size_t size, strait__codec_error *err);
+int strait__codec_validate(const uint8_t *buf, size_t size, strait_value_error *err);
 
 /* ---- BigInt magnitude <-> decimal text (pure C) ------------------------ */
 
@@ -189,7 +185,6 @@ char *strait__bigint_to_decimal(const uint8_t *mag, size_t n, bool neg);
 #include "strait.h"
 
 /* Hooks of the layer above (strait_value_hooks, see strait.h). */
-typedef strait_value_hooks strait__codec_hooks;
 
 /* Writer flags (strait.h). */
 #define STRAIT_CODEC_HANDLES STRAIT_VALUE_HANDLES
@@ -202,8 +197,8 @@ typedef strait_value_hooks strait__codec_hooks;
  * STRAIT_EJS when a getter threw (*exception set); STRAIT_ENOMEM;
  * STRAIT_ERANGE if the value exceeds 4 GiB. Inside the gate. hooks may be NULL.
  */
-int strait__codec_write(JSContextRef ctx, JSValueRef v, strait__vbuf *out, unsigned flags,
-                        const strait__codec_hooks *hooks, strait__codec_error *err,
+int strait__codec_write(JSContextRef ctx, JSValueRef v, strait_buffer *out, unsigned flags,
+                        const strait_value_hooks *hooks, strait_value_error *err,
                         JSValueRef *exception);
 
 /*
@@ -212,8 +207,8 @@ int strait__codec_write(JSContextRef ctx, JSValueRef v, strait__vbuf *out, unsig
  * value threw (*exception set); STRAIT_ENOMEM. Inside the gate. hooks may be NULL.
  */
 int strait__codec_read(JSContextRef ctx, const uint8_t *buf, size_t size,
-                       const strait__codec_hooks *hooks, JSValueRef *result,
-                       strait__codec_error *err, JSValueRef *exception);
+                       const strait_value_hooks *hooks, JSValueRef *result,
+                       strait_value_error *err, JSValueRef *exception);
 
 /*
  * The fast path (codec_js.c) is public: strait_value_encode and
@@ -222,8 +217,6 @@ int strait__codec_read(JSContextRef ctx, const uint8_t *buf, size_t size,
  * and hooks as strait__codec_write / strait__codec_read; the reader
  * validates the buffer in C first.
  */
-#define strait__codec_js_write strait_value_encode
-#define strait__codec_js_read strait_value_decode
 #endif
 
 #endif /* STRAIT_CODEC_H */

@@ -16,7 +16,7 @@ void strait_buffer_init(strait_buffer *b, uint8_t *mem, size_t cap) {
 
 /* Grows to hold n more bytes: the first growth copies out of the lent
  * memory into a malloc'd block (spill), later ones realloc. One thread. */
-bool strait__vbuf_grow(strait__vbuf *b, size_t n) {
+bool strait__vbuf_grow(strait_buffer *b, size_t n) {
   if (b->failed) return false;
   if (b->cap - b->len >= n) return true;
   size_t want = b->len + n;
@@ -49,7 +49,7 @@ void strait_buffer_free(strait_buffer *b) {
 }
 
 /* Appends "STV" 1 and a zero length. One thread. */
-bool strait__vbuf_header(strait__vbuf *b) {
+bool strait__vbuf_header(strait_buffer *b) {
   if (!strait__vbuf_need(b, STRAIT_V_HEADER)) return false;
   uint8_t *p = b->data + b->len;
   p[0] = STRAIT_V_MAGIC0;
@@ -62,7 +62,7 @@ bool strait__vbuf_header(strait__vbuf *b) {
 }
 
 /* Stores the value length in the header at the start of b. One thread. */
-bool strait__vbuf_finish(strait__vbuf *b) {
+bool strait__vbuf_finish(strait_buffer *b) {
   size_t n = b->len - STRAIT_V_HEADER;
   if (n > UINT32_MAX) return false;
   uint32_t v = (uint32_t)n;

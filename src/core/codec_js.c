@@ -29,7 +29,7 @@
 /* The conversion in progress on this thread (hooks and flags), for the
  * native callbacks; saved and restored around nested conversions. */
 typedef struct js_conv {
-  const strait__codec_hooks *hooks;
+  const strait_value_hooks *hooks;
   unsigned flags;
 } js_conv;
 
@@ -45,11 +45,11 @@ static JSValueRef nf_ref(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size
     if (kind == 0 && cur->hooks->java_id && JSValueIsObject(ctx, argv[0])) {
       uint32_t id;
       if (cur->hooks->java_id(cur->hooks->ud, ctx, (JSObjectRef)argv[0], &id)) r = id;
-    } else if (kind == 1 && cur->hooks->js_handle && (cur->flags & STRAIT_CODEC_HANDLES)) {
+    } else if (kind == 1 && cur->hooks->js_handle && (cur->flags & STRAIT_VALUE_HANDLES)) {
       bool ok = true;
       uint32_t id = cur->hooks->js_handle(cur->hooks->ud, ctx, argv[0], &ok);
       if (!ok) {
-        *exc = strait__make_error(ctx, "RangeError", "out of memory while converting a value");
+        *exc = strait_make_error(ctx, "RangeError", "out of memory while converting a value");
         return NULL;
       }
       r = id;
@@ -64,11 +64,11 @@ static JSValueRef nf_ref_value(JSContextRef ctx, JSObjectRef f, JSObjectRef self
                                const JSValueRef argv[], JSValueRef *exc) {
   int kind = argc > 0 ? (int)JSValueToNumber(ctx, argv[0], NULL) : 0;
   uint32_t id = argc > 1 ? (uint32_t)JSValueToNumber(ctx, argv[1], NULL) : 0;
-  const strait__codec_hooks *h = cur ? cur->hooks : NULL;
+  const strait_value_hooks *h = cur ? cur->hooks : NULL;
   JSValueRef (*fn)(void *, JSContextRef, uint32_t, JSValueRef *) =
       h ? (kind ? h->js_value : h->java_value) : NULL;
   if (!fn) {
-    *exc = strait__make_error(ctx, "TypeError", "value refers to %s (id %u) but no table is attached",
+    *exc = strait_make_error(ctx, "TypeError", "value refers to %s (id %u) but no table is attached",
                               kind ? "a JS handle" : "a Java object", id);
     return NULL;
   }
@@ -78,9 +78,9 @@ static JSValueRef nf_ref_value(JSContextRef ctx, JSObjectRef f, JSObjectRef self
 /* native.ext(type, ab, pos, n): an EXT value through the hook. */
 static JSValueRef nf_ext(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                          const JSValueRef argv[], JSValueRef *exc) {
-  const strait__codec_hooks *h = cur ? cur->hooks : NULL;
+  const strait_value_hooks *h = cur ? cur->hooks : NULL;
   if (argc < 4 || !h || !h->ext_value) {
-    *exc = strait__make_error(ctx, "TypeError", "value has an extension value but no extension hook");
+    *exc = strait_make_error(ctx, "TypeError", "value has an extension value but no extension hook");
     return NULL;
   }
   uint8_t *base = JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)argv[1], NULL);
@@ -123,7 +123,7 @@ static JSValueRef bytes_string(JSContextRef ctx, const uint8_t *p, size_t n, JSV
   JSChar *c = malloc(n ? n * sizeof(JSChar) : 1);
   if (!c || !p) {
     free(c);
-    *exc = strait__make_error(ctx, "RangeError", "out of memory for the strings of a value");
+    *exc = strait_make_error(ctx, "RangeError", "out of memory for the strings of a value");
     return NULL;
   }
   for (size_t i = 0; i < n; i++) c[i] = p[i];
@@ -152,7 +152,7 @@ static JSValueRef nf_make_string(JSContextRef ctx, JSObjectRef f, JSObjectRef se
   bool wide = JSValueToBoolean(ctx, argv[3]);
   JSChar *c = malloc(n ? n * sizeof(JSChar) : 1);
   if (!c) {
-    *exc = strait__make_error(ctx, "RangeError", "out of memory for a string of %zu characters", n);
+    *exc = strait_make_error(ctx, "RangeError", "out of memory for a string of %zu characters", n);
     return NULL;
   }
   if (wide) memcpy(c, base + at, n * 2);
@@ -200,12 +200,12 @@ static JSObjectRef codec_object(strait_runtime *rt, JSValueRef *exc) {
   JSObjectRef result = NULL;
   if (fn && JSValueIsObject(ctx, fn)) {
     JSObjectRef native = JSObjectMake(ctx, NULL, NULL);
-    strait__set_function(ctx, native, "ref", nf_ref);
-    strait__set_function(ctx, native, "refValue", nf_ref_value);
-    strait__set_function(ctx, native, "ext", nf_ext);
-    strait__set_function(ctx, native, "putString", nf_put_string);
-    strait__set_function(ctx, native, "makeString", nf_make_string);
-    strait__set_function(ctx, native, "bytesAsString", nf_bytes_as_string);
+    strait_set_function(ctx, native, "ref", nf_ref);
+    strait_set_function(ctx, native, "refValue", nf_ref_value);
+    strait_set_function(ctx, native, "ext", nf_ext);
+    strait_set_function(ctx, native, "putString", nf_put_string);
+    strait_set_function(ctx, native, "makeString", nf_make_string);
+    strait_set_function(ctx, native, "bytesAsString", nf_bytes_as_string);
     JSValueRef arg = native;
     JSValueRef obj = JSObjectCallAsFunction(ctx, (JSObjectRef)fn, NULL, 1, &arg, exc);
     if (obj && JSValueIsObject(ctx, obj)) {
@@ -237,7 +237,7 @@ static JSValueRef call_codec(strait_runtime *rt, JSObjectRef codec, const char *
 /* Writes v into out (emptied first) with the JS writer; same contract as
  * strait__codec_write. Inside the gate. */
 int strait_value_encode(strait_runtime *rt, JSValueRef v, strait_buffer *out, unsigned flags,
-                        const strait__codec_hooks *hooks, strait__codec_error *err,
+                        const strait_value_hooks *hooks, strait_value_error *err,
                         JSValueRef *exception) {
   JSContextRef ctx = rt->ctx;
   js_conv conv = {hooks, flags};
@@ -255,7 +255,7 @@ int strait_value_encode(strait_runtime *rt, JSValueRef v, strait_buffer *out, un
     return STRAIT_EJS;
   }
   if (JSValueIsString(ctx, r)) {
-    char *m = strait__utf8_from_value(ctx, r, NULL);
+    char *m = strait_utf8_from_value(ctx, r, NULL);
     err->status = STRAIT_ETYPE;
     snprintf(err->msg, sizeof err->msg, "%s", m ? m : "cannot convert a value");
     free(m);
@@ -290,7 +290,7 @@ static void lent_dealloc(void *bytes, void *ctx) {
  * offset of the last Latin-1 string of two or more characters (value or
  * key; 0 if none): the reader's substrings come from a string of the
  * buffer's bytes up to there. Any thread (pure C). */
-static int validate_scan(const uint8_t *buf, size_t size, strait__codec_error *err, size_t *latin_end) {
+static int validate_scan(const uint8_t *buf, size_t size, strait_value_error *err, size_t *latin_end) {
   strait__vparser ps;
   strait__vev ev;
   size_t end = 0;
@@ -311,8 +311,8 @@ static int validate_scan(const uint8_t *buf, size_t size, strait__codec_error *e
  * strait__codec_read. The bytes are lent to JS for the call only (the
  * reader copies what it keeps). Inside the gate. */
 int strait_value_decode(strait_runtime *rt, const uint8_t *buf, size_t size,
-                        const strait__codec_hooks *hooks, JSValueRef *result,
-                        strait__codec_error *err, JSValueRef *exception) {
+                        const strait_value_hooks *hooks, JSValueRef *result,
+                        strait_value_error *err, JSValueRef *exception) {
   JSContextRef ctx = rt->ctx;
   size_t latin_end;
   int rc = validate_scan(buf, size, err, &latin_end);

@@ -19,9 +19,9 @@ unsigned strait__codec_kind_size(unsigned kind) {
 }
 
 /* Fills err with ECORRUPT at the parser's position; returns ECORRUPT. */
-static int corrupt(strait__vparser *ps, strait__codec_error *err, const char *fmt, ...)
+static int corrupt(strait__vparser *ps, strait_value_error *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int corrupt(strait__vparser *ps, strait__codec_error *err, const char *fmt, ...) {
+static int corrupt(strait__vparser *ps, strait_value_error *err, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
@@ -35,7 +35,7 @@ static int corrupt(strait__vparser *ps, strait__codec_error *err, const char *fm
 }
 
 /* Fills err with ENOMEM; returns ENOMEM. */
-static int nomem(strait__codec_error *err) {
+static int nomem(strait_value_error *err) {
   if (err) {
     err->status = STRAIT_ENOMEM;
     err->offset = 0;
@@ -53,7 +53,7 @@ static inline uint32_t rd_u32(const uint8_t *p) {
 /* Checks the header and prepares ps; the caller frees it with
  * strait__vparser_free even on failure. One thread. */
 int strait__vparser_init(strait__vparser *ps, const uint8_t *buf, size_t size,
-                         strait__codec_error *err) {
+                         strait_value_error *err) {
   memset(ps, 0, sizeof *ps);
   ps->base = ps->p = buf;
   ps->end = buf + size;
@@ -77,7 +77,7 @@ void strait__vparser_free(strait__vparser *ps) {
 }
 
 /* Opens a container frame. */
-static int push(strait__vparser *ps, uint8_t tag, uint32_t items, strait__codec_error *err) {
+static int push(strait__vparser *ps, uint8_t tag, uint32_t items, strait_value_error *err) {
   if (ps->depth == ps->stack_cap) {
     size_t nc = ps->stack_cap ? ps->stack_cap * 2 : 16;
     strait__vframe *ns = realloc(ps->stack, nc * sizeof *ns);
@@ -93,7 +93,7 @@ static int push(strait__vparser *ps, uint8_t tag, uint32_t items, strait__codec_
 static inline size_t left(const strait__vparser *ps) { return (size_t)(ps->end - ps->p); }
 
 /* Reads an object key (STRING8/STRING16 adds to the key table, KEYREF looks up). */
-static int read_key(strait__vparser *ps, strait__vev *ev, strait__codec_error *err) {
+static int read_key(strait__vparser *ps, strait__vev *ev, strait_value_error *err) {
   if (left(ps) < 5) return corrupt(ps, err, "truncated object key");
   uint8_t tag = ps->p[0];
   uint32_t n = rd_u32(ps->p + 1);
@@ -126,14 +126,14 @@ static int read_key(strait__vparser *ps, strait__vev *ev, strait__codec_error *e
 }
 
 /* Assigns the next composite index. */
-static int next_index(strait__vparser *ps, strait__vev *ev, strait__codec_error *err) {
+static int next_index(strait__vparser *ps, strait__vev *ev, strait_value_error *err) {
   if (ps->ncomposites == UINT32_MAX) return corrupt(ps, err, "too many objects");
   ev->index = ps->ncomposites++;
   return 0;
 }
 
 /* Reads one tagged value at ps->p into ev. */
-static int read_value(strait__vparser *ps, strait__vev *ev, strait__codec_error *err) {
+static int read_value(strait__vparser *ps, strait__vev *ev, strait_value_error *err) {
   if (left(ps) < 1) return corrupt(ps, err, "truncated: a value was expected");
   const uint8_t *start = ps->p;
   uint8_t tag = *ps->p++;
@@ -255,7 +255,7 @@ static int read_value(strait__vparser *ps, strait__vev *ev, strait__codec_error 
 }
 
 /* Produces the next event. One thread. */
-int strait__vparser_next(strait__vparser *ps, strait__vev *ev, strait__codec_error *err) {
+int strait__vparser_next(strait__vparser *ps, strait__vev *ev, strait_value_error *err) {
   memset(ev, 0, sizeof *ev);
   if (ps->done) { ev->type = STRAIT_VEV_DONE; return 0; }
   if (!ps->started) {
@@ -285,7 +285,7 @@ int strait__vparser_next(strait__vparser *ps, strait__vev *ev, strait__codec_err
 }
 
 /* Runs the parser over the whole buffer. Any thread. */
-int strait__codec_validate(const uint8_t *buf, size_t size, strait__codec_error *err) {
+int strait__codec_validate(const uint8_t *buf, size_t size, strait_value_error *err) {
   strait__vparser ps;
   strait__vev ev;
   int rc = strait__vparser_init(&ps, buf, size, err);

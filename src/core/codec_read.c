@@ -22,8 +22,8 @@ typedef struct rframe {
 
 typedef struct reader {
   JSContextRef ctx;
-  const strait__codec_hooks *hooks;
-  strait__codec_error *err;
+  const strait_value_hooks *hooks;
+  strait_value_error *err;
   JSValueRef exc;
   rframe *stack;
   size_t depth, cap;
@@ -52,7 +52,7 @@ static int r_nomem(reader *r) {
 
 /* Throws a TypeError into r->exc and returns EJS. */
 static int r_type_error(reader *r, const char *msg, uint32_t id) {
-  r->exc = strait__make_error(r->ctx, "TypeError", "%s (id %u)", msg, id);
+  r->exc = strait_make_error(r->ctx, "TypeError", "%s (id %u)", msg, id);
   return r_threw(r);
 }
 
@@ -90,8 +90,8 @@ static JSStringRef make_jsstring(const uint8_t *data, uint32_t len, bool wide) {
 
 /* A global object property (constructor or function), or NULL. */
 static JSObjectRef global_obj(reader *r, const char *a, const char *b) {
-  JSValueRef v = strait__get(r->ctx, JSContextGetGlobalObject(r->ctx), a);
-  if (b && JSValueIsObject(r->ctx, v)) v = strait__get(r->ctx, (JSObjectRef)v, b);
+  JSValueRef v = strait_get_property(r->ctx, JSContextGetGlobalObject(r->ctx), a);
+  if (b && JSValueIsObject(r->ctx, v)) v = strait_get_property(r->ctx, (JSObjectRef)v, b);
   return JSValueIsObject(r->ctx, v) ? (JSObjectRef)v : NULL;
 }
 
@@ -137,10 +137,10 @@ static int define_proto_key(reader *r, JSObjectRef obj, JSStringRef key, JSValue
   if (!r->define_property) return r_type_error(r, "Object.defineProperty is missing", 0);
   JSObjectRef desc = JSObjectMake(r->ctx, NULL, NULL);
   JSValueRef t = JSValueMakeBoolean(r->ctx, true);
-  strait__set_value(r->ctx, desc, "value", v, kJSPropertyAttributeNone);
-  strait__set_value(r->ctx, desc, "writable", t, kJSPropertyAttributeNone);
-  strait__set_value(r->ctx, desc, "enumerable", t, kJSPropertyAttributeNone);
-  strait__set_value(r->ctx, desc, "configurable", t, kJSPropertyAttributeNone);
+  strait_set_property(r->ctx, desc, "value", v, kJSPropertyAttributeNone);
+  strait_set_property(r->ctx, desc, "writable", t, kJSPropertyAttributeNone);
+  strait_set_property(r->ctx, desc, "enumerable", t, kJSPropertyAttributeNone);
+  strait_set_property(r->ctx, desc, "configurable", t, kJSPropertyAttributeNone);
   JSValueRef args[3] = {obj, JSValueMakeString(r->ctx, key), desc};
   JSObjectCallAsFunction(r->ctx, r->define_property, NULL, 3, args, &r->exc);
   return r->exc ? r_threw(r) : 0;
@@ -328,7 +328,7 @@ static int begin(reader *r, const strait__vev *ev, JSValueRef *root) {
       if (!r->map_ctor) {
         r->map_ctor = global_obj(r, "Map", NULL);
         r->map_set = global_obj(r, "Map", "prototype");
-        r->map_set = r->map_set ? (JSObjectRef)strait__get(ctx, r->map_set, "set") : NULL;
+        r->map_set = r->map_set ? (JSObjectRef)strait_get_property(ctx, r->map_set, "set") : NULL;
       }
       o = r->map_ctor && r->map_set && JSValueIsObject(ctx, r->map_set)
               ? JSObjectCallAsConstructor(ctx, r->map_ctor, 0, NULL, &r->exc) : NULL;
@@ -337,7 +337,7 @@ static int begin(reader *r, const strait__vev *ev, JSValueRef *root) {
       if (!r->set_ctor) {
         r->set_ctor = global_obj(r, "Set", NULL);
         r->set_add = global_obj(r, "Set", "prototype");
-        r->set_add = r->set_add ? (JSObjectRef)strait__get(ctx, r->set_add, "add") : NULL;
+        r->set_add = r->set_add ? (JSObjectRef)strait_get_property(ctx, r->set_add, "add") : NULL;
       }
       o = r->set_ctor && r->set_add && JSValueIsObject(ctx, r->set_add)
               ? JSObjectCallAsConstructor(ctx, r->set_ctor, 0, NULL, &r->exc) : NULL;
@@ -361,9 +361,9 @@ static int begin(reader *r, const strait__vev *ev, JSValueRef *root) {
 
 /* Reads buf into *result. Inside the gate. */
 int strait__codec_read(JSContextRef ctx, const uint8_t *buf, size_t size,
-                       const strait__codec_hooks *hooks, JSValueRef *result,
-                       strait__codec_error *err, JSValueRef *exception) {
-  strait__codec_error local_err;
+                       const strait_value_hooks *hooks, JSValueRef *result,
+                       strait_value_error *err, JSValueRef *exception) {
+  strait_value_error local_err;
   if (!err) err = &local_err;
   err->status = 0;
   err->offset = 0;

@@ -5,6 +5,7 @@
  */
 #include "codec.h"
 #include "value.h"
+#include "common/ptrmap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,16 +30,14 @@ typedef struct wkey {
 
 typedef struct writer {
   JSContextRef ctx;
-  strait__vbuf *out;
+  strait_buffer *out;
   unsigned flags;
-  const strait__codec_hooks *hooks;
-  strait__codec_error *err;
+  const strait_value_hooks *hooks;
+  strait_value_error *err;
   JSValueRef exc;              /* pending JS exception (on the C stack: scanned) */
   wframe *stack;
   size_t depth, cap;
-  JSObjectRef *ids;            /* identity table: object -> composite index */
-  uint32_t *idv;
-  size_t id_cap, id_count;
+  strait__ptrmap ids;          /* identity table: object -> composite index */
   uint32_t ncomposites;
   wkey *keys;
   size_t keys_cap, nkeys;
@@ -93,7 +92,7 @@ static void build_path(writer *w, char *buf, size_t cap) {
     uint32_t i = f->i ? f->i - 1 : 0;
     if (f->tag == STRAIT_V_OBJECT) {
       size_t klen;
-      char *k = strait__utf8_from_jsstring(JSPropertyNameArrayGetNameAtIndex(f->names, i), &klen);
+      char *k = strait_utf8_from_jsstring(JSPropertyNameArrayGetNameAtIndex(f->names, i), &klen);
       if (!k) return;
       if (is_ident(k, klen)) {
         path_add(buf, cap, &n, ".", 1);
@@ -141,7 +140,7 @@ static int w_threw(writer *w) {
 static int w_range(writer *w, const char *what) {
   char path[200];
   build_path(w, path, sizeof path);
-  w->exc = strait__make_error(w->ctx, "RangeError", "cannot convert %s at %s", what, path);
+  w->exc = strait_make_error(w->ctx, "RangeError", "cannot convert %s at %s", what, path);
   return w_threw(w);
 }
 
@@ -282,49 +281,16 @@ static int write_key(writer *w, JSStringRef name) {
 
 /* ---- identity ---- */
 
-static inline size_t ptr_hash(JSObjectRef o, size_t cap) {
-  uintptr_t x = (uintptr_t)o;
-  x ^= x >> 17;
-  x *= 0x9E3779B97F4A7C15ull;
-  return (size_t)(x >> 20) & (cap - 1);
-}
-
 /* Index of o if it was written before, else UINT32_MAX. */
 static uint32_t id_find(writer *w, JSObjectRef o) {
-  if (!w->id_count) return UINT32_MAX;
-  size_t j = ptr_hash(o, w->id_cap);
-  while (w->ids[j]) {
-    if (w->ids[j] == o) return w->idv[j];
-    j = (j + 1) & (w->id_cap - 1);
-  }
-  return UINT32_MAX;
+  uintptr_t v;
+  return strait__ptrmap_get(&w->ids, o, &v) ? (uint32_t)v : UINT32_MAX;
 }
 
 /* Gives o the next composite index and pins it (alive until the end). */
 static int id_add(writer *w, JSObjectRef o) {
-  if ((w->id_count + 1) * 2 > w->id_cap) {
-    size_t nc = w->id_cap ? w->id_cap * 2 : 64;
-    JSObjectRef *ni = calloc(nc, sizeof *ni);
-    uint32_t *nv = malloc(nc * sizeof *nv);
-    if (!ni || !nv) { free(ni); free(nv); return w_nomem(w); }
-    for (size_t i = 0; i < w->id_cap; i++) {
-      if (!w->ids[i]) continue;
-      size_t j = ptr_hash(w->ids[i], nc);
-      while (ni[j]) j = (j + 1) & (nc - 1);
-      ni[j] = w->ids[i];
-      nv[j] = w->idv[i];
-    }
-    free(w->ids);
-    free(w->idv);
-    w->ids = ni;
-    w->idv = nv;
-    w->id_cap = nc;
-  }
-  size_t j = ptr_hash(o, w->id_cap);
-  while (w->ids[j]) j = (j + 1) & (w->id_cap - 1);
-  w->ids[j] = o;
-  w->idv[j] = w->ncomposites++;
-  w->id_count++;
+  if (strait__ptrmap_put(&w->ids, o, w->ncomposites)) return w_nomem(w);
+  w->ncomposites++;
   JSObjectSetPropertyAtIndex(w->ctx, w->pins, w->npins++, o, NULL);
   return 0;
 }
@@ -349,7 +315,7 @@ static int push(writer *w, uint8_t tag, JSObjectRef obj, JSPropertyNameArrayRef 
 
 /* A global constructor or function by name (NULL if missing). */
 static JSObjectRef global_obj(writer *w, const char *name) {
-  JSValueRef v = strait__get(w->ctx, JSContextGetGlobalObject(w->ctx), name);
+  JSValueRef v = strait_get_property(w->ctx, JSContextGetGlobalObject(w->ctx), name);
   return JSValueIsObject(w->ctx, v) ? (JSObjectRef)v : NULL;
 }
 
@@ -357,7 +323,7 @@ static JSObjectRef global_obj(writer *w, const char *name) {
 static JSObjectRef list_of(writer *w, JSObjectRef o, bool flat) {
   if (!w->array_from) {
     JSObjectRef arr = global_obj(w, "Array");
-    JSValueRef f = arr ? strait__get(w->ctx, arr, "from") : NULL;
+    JSValueRef f = arr ? strait_get_property(w->ctx, arr, "from") : NULL;
     if (!f || !JSValueIsObject(w->ctx, f)) return NULL;
     w->array_from = (JSObjectRef)f;
   }
@@ -365,7 +331,7 @@ static JSObjectRef list_of(writer *w, JSObjectRef o, bool flat) {
   JSValueRef r = JSObjectCallAsFunction(w->ctx, w->array_from, NULL, 1, &arg, &w->exc);
   if (!r || !JSValueIsObject(w->ctx, r)) return NULL;
   if (flat) {
-    JSValueRef fl = strait__get(w->ctx, (JSObjectRef)r, "flat");
+    JSValueRef fl = strait_get_property(w->ctx, (JSObjectRef)r, "flat");
     if (!JSValueIsObject(w->ctx, fl)) return NULL;
     r = JSObjectCallAsFunction(w->ctx, (JSObjectRef)fl, (JSObjectRef)r, 0, NULL, &w->exc);
     if (!r || !JSValueIsObject(w->ctx, r)) return NULL;
@@ -513,9 +479,9 @@ static int write_bytes(writer *w, int kind, const void *p, size_t n) {
 
 /* Writes a DataView's bytes (kind 12). */
 static int write_dataview(writer *w, JSObjectRef o) {
-  JSValueRef buf = strait__get(w->ctx, o, "buffer");
-  double off = JSValueToNumber(w->ctx, strait__get(w->ctx, o, "byteOffset"), NULL);
-  double len = JSValueToNumber(w->ctx, strait__get(w->ctx, o, "byteLength"), NULL);
+  JSValueRef buf = strait_get_property(w->ctx, o, "buffer");
+  double off = JSValueToNumber(w->ctx, strait_get_property(w->ctx, o, "byteOffset"), NULL);
+  double len = JSValueToNumber(w->ctx, strait_get_property(w->ctx, o, "byteLength"), NULL);
   if (!JSValueIsObject(w->ctx, buf)) return w_cannot(w, "a detached DataView");
   uint8_t *p = JSObjectGetArrayBufferBytesPtr(w->ctx, (JSObjectRef)buf, NULL);
   size_t total = JSObjectGetArrayBufferByteLength(w->ctx, (JSObjectRef)buf, NULL);
@@ -525,7 +491,7 @@ static int write_dataview(writer *w, JSObjectRef o) {
 
 /* Writes a function or symbol: a JSREF handle when allowed, else an error. */
 static int write_handle(writer *w, JSValueRef v, const char *what) {
-  if ((w->flags & STRAIT_CODEC_HANDLES) && w->hooks && w->hooks->js_handle) {
+  if ((w->flags & STRAIT_VALUE_HANDLES) && w->hooks && w->hooks->js_handle) {
     bool ok = true;
     uint32_t id = w->hooks->js_handle(w->hooks->ud, w->ctx, v, &ok);
     if (!ok) return w_nomem(w);
@@ -542,7 +508,7 @@ static int write_handle(writer *w, JSValueRef v, const char *what) {
 static bool is_proxy_array(writer *w, JSObjectRef o) {
   if (!w->is_array) {
     JSObjectRef arr = global_obj(w, "Array");
-    JSValueRef f = arr ? strait__get(w->ctx, arr, "isArray") : NULL;
+    JSValueRef f = arr ? strait_get_property(w->ctx, arr, "isArray") : NULL;
     if (!f || !JSValueIsObject(w->ctx, f)) return false;
     w->is_array = (JSObjectRef)f;
   }
@@ -634,7 +600,7 @@ static int write_object(writer *w, JSObjectRef o) {
 
 /* Writes a BigInt as sign + little-endian magnitude (via its decimal text). */
 static int write_bigint(writer *w, JSValueRef v) {
-  char *s = strait__utf8_from_value(w->ctx, v, NULL);
+  char *s = strait_utf8_from_value(w->ctx, v, NULL);
   if (!s) return w_nomem(w);
   uint8_t *mag;
   size_t n;
@@ -671,10 +637,10 @@ static int write_value(writer *w, JSValueRef v) {
 }
 
 /* Writes v with header into out. Inside the gate. */
-int strait__codec_write(JSContextRef ctx, JSValueRef v, strait__vbuf *out, unsigned flags,
-                        const strait__codec_hooks *hooks, strait__codec_error *err,
+int strait__codec_write(JSContextRef ctx, JSValueRef v, strait_buffer *out, unsigned flags,
+                        const strait_value_hooks *hooks, strait_value_error *err,
                         JSValueRef *exception) {
-  strait__codec_error local_err;
+  strait_value_error local_err;
   if (!err) err = &local_err;
   err->status = 0;
   err->offset = 0;
@@ -727,8 +693,7 @@ int strait__codec_write(JSContextRef ctx, JSValueRef v, strait__vbuf *out, unsig
   if (rc) out->len = 0;
   if (w.s_length) JSStringRelease(w.s_length);
   free(w.stack);
-  free(w.ids);
-  free(w.idv);
+  strait__ptrmap_free(&w.ids);
   free(w.keys);
   free(w.nums);
   return rc;

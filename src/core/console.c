@@ -83,13 +83,13 @@ static JSValueRef write_error(JSContextRef ctx, int e) {
   const char *code = e == EPIPE ? "EPIPE" : e == EIO ? "EIO" : e == ENOSPC ? "ENOSPC"
                    : e == EFBIG ? "EFBIG" : e == EDQUOT ? "EDQUOT" : e == ENOMEM ? "ENOMEM"
                    : "EIO";
-  JSValueRef err = strait__make_error(ctx, "Error", "write %s (%s)", code, strerror(e));
+  JSValueRef err = strait_make_error(ctx, "Error", "write %s (%s)", code, strerror(e));
   if (err && JSValueIsObject(ctx, err)) {
-    strait__set_value(ctx, (JSObjectRef)err, "code", strait__string_value(ctx, code),
+    strait_set_property(ctx, (JSObjectRef)err, "code", strait__string_value(ctx, code),
                       kJSPropertyAttributeNone);
-    strait__set_value(ctx, (JSObjectRef)err, "errno", JSValueMakeNumber(ctx, -(double)e),
+    strait_set_property(ctx, (JSObjectRef)err, "errno", JSValueMakeNumber(ctx, -(double)e),
                       kJSPropertyAttributeNone);
-    strait__set_value(ctx, (JSObjectRef)err, "syscall", strait__string_value(ctx, "write"),
+    strait_set_property(ctx, (JSObjectRef)err, "syscall", strait__string_value(ctx, "write"),
                       kJSPropertyAttributeNone);
   }
   return err;
@@ -104,17 +104,17 @@ static JSValueRef js_write(JSContextRef ctx, JSObjectRef f, JSObjectRef self, si
   double fd = argc > 0 ? JSValueToNumber(ctx, argv[0], exception) : 0;
   if (*exception) return NULL;
   if (fd != 1 && fd != 2) {
-    *exception = strait__make_error(ctx, "RangeError", "write: fd must be 1 or 2");
+    *exception = strait_make_error(ctx, "RangeError", "write: fd must be 1 or 2");
     return NULL;
   }
   if (argc < 2) return JSValueMakeUndefined(ctx);
   JSStringRef s = JSValueToStringCopy(ctx, argv[1], exception);
   if (!s) return NULL;
   size_t len = 0;
-  char *utf8 = strait__utf8_from_jsstring(s, &len);
+  char *utf8 = strait_utf8_from_jsstring(s, &len);
   JSStringRelease(s);
   if (!utf8) {
-    *exception = strait__make_error(ctx, "RangeError", "write: out of memory");
+    *exception = strait_make_error(ctx, "RangeError", "write: out of memory");
     return NULL;
   }
   int e = strait__write(rt, (int)fd, utf8, len);
@@ -140,6 +140,6 @@ static JSValueRef js_isatty(JSContextRef ctx, JSObjectRef f, JSObjectRef self, s
 /* Adds the console natives to the bootstrap's native object. Inside the
  * gate. */
 void strait__console_natives(JSContextRef ctx, JSObjectRef native) {
-  strait__set_function(ctx, native, "write", js_write);
-  strait__set_function(ctx, native, "isatty", js_isatty);
+  strait_set_function(ctx, native, "write", js_write);
+  strait_set_function(ctx, native, "isatty", js_isatty);
 }

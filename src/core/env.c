@@ -29,7 +29,7 @@ static int run_bootstrap(strait_runtime *rt, const char *name, JSObjectRef nativ
   if (!src) return 0;
   char url[128];
   snprintf(url, sizeof url, "strait:%s", name);
-  JSStringRef s = strait__jsstring_utf8(src->text, src->len);
+  JSStringRef s = strait_jsstring_from_utf8(src->text, src->len);
   JSStringRef u = JSStringCreateWithUTF8CString(url);
   JSValueRef exc = NULL;
   JSValueRef f = JSEvaluateScript(rt->ctx, s, NULL, u, 1, &exc);

@@ -26,28 +26,28 @@ static char *dup_cstr(const char *s) {
 static int is_error(JSContextRef ctx, JSValueRef v) {
   if (!JSValueIsObject(ctx, v)) return 0;
   JSObjectRef g = JSContextGetGlobalObject(ctx);
-  JSValueRef ctor = strait__get(ctx, g, "Error");
+  JSValueRef ctor = strait_get_property(ctx, g, "Error");
   if (ctor && JSValueIsObject(ctx, ctor) &&
       JSValueIsInstanceOfConstructor(ctx, v, (JSObjectRef)ctor, NULL))
     return 1;
-  JSValueRef line = strait__get(ctx, (JSObjectRef)v, "line");
-  JSValueRef url = strait__get(ctx, (JSObjectRef)v, "sourceURL");
+  JSValueRef line = strait_get_property(ctx, (JSObjectRef)v, "line");
+  JSValueRef url = strait_get_property(ctx, (JSObjectRef)v, "sourceURL");
   return line && url && JSValueIsNumber(ctx, line) && JSValueIsString(ctx, url);
 }
 
 /* obj[name] as malloc'd UTF-8 when it is a string (or, with any set, any
  * value but undefined/null); NULL otherwise. Inside the gate. */
 static char *string_prop(JSContextRef ctx, JSObjectRef obj, const char *name, int any) {
-  JSValueRef v = strait__get(ctx, obj, name);
+  JSValueRef v = strait_get_property(ctx, obj, name);
   if (!v || JSValueIsUndefined(ctx, v) || JSValueIsNull(ctx, v)) return NULL;
   if (!any && !JSValueIsString(ctx, v)) return NULL;
-  return strait__utf8_from_value(ctx, v, NULL);
+  return strait_utf8_from_value(ctx, v, NULL);
 }
 
 /* obj[name] as a non-negative int when it is a number, else 0. Inside the
  * gate. */
 static int int_prop(JSContextRef ctx, JSObjectRef obj, const char *name) {
-  JSValueRef v = strait__get(ctx, obj, name);
+  JSValueRef v = strait_get_property(ctx, obj, name);
   if (!v || !JSValueIsNumber(ctx, v)) return 0;
   double d = JSValueToNumber(ctx, v, NULL);
   return d >= 0 && d < 2147483647.0 ? (int)d : 0;
@@ -62,9 +62,9 @@ int strait_inspect(strait_runtime *rt, JSValueRef value, char **out) {
   JSValueRef exc = NULL;
   JSValueRef s = strait__call_method(rt->ctx, rt->internal, "inspect", 1, &value, &exc);
   if (s && JSValueIsString(rt->ctx, s)) {
-    *out = strait__utf8_from_value(rt->ctx, s, NULL);
+    *out = strait_utf8_from_value(rt->ctx, s, NULL);
   } else {
-    *out = strait__utf8_from_value(rt->ctx, value, NULL);
+    *out = strait_utf8_from_value(rt->ctx, value, NULL);
     if (!*out) *out = dup_cstr(JSValueIsSymbol(rt->ctx, value) ? "Symbol()" : "[object]");
   }
   return *out ? 0 : STRAIT_ENOMEM;
@@ -112,7 +112,7 @@ int strait_error_describe(strait_runtime *rt, JSValueRef exception, strait_error
     if (!out->message) out->message = dup_cstr("");
   } else {
     out->name = dup_cstr(type_name(ctx, exception));
-    if (JSValueIsString(ctx, exception)) out->message = strait__utf8_from_value(ctx, exception, NULL);
+    if (JSValueIsString(ctx, exception)) out->message = strait_utf8_from_value(ctx, exception, NULL);
     else strait_inspect(rt, exception, &out->message);
   }
   if (!out->name || !out->message) {
@@ -204,7 +204,7 @@ char *strait_error_format(strait_runtime *rt, JSValueRef exception) {
   }
   JSValueRef exc = NULL;
   JSValueRef s = strait__call_method(rt->ctx, rt->internal, "inspect", 1, &exception, &exc);
-  if (s && JSValueIsString(ctx, s)) text = strait__utf8_from_value(ctx, s, NULL);
+  if (s && JSValueIsString(ctx, s)) text = strait_utf8_from_value(ctx, s, NULL);
   if (text) {
     append(&buf, &len, &cap, text, strlen(text));
   } else {

@@ -4,7 +4,7 @@
  * drain of promise jobs after each callback.
  */
 #include "eval.h"
-#include "jsc_private.h"
+#include "common/jsc_private.h"
 #include "runtime.h"
 #include "value.h"
 

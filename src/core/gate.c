@@ -11,7 +11,7 @@
  * Suspensions (a JSC callback calling into Java) are lazy: see gate.h.
  */
 #include "gate.h"
-#include "jsc_private.h"
+#include "common/jsc_private.h"
 #include "runtime.h"
 
 #include <errno.h>
@@ -27,7 +27,7 @@ enum {
   SUSP_REACQUIRED,     /* taken, then re-acquired for a nested call: owner */
 };
 
-/* Ticket bit of strait__gate_suspend_unlocked(): the thread's newest
+/* Ticket bit of strait_gate_suspend_unlocked(): the thread's newest
  * suspension on the gate was its way in and must be re-marked as owner on
  * resume. The other bits are the depth. */
 #define TICKET_HAD_SUSP (1 << 30)
@@ -358,7 +358,7 @@ static inline void lock_engine(strait_runtime *rt) {
   JSLock(rt->ctx);
 }
 
-/* Shared body of strait_enter and strait__enter_or_give_up. */
+/* Shared body of strait_enter and strait_enter_or_give_up. */
 static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   strait__gate *g = &rt->gate;
   uintptr_t me = strait__thread_token();

@@ -106,14 +106,6 @@ void strait__gate_configure(strait__gate *g, long spin_us, long takeover_us);
 
 /* The gate's operations for the layers above are public (strait.h:
  * strait_gate_suspend, strait_gate_resume, strait_gate_suspend_unlocked,
- * strait_gate_resume_unlocked, strait_enter_or_give_up). The names below
- * are what the JNI layer called them before they were; they go once it
- * uses the public ones. */
-typedef strait_suspension strait__susp;
-#define strait__gate_suspend strait_gate_suspend
-#define strait__gate_resume strait_gate_resume
-#define strait__gate_suspend_unlocked strait_gate_suspend_unlocked
-#define strait__gate_resume_unlocked strait_gate_resume_unlocked
-#define strait__enter_or_give_up strait_enter_or_give_up
+ * strait_gate_resume_unlocked, strait_enter_or_give_up). */
 
 #endif /* STRAIT_GATE_H */

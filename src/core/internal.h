@@ -17,7 +17,7 @@
 #define STRAIT_INTERNAL_H
 
 #include "strait.h"
-#include "jsc_private.h"
+#include "common/jsc_private.h"
 #include "gate.h"
 #include "loop.h"
 #include "timers.h"

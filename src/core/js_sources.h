@@ -7,16 +7,7 @@
 #ifndef STRAIT_JS_SOURCES_H
 #define STRAIT_JS_SOURCES_H
 
-#include <stddef.h>
-
-#ifndef STRAIT__JS_SOURCE_DEFINED
-#define STRAIT__JS_SOURCE_DEFINED
-typedef struct strait__js_source {
-  const char *name;          /* file name, without its folder */
-  const char *text;          /* UTF-8, NUL-terminated */
-  size_t len;                /* bytes, without the NUL */
-} strait__js_source;
-#endif
+#include "common/js_source.h"
 
 extern const strait__js_source strait__js_sources[];
 extern const size_t strait__js_sources_count;

@@ -30,12 +30,12 @@ static JSValueRef fs_error(JSContextRef ctx, int err, const char *syscall, const
                    : err == ENOTDIR ? "ENOTDIR" : err == ENOMEM ? "ENOMEM" : err == EFBIG ? "EFBIG"
                    : err == EINVAL ? "EINVAL" : "EIO";
   const char *why = err == EINVAL ? "not a regular file" : err == EFBIG ? "file larger than 1 GiB" : strerror(err);
-  JSValueRef e = strait__make_error(ctx, "Error", "%s: %s, %s '%s'", code, why, syscall,
+  JSValueRef e = strait_make_error(ctx, "Error", "%s: %s, %s '%s'", code, why, syscall,
                                     path);
   if (JSValueIsObject(ctx, e)) {
-    strait__set_value(ctx, (JSObjectRef)e, "code", strait__string_value(ctx, code),
+    strait_set_property(ctx, (JSObjectRef)e, "code", strait__string_value(ctx, code),
                       kJSPropertyAttributeNone);
-    strait__set_value(ctx, (JSObjectRef)e, "path", strait__string_value(ctx, path),
+    strait_set_property(ctx, (JSObjectRef)e, "path", strait__string_value(ctx, path),
                       kJSPropertyAttributeNone);
   }
   return e;
@@ -89,10 +89,10 @@ static int read_all(const char *path, char **out, size_t *len_out) {
 static char *path_arg(JSContextRef ctx, size_t argc, const JSValueRef argv[], const char *fn,
                       JSValueRef *exception) {
   if (argc < 1 || !JSValueIsString(ctx, argv[0])) {
-    *exception = strait__make_error(ctx, "TypeError", "%s: path must be a string", fn);
+    *exception = strait_make_error(ctx, "TypeError", "%s: path must be a string", fn);
     return NULL;
   }
-  return strait__utf8_from_value(ctx, argv[0], NULL);
+  return strait_utf8_from_value(ctx, argv[0], NULL);
 }
 
 /* native.readFile(path): the file as a string, UTF-8 decoded (invalid bytes
@@ -111,10 +111,10 @@ static JSValueRef js_read_file(JSContextRef ctx, JSObjectRef f, JSObjectRef self
     return NULL;
   }
   free(path);
-  JSStringRef s = strait__jsstring_utf8(buf, len);
+  JSStringRef s = strait_jsstring_from_utf8(buf, len);
   free(buf);
   if (!s) {
-    *exception = strait__make_error(ctx, "RangeError", "readFile: out of memory");
+    *exception = strait_make_error(ctx, "RangeError", "readFile: out of memory");
     return NULL;
   }
   JSValueRef v = JSValueMakeString(ctx, s);
@@ -155,7 +155,7 @@ static JSValueRef js_realpath(JSContextRef ctx, JSObjectRef f, JSObjectRef self,
 static JSValueRef js_compile(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                              const JSValueRef argv[], JSValueRef *exception) {
   if (argc < 2 || !JSValueIsString(ctx, argv[0]) || !JSValueIsString(ctx, argv[1])) {
-    *exception = strait__make_error(ctx, "TypeError", "compile: (source, filename) must be strings");
+    *exception = strait_make_error(ctx, "TypeError", "compile: (source, filename) must be strings");
     return NULL;
   }
   JSStringRef src = JSValueToStringCopy(ctx, argv[0], exception);
@@ -167,7 +167,7 @@ static JSValueRef js_compile(JSContextRef ctx, JSObjectRef f, JSObjectRef self, 
   JSChar *buf = malloc((head + n + tail) * sizeof(JSChar));
   JSValueRef r = NULL;
   if (!buf) {
-    *exception = strait__make_error(ctx, "RangeError", "compile: out of memory");
+    *exception = strait_make_error(ctx, "RangeError", "compile: out of memory");
   } else {
     for (size_t i = 0; i < head; i++) buf[i] = (JSChar)kWrapHead[i];
     memcpy(buf + head, JSStringGetCharactersPtr(src), n * sizeof(JSChar));
@@ -191,11 +191,11 @@ static JSValueRef js_compile(JSContextRef ctx, JSObjectRef f, JSObjectRef self, 
 /* Adds the module natives to the bootstrap's native object. Inside the
  * gate. */
 void strait__module_natives(JSContextRef ctx, JSObjectRef native) {
-  strait__set_function(ctx, native, "readFile", js_read_file);
-  strait__set_function(ctx, native, "stat", js_stat);
-  strait__set_function(ctx, native, "realpath", js_realpath);
-  strait__set_function(ctx, native, "compile", js_compile);
-  strait__set_value(ctx, native, "wrapLength", JSValueMakeNumber(ctx, sizeof kWrapHead - 1),
+  strait_set_function(ctx, native, "readFile", js_read_file);
+  strait_set_function(ctx, native, "stat", js_stat);
+  strait_set_function(ctx, native, "realpath", js_realpath);
+  strait_set_function(ctx, native, "compile", js_compile);
+  strait_set_property(ctx, native, "wrapLength", JSValueMakeNumber(ctx, sizeof kWrapHead - 1),
                     kJSPropertyAttributeDontEnum);
 }
 
@@ -215,7 +215,7 @@ int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception)
     return STRAIT_EJS;
   }
   if (!file || !JSValueIsString(rt->ctx, file)) return STRAIT_ENOENT;
-  char *cfile = strait__utf8_from_value(rt->ctx, file, NULL);
+  char *cfile = strait_utf8_from_value(rt->ctx, file, NULL);
   if (!cfile) return STRAIT_ENOMEM;
   int fd = open(cfile, O_RDONLY | O_CLOEXEC);
   int err = fd < 0 ? errno : 0;

@@ -46,8 +46,8 @@ static JSValueRef js_env(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size
   for (char **e = environ; e && *e; e++) {
     const char *eq = strchr(*e, '=');
     if (!eq || eq == *e) continue;
-    JSStringRef k = strait__jsstring_utf8(*e, (size_t)(eq - *e));
-    JSStringRef v = strait__jsstring_utf8(eq + 1, strlen(eq + 1));
+    JSStringRef k = strait_jsstring_from_utf8(*e, (size_t)(eq - *e));
+    JSStringRef v = strait_jsstring_from_utf8(eq + 1, strlen(eq + 1));
     JSObjectSetProperty(ctx, o, k, JSValueMakeString(ctx, v), kJSPropertyAttributeNone, NULL);
     JSStringRelease(k);
     JSStringRelease(v);
@@ -61,7 +61,7 @@ static JSValueRef js_cwd(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size
                          const JSValueRef argv[], JSValueRef *exception) {
   char buf[PATH_MAX];
   if (!getcwd(buf, sizeof buf)) {
-    *exception = strait__make_error(ctx, "Error", "process.cwd: %s", strerror(errno));
+    *exception = strait_make_error(ctx, "Error", "process.cwd: %s", strerror(errno));
     return NULL;
   }
   return strait__string_value(ctx, buf);
@@ -96,7 +96,7 @@ static int to_int32(double d) {
  * gate. */
 int strait__is_exit_signal(strait_runtime *rt, JSValueRef v) {
   if (!rt->internal || !v) return 0;
-  JSValueRef sig = strait__get(rt->ctx, rt->internal, "exitSignal");
+  JSValueRef sig = strait_get_property(rt->ctx, rt->internal, "exitSignal");
   return sig && JSValueIsObject(rt->ctx, sig) && JSValueIsStrictEqual(rt->ctx, sig, v);
 }
 
@@ -117,9 +117,9 @@ static JSValueRef js_exit(JSContextRef ctx, JSObjectRef f, JSObjectRef self, siz
     rt->exit_code = code;
     rt->opts.on_exit(rt->opts.exit_ud, code);
   }
-  JSValueRef sig = rt->internal ? strait__get(ctx, rt->internal, "exitSignal") : NULL;
+  JSValueRef sig = rt->internal ? strait_get_property(ctx, rt->internal, "exitSignal") : NULL;
   *exception = sig && JSValueIsObject(ctx, sig) ? sig
-                                                : strait__make_error(ctx, "Error", "process.exit");
+                                                : strait_make_error(ctx, "Error", "process.exit");
   return NULL;
 }
 
@@ -131,11 +131,11 @@ int strait_exiting(strait_runtime *rt) { return rt->exiting; }
 int strait_exit_code(strait_runtime *rt) {
   if (rt->exiting) return rt->exit_code;
   JSObjectRef g = JSContextGetGlobalObject(rt->ctx);
-  JSValueRef p = strait__get(rt->ctx, g, "process");
+  JSValueRef p = strait_get_property(rt->ctx, g, "process");
   if (!p || !JSValueIsObject(rt->ctx, p)) return 0;
   /* process.exitCode holds undefined, null, an integer or a string of
    * one (its setter checks): the status is ToInt32 of it */
-  JSValueRef c = strait__get(rt->ctx, (JSObjectRef)p, "exitCode");
+  JSValueRef c = strait_get_property(rt->ctx, (JSObjectRef)p, "exitCode");
   if (!c || !(JSValueIsNumber(rt->ctx, c) || JSValueIsString(rt->ctx, c))) return 0;
   return to_int32(JSValueToNumber(rt->ctx, c, NULL));
 }
@@ -143,10 +143,10 @@ int strait_exit_code(strait_runtime *rt) {
 /* Adds the process natives to the bootstrap's native object. Inside the
  * gate. */
 void strait__process_natives(JSContextRef ctx, JSObjectRef native) {
-  strait__set_function(ctx, native, "argv", js_argv);
-  strait__set_function(ctx, native, "env", js_env);
-  strait__set_function(ctx, native, "cwd", js_cwd);
-  strait__set_function(ctx, native, "pid", js_pid);
-  strait__set_function(ctx, native, "hrtime", js_hrtime);
-  strait__set_function(ctx, native, "exit", js_exit);
+  strait_set_function(ctx, native, "argv", js_argv);
+  strait_set_function(ctx, native, "env", js_env);
+  strait_set_function(ctx, native, "cwd", js_cwd);
+  strait_set_function(ctx, native, "pid", js_pid);
+  strait_set_function(ctx, native, "hrtime", js_hrtime);
+  strait_set_function(ctx, native, "exit", js_exit);
 }

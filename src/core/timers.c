@@ -9,7 +9,7 @@
  */
 #include "timers.h"
 #include "eval.h"
-#include "jsc_private.h"
+#include "common/jsc_private.h"
 #include "loop.h"
 #include "runtime.h"
 #include "value.h"
@@ -154,7 +154,7 @@ static JSValueRef add_timer(JSContextRef ctx, size_t argc, const JSValueRef argv
   strait_runtime *rt = strait__runtime_of(ctx);
   if (argc < 1 || !JSValueIsObject(ctx, argv[0]) ||
       !JSObjectIsFunction(ctx, (JSObjectRef)argv[0])) {
-    *exception = strait__make_error(ctx, "TypeError", "%s: callback must be a function",
+    *exception = strait_make_error(ctx, "TypeError", "%s: callback must be a function",
                                     repeat ? "setInterval" : "setTimeout");
     return NULL;
   }
@@ -168,7 +168,7 @@ static JSValueRef add_timer(JSContextRef ctx, size_t argc, const JSValueRef argv
     t = NULL;
   }
   if (!t) {
-    *exception = strait__make_error(ctx, "RangeError", "out of memory for timers");
+    *exception = strait_make_error(ctx, "RangeError", "out of memory for timers");
     return NULL;
   }
   strait__loop *l = &rt->loop;
@@ -186,13 +186,13 @@ static JSValueRef add_timer(JSContextRef ctx, size_t argc, const JSValueRef argv
   l->nrefed++;
   if (byid_add(l, t)) {
     timer_free(rt, t);
-    *exception = strait__make_error(ctx, "RangeError", "out of memory for timers");
+    *exception = strait_make_error(ctx, "RangeError", "out of memory for timers");
     return NULL;
   }
   if (heap_push(l, t)) {
     byid_remove(l, t);
     timer_free(rt, t);
-    *exception = strait__make_error(ctx, "RangeError", "out of memory for timers");
+    *exception = strait_make_error(ctx, "RangeError", "out of memory for timers");
     return NULL;
   }
   return JSValueMakeNumber(ctx, t->id);
@@ -309,11 +309,11 @@ static JSValueRef js_unhandled_rejection(JSContextRef ctx, JSObjectRef f, JSObje
 int strait__timers_install(strait_runtime *rt, JSValueRef *exception) {
   JSContextRef ctx = rt->ctx;
   JSObjectRef g = JSContextGetGlobalObject(ctx);
-  strait__set_function(ctx, g, "setTimeout", js_set_timeout);
-  strait__set_function(ctx, g, "setInterval", js_set_interval);
-  strait__set_function(ctx, g, "clearTimeout", js_clear_timer);
-  strait__set_function(ctx, g, "clearInterval", js_clear_timer);
-  strait__set_function(ctx, g, "__strait_timerRef", js_timer_ref);
+  strait_set_function(ctx, g, "setTimeout", js_set_timeout);
+  strait_set_function(ctx, g, "setInterval", js_set_interval);
+  strait_set_function(ctx, g, "clearTimeout", js_clear_timer);
+  strait_set_function(ctx, g, "clearInterval", js_clear_timer);
+  strait_set_function(ctx, g, "__strait_timerRef", js_timer_ref);
   JSStringRef n = JSStringCreateWithUTF8CString("unhandledRejection");
   JSObjectRef f = JSObjectMakeFunctionWithCallback(ctx, n, js_unhandled_rejection);
   JSStringRelease(n);

@@ -50,7 +50,7 @@ static JSValueRef bench_jni(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   jb_rt *b = JSObjectGetPrivate(fn);
   JNIEnv *env = strait__env();
   if (argc < 2) return JSValueMakeUndefined(ctx);
-  char *kind = strait__utf8_from_value(ctx, argv[0], NULL);
+  char *kind = strait_utf8_from_value(ctx, argv[0], NULL);
   long n = (long)JSValueToNumber(ctx, argv[1], NULL);
   jb_entry *e = argc > 2 && JSValueIsObject(ctx, argv[2]) ? jb_entry_of(b, (JSObjectRef)argv[2]) : NULL;
   jobject o = e ? e->ref : NULL;
@@ -128,20 +128,20 @@ static JSValueRef bench_jni(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
 /* Defines Java.__bench (empty, emptyClass, token, jni). Inside the gate. */
 void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
-  strait__set_function(ctx, o, "empty", bench_empty);
-  strait__set_function(ctx, o, "token", bench_token);
+  strait_set_function(ctx, o, "empty", bench_empty);
+  strait_set_function(ctx, o, "token", bench_token);
   JSClassDefinition d = kJSClassDefinitionEmpty;
   d.className = "jni";
   d.callAsFunction = bench_jni;
   JSClassRef cls = JSClassCreate(&d);
   JSObjectRef f = JSObjectMake(ctx, cls, b);
   JSClassRelease(cls);
-  strait__set_value(ctx, o, "jni", f, kJSPropertyAttributeDontEnum);
+  strait_set_property(ctx, o, "jni", f, kJSPropertyAttributeDontEnum);
   JSClassDefinition e = kJSClassDefinitionEmpty;
   e.className = "emptyClass";
   e.callAsFunction = bench_empty_private;
   JSClassRef ecls = JSClassCreate(&e);
-  strait__set_value(ctx, o, "emptyClass", JSObjectMake(ctx, ecls, b), kJSPropertyAttributeDontEnum);
+  strait_set_property(ctx, o, "emptyClass", JSObjectMake(ctx, ecls, b), kJSPropertyAttributeDontEnum);
   JSClassRelease(ecls);
-  strait__set_value(ctx, java, "__bench", o, kJSPropertyAttributeDontEnum);
+  strait_set_property(ctx, java, "__bench", o, kJSPropertyAttributeDontEnum);
 }

@@ -47,7 +47,7 @@ static void JNICALL n_probe_install(JNIEnv *env, jclass cls, jlong peer) {
     return;
   }
   JSGlobalContextRef ctx = strait_runtime_context(jrt->rt);
-  strait__set_function(ctx, JSContextGetGlobalObject(ctx), "__straitProbe", probe_make);
+  strait_set_function(ctx, JSContextGetGlobalObject(ctx), "__straitProbe", probe_make);
   strait_leave(jrt->rt);
 }
 

@@ -11,11 +11,16 @@
  * installs its own handlers, chaining to any that were there before.
  */
 #include "launcher.h"
+#include "common/js_source.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The launcher's JS (src/launcher/js, embedded by tools/embed). */
+extern const strait__js_source strait__launcher_js[];
+const strait__js_source *strait__launcher_js_find(const char *name);
 
 /* The names strait_java_attach defines on the global object. */
 static const char *const kJavaGlobals[] = {STRAIT_JAVA_GLOBALS};
@@ -27,51 +32,6 @@ static const char *const kJavaGlobals[] = {STRAIT_JAVA_GLOBALS};
  * assigned to one of the names meanwhile; when starting fails it puts the
  * accessors back so the next use throws again.
  */
-static const char kInstaller[] =
-    "(function (nativeStart, names) {\n"
-    "  'use strict';\n"
-    "  const SELF = '[strait:lazy-java]';\n"
-    "  const overrides = new Map();\n"
-    "  let started = false;\n"
-    "  const plain = (n, v) => Object.defineProperty(globalThis, n,\n"
-    "      { value: v, writable: true, enumerable: true, configurable: true });\n"
-    "  function define(n) {\n"
-    "    Object.defineProperty(globalThis, n, {\n"
-    "      configurable: true, enumerable: false,\n"
-    "      get() { start(); return globalThis[n]; },\n"
-    "      set(v) { overrides.set(n, v); plain(n, v); },\n"
-    "    });\n"
-    "  }\n"
-    "  // Points a failure's location and stack at the script's line that\n"
-    "  // touched Java, not at this installer.\n"
-    "  function blameCaller(e) {\n"
-    "    if (!(e instanceof Error) || typeof e.stack !== 'string') return e;\n"
-    "    const frames = e.stack.split('\\n').filter((l) => l.indexOf(SELF) < 0 && l.indexOf('[native code]') < 0);\n"
-    "    const m = frames.length ? /^(?:[^@]*@)?(.+):(\\d+):(\\d+)$/.exec(frames[0]) : null;\n"
-    "    try {\n"
-    "      e.stack = frames.join('\\n');\n"
-    "      if (m) {\n"
-    "        e.sourceURL = m[1];\n"
-    "        e.line = Number(m[2]);\n"
-    "        e.column = Number(m[3]);\n"
-    "      }\n"
-    "    } catch (ignored) { /* a frozen error keeps its own location */ }\n"
-    "    return e;\n"
-    "  }\n"
-    "  function start() {\n"
-    "    if (started) return;\n"
-    "    for (const n of names) if (!overrides.has(n)) delete globalThis[n];\n"
-    "    try {\n"
-    "      nativeStart();\n"
-    "    } catch (e) {\n"
-    "      for (const n of names) if (!overrides.has(n)) define(n);\n"
-    "      throw blameCaller(e);\n"
-    "    }\n"
-    "    started = true;\n"
-    "    for (const [n, v] of overrides) plain(n, v);\n"
-    "  }\n"
-    "  for (const n of names) define(n);\n"
-    "})";
 
 /* Starts the JVM once (see launcher.h). Worker thread. */
 int launch_java_start(launch_java *j) {
@@ -149,12 +109,14 @@ static JSClassRef starter_class(void) {
 /* Installs the lazy Java globals (see launcher.h). Inside the gate. */
 int launch_java_lazy(strait_runtime *rt, launch_java *j, JSValueRef *exc) {
   JSContextRef ctx = strait_runtime_context(rt);
-  JSStringRef src = JSStringCreateWithUTF8CString(kInstaller);
+  const strait__js_source *js = strait__launcher_js_find("lazy_java.js");
+  if (!js) return STRAIT_EINVAL;
+  JSStringRef src = strait_jsstring_from_utf8(js->text, js->len);
   JSStringRef url = JSStringCreateWithUTF8CString("[strait:lazy-java]");
-  JSValueRef installer = JSEvaluateScript(ctx, src, NULL, url, 1, exc);
-  JSStringRelease(src);
+  JSValueRef installer = src ? JSEvaluateScript(ctx, src, NULL, url, 1, exc) : NULL;
+  if (src) JSStringRelease(src);
   JSStringRelease(url);
-  if (!installer) return STRAIT_EJS;
+  if (!installer) return src ? STRAIT_EJS : STRAIT_ENOMEM;
   size_t n = sizeof kJavaGlobals / sizeof kJavaGlobals[0];
   JSValueRef names[sizeof kJavaGlobals / sizeof kJavaGlobals[0]];
   for (size_t i = 0; i < n; i++) {

@@ -32,7 +32,7 @@ static int java_interrupted(void *ud) {
 /* Enters jrt's runtime for a native called from Java (see jni_base.h).
  * Any attached thread. */
 int strait__java_enter(JNIEnv *env, strait__jrt *jrt) {
-  int rc = strait__enter_or_give_up(jrt->rt, java_interrupted, env);
+  int rc = strait_enter_or_give_up(jrt->rt, java_interrupted, env);
   if (rc == 0) return 0;
   if (rc == STRAIT_EINTR) {
     jstring msg = strait__jstring_from_utf8(env, "interrupted while waiting for the runtime", 41);

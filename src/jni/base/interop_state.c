@@ -17,7 +17,7 @@ strait__hstate *strait__hstate_of(strait__jrt *jrt) {
   strait__hstate *st = calloc(1, sizeof *st);
   if (!st) return NULL;
   JSContextRef ctx = strait_runtime_context(jrt->rt);
-  JSValueRef p = strait__get(ctx, JSContextGetGlobalObject(ctx), "Promise");
+  JSValueRef p = strait_get_property(ctx, JSContextGetGlobalObject(ctx), "Promise");
   if (p && JSValueIsObject(ctx, p)) {
     st->promise_ctor = (JSObjectRef)p;
     JSValueProtect(ctx, p);
@@ -80,10 +80,10 @@ static void close_adopted(JNIEnv *env, strait__jrt *jrt, jobject adopted) {
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   for (int i = 0; n > 0 && i < 30000; i++) {
     JSUnlock(ctx);
-    int depth = strait__gate_suspend_unlocked(rt);
+    int depth = strait_gate_suspend_unlocked(rt);
     struct timespec ts = {0, 1000000L};
     nanosleep(&ts, NULL);
-    strait__gate_resume_unlocked(rt, depth);
+    strait_gate_resume_unlocked(rt, depth);
     JSLock(ctx);
     n = (*env)->CallLongMethod(env, adopted, strait__hc.JsRuntime_inFlight);
     if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);

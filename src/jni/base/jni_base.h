@@ -20,7 +20,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "common/js_source.h"
+#include "common/jsc_private.h"
 #include "strait.h"
 #include "strait_jvm.h"
 
@@ -361,5 +365,18 @@ static inline jlong strait__handle_make(JSContextRef ctx, JSValueRef v) {
 static inline JSValueRef strait__handle_value(jlong h) {
   return (JSValueRef)(intptr_t)h;
 }
+
+/* ---- the layer's JS (the .js files of src/jni/js, embedded by tools/embed) -- */
+
+extern const strait__js_source strait__jni_js[];
+extern const size_t strait__jni_js_count;
+/* The embedded file named name ("bridge_helper.js"), or NULL. Any thread. */
+const strait__js_source *strait__jni_js_find(const char *name);
+
+/* Evaluates the embedded file name as a classic script in ctx under the
+ * URL "strait:" + name and returns its completion value; NULL with *exc
+ * set when it threw (or NULL alone when the file is missing, which a build
+ * cannot produce). Inside the gate. */
+JSValueRef strait__jni_js_eval(JSContextRef ctx, const char *name, JSValueRef *exc);
 
 #endif /* STRAIT_JNI_BASE_H */

@@ -17,7 +17,7 @@ jstring strait__jstring_from_js(JNIEnv *env, JSStringRef s) {
  * s. Any thread attached to the JVM. */
 jstring strait__jstring_from_utf8(JNIEnv *env, const char *s, size_t len) {
   if (!s) return NULL;
-  JSStringRef js = strait__jsstring_utf8(s, len);
+  JSStringRef js = strait_jsstring_from_utf8(s, len);
   if (!js) {
     strait__throw(env, strait__jc.OutOfMemoryError, "strait: out of memory");
     return NULL;

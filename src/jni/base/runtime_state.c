@@ -20,24 +20,9 @@ long strait__jrt_live_embedded(void) {
   return atomic_load_explicit(&live_embedded, memory_order_relaxed);
 }
 
-/* The intrinsics of the JNI layer (see base/jni_base.h): one object read by
- * this script in the realm it is captured from. The bridge's JS helper
- * (model/class_objects.c) uses every function here but `resizable`/`detached`
- * (asByteBuffer, call/codec_natives.c), and JsObject.keys() uses `keys`. */
-static const char intrinsics_src[] =
-  "(() => { const ab = (k) => { const d = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, k);\n"
-  "                             return d === undefined ? undefined : d.get; };\n"
-  "  return { __proto__: null, defineProperty: Object.defineProperty, create: Object.create,\n"
-  "   getPrototypeOf: Object.getPrototypeOf, keys: Object.keys, get: Reflect.get, set: Reflect.set,\n"
-  "   has: Reflect.has, ownKeys: Reflect.ownKeys, getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,\n"
-  "   defineOwn: Reflect.defineProperty, deleteProperty: Reflect.deleteProperty, apply: Reflect.apply,\n"
-  "   Proxy: Proxy, Symbol: Symbol, iterator: Symbol.iterator, hasInstance: Symbol.hasInstance,\n"
-  "   inspect: Symbol.for('nodejs.util.inspect.custom'), resizable: ab('resizable'), detached: ab('detached') };\n"
-  "})()";
-
 /* The function under name in the intrinsics object o, or NULL. */
 static JSObjectRef fn_of(JSContextRef ctx, JSObjectRef o, const char *name) {
-  JSValueRef v = strait__get(ctx, o, name);
+  JSValueRef v = strait_get_property(ctx, o, name);
   return v && JSValueIsObject(ctx, v) && JSObjectIsFunction(ctx, (JSObjectRef)v) ? (JSObjectRef)v : NULL;
 }
 
@@ -55,12 +40,8 @@ static void capture(strait__jrt *jrt, bool fresh_realm) {
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   JSGlobalContextRef realm = fresh_realm ? JSGlobalContextCreateInGroup(JSContextGetGroup(ctx), NULL) : NULL;
   JSContextRef src = realm ? realm : ctx;
-  JSStringRef code = JSStringCreateWithUTF8CString(intrinsics_src);
-  JSStringRef file = JSStringCreateWithUTF8CString("strait:jni-intrinsics");
   JSValueRef exc = NULL;
-  JSValueRef o = JSEvaluateScript(src, code, NULL, file, 1, &exc);
-  JSStringRelease(code);
-  JSStringRelease(file);
+  JSValueRef o = strait__jni_js_eval(src, "intrinsics.js", &exc);
   if (o && JSValueIsObject(src, o)) {
     JSValueProtect(ctx, o);     /* held across the realm's release below */
     jrt->intrinsics = (JSObjectRef)o;

@@ -24,7 +24,6 @@
  *     before it is shared (docs/value-format.md, "Zero-copy bytes").
  */
 #include "call/call.h"
-#include "codec.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -164,7 +163,7 @@ static JSValueRef string_value(JNIEnv *env, JSContextRef ctx, jstring s, JSValue
   jsize n = (*env)->GetStringLength(env, s);
   JSChar *c = malloc(n ? (size_t)n * sizeof(JSChar) : 1);
   if (!c) {
-    *exc = strait__make_error(ctx, "RangeError", "out of memory for a string of %d characters", (int)n);
+    *exc = strait_make_error(ctx, "RangeError", "out of memory for a string of %d characters", (int)n);
     return NULL;
   }
   (*env)->GetStringRegion(env, s, 0, n, (jchar *)c);
@@ -182,7 +181,7 @@ static JSValueRef hook_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValu
   cj_conv *c = ud;
   JNIEnv *env = c->env;
   if (!c->refs_in || id >= (uint32_t)(*env)->GetArrayLength(env, c->refs_in)) {
-    *exc = strait__make_error(ctx, "RangeError", "value refers to object %u, which was not passed along", id);
+    *exc = strait_make_error(ctx, "RangeError", "value refers to object %u, which was not passed along", id);
     return NULL;
   }
   jobject o = (*env)->GetObjectArrayElement(env, c->refs_in, (jsize)id);
@@ -199,13 +198,13 @@ static JSValueRef hook_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValu
     if (mine) {
       r = strait__handle_value((*env)->GetLongField(env, o, strait__jc.JsValue_handle));
     } else {
-      *exc = strait__make_error(ctx, "TypeError", "value %u is a JsValue of another runtime", id);
+      *exc = strait_make_error(ctx, "TypeError", "value %u is a JsValue of another runtime", id);
       r = NULL;
     }
   } else {
     jb_rt *b = jb_rt_of(ctx);
     if (!b) {
-      *exc = strait__make_error(ctx, "TypeError", "value holds a Java object but the Java bridge is not attached");
+      *exc = strait_make_error(ctx, "TypeError", "value holds a Java object but the Java bridge is not attached");
       r = NULL;
     } else {
       r = jb_wrap(env, b, ctx, o, exc);
@@ -286,15 +285,15 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
   strait__native entry;
   if (strait__native_enter(env, &entry, jrt)) return NULL;
   cj_conv c = {.env = env, .jrt = jrt, .owner = owner};
-  strait__codec_hooks hooks = {.ud = &c, .java_id = hook_java_id, .js_handle = hook_js_handle};
-  strait__vbuf out;
+  strait_value_hooks hooks = {.ud = &c, .java_id = hook_java_id, .js_handle = hook_js_handle};
+  strait_buffer out;
   bool lent = !tls.busy && !(flags & CJ_NO_THREAD_BUFFER) && thread_buffer();
-  strait__vbuf_init(&out, lent ? tls.mem : NULL, lent ? tls.cap : 0);
+  strait_buffer_init(&out, lent ? tls.mem : NULL, lent ? tls.cap : 0);
   if (lent) tls.busy++;
-  strait__codec_error err;
+  strait_value_error err;
   JSValueRef exc = NULL;
-  int rc = strait__codec_js_write(jrt->rt, strait__handle_value(handle), &out,
-                                  (unsigned)flags & STRAIT_CODEC_HANDLES, &hooks, &err, &exc);
+  int rc = strait_value_encode(jrt->rt, strait__handle_value(handle), &out,
+                                  (unsigned)flags & STRAIT_VALUE_HANDLES, &hooks, &err, &exc);
   if (lent) tls.busy--;
   if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);
   strait__native_leave(&entry);
@@ -303,7 +302,7 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
     if (rc == STRAIT_ETYPE) throw_conversion(env, err.msg);
     else if (rc != STRAIT_EJS && !(*env)->ExceptionCheck(env)) strait__throw_status(env, rc, err.msg);
     conv_free(&c);
-    strait__vbuf_free(&out);
+    strait_buffer_free(&out);
     return NULL;
   }
   if (!out.spilled && !c.n) {
@@ -323,7 +322,7 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
   if (!(*env)->ExceptionCheck(env)) meta = (*env)->NewLongArray(env, 1);
   if (!(*env)->ExceptionCheck(env)) res = (*env)->NewObjectArray(env, 3, cj.Object, NULL);
   if ((out.spilled && !spill) || (nrefs && !refs) || !meta || !res || (*env)->ExceptionCheck(env)) {
-    strait__vbuf_free(&out);
+    strait_buffer_free(&out);
     if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "toJava");
     return NULL;
   }
@@ -366,10 +365,10 @@ static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owne
   strait__native entry;
   if (strait__native_enter(env, &entry, jrt)) return NULL;
   cj_conv c = {.env = env, .jrt = jrt, .owner = owner, .refs_in = refs};
-  strait__codec_hooks hooks = {.ud = &c, .java_value = hook_ref_value, .js_value = hook_ref_value};
-  strait__codec_error err;
+  strait_value_hooks hooks = {.ud = &c, .java_value = hook_ref_value, .js_value = hook_ref_value};
+  strait_value_error err;
   JSValueRef v = NULL, exc = NULL;
-  int rc = strait__codec_js_read(jrt->rt, bytes, (size_t)len, &hooks, &v, &err, &exc);
+  int rc = strait_value_decode(jrt->rt, bytes, (size_t)len, &hooks, &v, &err, &exc);
   jobject r = NULL;
   if (rc == 0) r = strait__to_java(env, jrt, owner, v);
   else if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);

@@ -75,8 +75,8 @@ static JSValueRef settle_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   jobject future = (*env)->NewLocalRef(env, rec->future);
   settle_done(env, st, rec);
   strait_runtime *rt = jrt->rt;
-  strait__susp susp;
-  strait__gate_suspend(rt, &susp);
+  strait_suspension susp;
+  strait_gate_suspend(rt, &susp);
   if (!future)
     ;                      /* no memory for the local ref: nothing to complete */
   else if (failure)
@@ -85,7 +85,7 @@ static JSValueRef settle_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   else
     (*env)->CallBooleanMethod(env, future, strait__hc.CompletableFuture_complete, value);
   (*env)->ExceptionClear(env);
-  strait__gate_resume(rt, &susp);
+  strait_gate_resume(rt, &susp);
   if (future) (*env)->DeleteLocalRef(env, future);
   if (failure) (*env)->DeleteLocalRef(env, failure);
   if (value) (*env)->DeleteLocalRef(env, value);
@@ -154,13 +154,13 @@ void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject o
   JSObjectRef onf = make_callback(ctx, rec, 0);
   JSObjectRef onr = onf ? make_callback(ctx, rec, 1) : NULL;
   JSValueRef exc = NULL;
-  JSValueRef then = strait__get(ctx, p, "then");
+  JSValueRef then = strait_get_property(ctx, p, "then");
   if (onf && onr && then && JSValueIsObject(ctx, then) &&
       JSObjectIsFunction(ctx, (JSObjectRef)then)) {
     JSValueRef argv[2] = {onf, onr};
     JSObjectCallAsFunction(ctx, (JSObjectRef)then, p, 2, argv, &exc);
   } else {
-    exc = strait__make_error(ctx, "TypeError", "toFuture: the value has no then() method");
+    exc = strait_make_error(ctx, "TypeError", "toFuture: the value has no then() method");
   }
   if (exc) {
     strait__rethrow_to_java(env, jrt, exc);

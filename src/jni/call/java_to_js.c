@@ -26,7 +26,7 @@ static JSObjectRef obj_of(strait__native *s, jlong h) {
 /* Turns the outcome of a JS operation into Java: the exception (or the
  * process.exit() unwinding) is thrown; else r is converted. */
 static jobject finish(JNIEnv *env, strait__native *s, jobject owner, JSValueRef r, JSValueRef exc) {
-  if (s->jrt->rt->exiting) {
+  if (strait_exiting(s->jrt->rt)) {
     strait__throw_exit(env, s->jrt->exit_code);
     return NULL;
   }
@@ -174,7 +174,7 @@ static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj)
     goto done;
   }
   JSObjectRef a = (JSObjectRef)arr;
-  JSValueRef lenv = strait__get(s.ctx, a, "length");
+  JSValueRef lenv = strait_get_property(s.ctx, a, "length");
   double len = lenv ? JSValueToNumber(s.ctx, lenv, NULL) : -1;
   if (!(len >= 0 && len <= 2147483647.0)) {
     strait__throw(env, strait__jc.IllegalStateException, "keys: Object.keys gave no array");
@@ -260,7 +260,7 @@ static jobject call_packed(JNIEnv *env, strait__native *s, jobject owner, JSObje
   JSValueRef r;
   if (flags & 1) {
     if (!JSObjectIsConstructor(s->ctx, f)) {
-      exc = strait__make_error(s->ctx, "TypeError", "the function is not a constructor");
+      exc = strait_make_error(s->ctx, "TypeError", "the function is not a constructor");
       r = NULL;
     } else {
       r = JSObjectCallAsConstructor(s->ctx, f, n, args, &exc);

@@ -68,7 +68,7 @@ static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef sel
                         const char *member, JSValueRef *exc) {
   jb_entry *e = self ? jb_entry_of(b, self) : NULL;
   if (!e) {
-    *exc = strait__make_error(ctx, "TypeError", "%s.%s: receiver is not a Java object (instance member used on the class, "
+    *exc = strait_make_error(ctx, "TypeError", "%s.%s: receiver is not a Java object (instance member used on the class, "
                     "detached from its object, or called on a JS value)", k->name, member);
     return NULL;
   }
@@ -76,7 +76,7 @@ static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef sel
    * jb_class per Java class), so assignability from it suffices; cached */
   JB_CHECK((*env)->IsInstanceOf(env, e->ref, e->cls->ref));
   if (!jb_is_a(env, e->cls, k)) {
-    *exc = strait__make_error(ctx, "TypeError", "%s.%s: receiver is a %s, not a %s", k->name, member, e->cls->name, k->name);
+    *exc = strait_make_error(ctx, "TypeError", "%s.%s: receiver is a %s, not a %s", k->name, member, e->cls->name, k->name);
     return NULL;
   }
   return e->ref;
@@ -89,14 +89,14 @@ static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRe
   JNIEnv *env = strait__env();
   jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
   if (!e) {
-    *exc = strait__make_error(ctx, "TypeError", "Symbol.iterator of a Java object called on a non-Java value");
+    *exc = strait_make_error(ctx, "TypeError", "Symbol.iterator of a Java object called on a non-Java value");
     return NULL;
   }
   jb_maybe_flush(env, b);
-  strait__susp susp;
-  strait__gate_suspend(b->rt, &susp);
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
   jobject it = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterator, e->ref);
-  strait__gate_resume(b->rt, &susp);
+  strait_gate_resume(b->rt, &susp);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
@@ -114,10 +114,10 @@ static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef
   jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
   if (!e) return b->token_key;
   jb_maybe_flush(env, b);
-  strait__susp susp;
-  strait__gate_suspend(b->rt, &susp);
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
   jobject v = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterNext, e->ref);
-  strait__gate_resume(b->rt, &susp);
+  strait_gate_resume(b->rt, &susp);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
@@ -163,7 +163,7 @@ static JSValueRef method_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
                               const JSValueRef argv[], JSValueRef *exc) {
   jb_bound *bd = jb_fn_bound(jb_rt_fast(ctx), fn);
   if (!bd) {
-    *exc = strait__make_error(ctx, "TypeError", "Java method called in a runtime that did not make it");
+    *exc = strait_make_error(ctx, "TypeError", "Java method called in a runtime that did not make it");
     return NULL;
   }
   jb_rt *b = bd->b;
@@ -186,7 +186,7 @@ static JSValueRef sig_ctor_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef se
                                 const JSValueRef argv[], JSValueRef *exc) {
   jb_bound *bd = jb_fn_bound(jb_rt_fast(ctx), fn);
   if (!bd || !bd->forced) {
-    *exc = strait__make_error(ctx, "TypeError", "Java constructor called in a runtime that did not make it");
+    *exc = strait_make_error(ctx, "TypeError", "Java constructor called in a runtime that did not make it");
     return NULL;
   }
   return jb_construct(strait__env(), bd->b, ctx, bd->cls, bd->forced, NULL, argc, argv, exc);
@@ -250,7 +250,7 @@ static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef s
   if (JSStringGetLength(name) > JB_MAX_NAME) {
     JSStringRelease(name);
     if (quiet) return JSValueMakeUndefined(ctx);
-    *exc = strait__make_error(ctx, "TypeError", "%s: member name longer than %d characters", k->name, JB_MAX_NAME);
+    *exc = strait_make_error(ctx, "TypeError", "%s: member name longer than %d characters", k->name, JB_MAX_NAME);
     return NULL;
   }
   char stack[512];
@@ -277,7 +277,7 @@ static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class
       jb_group *g = jb_group_find(k, buf, (size_t)(open - buf), is_static);
       char sigs[600];
       list_sigs(g, sigs, sizeof sigs);
-      *exc = strait__make_error(ctx, "TypeError", "%s has no %smethod %s%s%s", k->name, is_static ? "static " : "", buf,
+      *exc = strait_make_error(ctx, "TypeError", "%s has no %smethod %s%s%s", k->name, is_static ? "static " : "", buf,
                       g ? "; candidates: " : "", sigs);
       return NULL;
     }
@@ -305,11 +305,11 @@ not_nested:
   if (quiet || is_probe_name(buf)) return JSValueMakeUndefined(ctx);
   jb_group *other = jb_group_find(k, buf, len, !is_static);
   if (other) {
-    *exc = strait__make_error(ctx, "TypeError", "%s.%s is %s method; use it on %s", k->name, buf,
+    *exc = strait_make_error(ctx, "TypeError", "%s.%s is %s method; use it on %s", k->name, buf,
                     is_static ? "an instance" : "a static", is_static ? "an instance" : "the class");
     return NULL;
   }
-  *exc = strait__make_error(ctx, "TypeError", "%s has no public %smember '%s'", k->name, is_static ? "static " : "", buf);
+  *exc = strait_make_error(ctx, "TypeError", "%s has no public %smember '%s'", k->name, is_static ? "static " : "", buf);
   return NULL;
 }
 
@@ -332,16 +332,16 @@ static jb_entry *element(JSContextRef ctx, jb_rt *b, size_t argc, const JSValueR
   if (b && argc >= 2 && arg_number(ctx, argv[0], &code) && arg_number(ctx, argv[1], &x))
     e = jb_array_entry(b, code);
   if (!e) {
-    *exc = strait__make_error(ctx, "TypeError", "Java array used after its runtime released it");
+    *exc = strait_make_error(ctx, "TypeError", "Java array used after its runtime released it");
     return NULL;
   }
   if (!(x >= 0 && x < e->alen)) {
     char sb[256];
     const char *an = jb_source_name(e->cls->name, sb, sizeof sb);
     if (x >= 0)
-      *exc = strait__make_error(ctx, "RangeError", "%s index %.0f out of bounds for length %d", an, x, (int)e->alen);
+      *exc = strait_make_error(ctx, "RangeError", "%s index %.0f out of bounds for length %d", an, x, (int)e->alen);
     else
-      *exc = strait__make_error(ctx, "TypeError", "cannot assign to the length of %s", an);
+      *exc = strait_make_error(ctx, "TypeError", "cannot assign to the length of %s", an);
     return NULL;
   }
   *iout = (long)x;

@@ -161,12 +161,12 @@ static jb_member *resolve(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, 
     candidates(g, cands, sizeof cands);
     arg_types(args, argc, types, sizeof types);
     if (!bm && !arity_ok)
-      *exc = strait__make_error(ctx, "TypeError", "%s: no overload takes %zu argument%s; candidates: %s", name, argc,
+      *exc = strait_make_error(ctx, "TypeError", "%s: no overload takes %zu argument%s; candidates: %s", name, argc,
                       argc == 1 ? "" : "s", cands);
     else if (!bm)
-      *exc = strait__make_error(ctx, "TypeError", "%s: no overload matches (%s); candidates: %s", name, types, cands);
+      *exc = strait_make_error(ctx, "TypeError", "%s: no overload matches (%s); candidates: %s", name, types, cands);
     else
-      *exc = strait__make_error(ctx, "TypeError", "%s: ambiguous call, the argument types (%s) match several overloads "
+      *exc = strait_make_error(ctx, "TypeError", "%s: ambiguous call, the argument types (%s) match several overloads "
                       "(select one with obj['name(type,...)']); candidates: %s", name, types, cands);
     return NULL;
   }
@@ -210,7 +210,7 @@ static bool pack_varargs(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, 
   }
   if (!arr) {
     (*env)->ExceptionClear(env);
-    *exc = strait__make_error(ctx, "Error", "%s: out of memory", what);
+    *exc = strait_make_error(ctx, "Error", "%s: out of memory", what);
     return false;
   }
   jb_locals_add(l, arr);
@@ -319,11 +319,11 @@ static jvalue call_sensitive(JNIEnv *env, jb_rt *b, jb_member *m, jobject recv, 
     }
     (*env)->SetLongArrayRegion(env, prims, i, 1, &bits);
   }
-  strait__susp susp;
-  strait__gate_suspend(b->rt, &susp);
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
   res = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_invokeSensitive, exe,
                                        m->kind == 'c' ? NULL : recv, prims, refs);
-  strait__gate_resume(b->rt, &susp);
+  strait_gate_resume(b->rt, &susp);
   if ((*env)->ExceptionCheck(env)) { res = NULL; goto out; }
   if (m->kind == 'c' || is_object_code(m->ret)) goto out;
   jlong bits = 0;
@@ -351,8 +351,8 @@ out:
 static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject recv, const jvalue *jv) {
   jvalue r;
   r.j = 0;
-  strait__susp susp;
-  strait__gate_suspend(b->rt, &susp);
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
   if (m->is_static) {
     switch (m->ret) {
     case 'V': (*env)->CallStaticVoidMethodA(env, cls, m->mid, jv); break;
@@ -380,7 +380,7 @@ static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject
     default: r.l = (*env)->CallObjectMethodA(env, recv, m->mid, jv); break;
     }
   }
-  strait__gate_resume(b->rt, &susp);
+  strait_gate_resume(b->rt, &susp);
   return r;
 }
 
@@ -396,7 +396,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   jb_arg stack_args[MAX_STACK_ARGS];
   jvalue stack_jv[MAX_STACK_ARGS];
   jb_arg *args = argc <= MAX_STACK_ARGS ? stack_args : malloc(sizeof(jb_arg) * argc);
-  if (!args) { *exc = strait__make_error(ctx, "Error", "out of memory"); return NULL; }
+  if (!args) { *exc = strait_make_error(ctx, "Error", "out of memory"); return NULL; }
   /* JSC dropped its VM lock for this callback and every C API call takes
    * it again; holding it across the argument phase makes those recursive
    * (cheap). It is released before Java runs (the gate rule). */
@@ -417,7 +417,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   l.n = 0; l.more = NULL; l.nmore = l.capmore = 0;
   if (m) {
     if ((size_t)m->nparams != argc && !(m->varargs && argc + 1 >= (size_t)m->nparams)) {
-      *exc = strait__make_error(ctx, "TypeError", "%s%s%s%s takes %d argument%s, got %zu", m->kind == 'c' ? "new " : "",
+      *exc = strait_make_error(ctx, "TypeError", "%s%s%s%s takes %d argument%s, got %zu", m->kind == 'c' ? "new " : "",
                       m->kind == 'c' ? "" : m->owner->name, m->kind == 'c' ? "" : ".", m->sig, m->nparams,
                       m->nparams == 1 ? "" : "s", argc);
       goto done;
@@ -432,7 +432,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     if ((size_t)m->nparams != argc) {
       char name[300];
       group_name(g, name, sizeof name);
-      *exc = strait__make_error(ctx, "TypeError", "%s: expected %d argument%s, got %zu (%s)", name, m->nparams,
+      *exc = strait_make_error(ctx, "TypeError", "%s: expected %d argument%s, got %zu (%s)", name, m->nparams,
                       m->nparams == 1 ? "" : "s", argc, m->sig);
       goto done;
     }
@@ -440,7 +440,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     goto done;
   }
   if ((size_t)m->nparams > MAX_STACK_ARGS && !(jv = malloc(sizeof(jvalue) * (size_t)m->nparams))) {
-    *exc = strait__make_error(ctx, "Error", "out of memory");
+    *exc = strait_make_error(ctx, "Error", "out of memory");
     goto done;
   }
   if (!convert_args(env, b, ctx, m, as_varargs, args, argc, jv, &l, exc)) goto done;
@@ -453,10 +453,10 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     if (caller_sensitive(env, m)) {
       o = call_sensitive(env, b, m, NULL, jv).l;
     } else {
-      strait__susp susp;
-      strait__gate_suspend(b->rt, &susp);
+      strait_suspension susp;
+      strait_gate_suspend(b->rt, &susp);
       o = (*env)->NewObjectA(env, g->cls->ref, m->mid, jv);
-      strait__gate_resume(b->rt, &susp);
+      strait_gate_resume(b->rt, &susp);
     }
     if (!o) { jb_throw_pending(env, b, ctx, exc); goto done; }
     /* exactly g->cls, and new to this runtime: no table lookup in Java;
@@ -472,7 +472,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
    * for every caller, whatever it checked) */
   JB_CHECK(m->is_static || (recv && (*env)->IsInstanceOf(env, recv, m->owner->ref)));
   if (!m->is_static && !recv) {
-    *exc = strait__make_error(ctx, "TypeError", "%s.%s: receiver is not a Java object", m->owner->name, m->sig);
+    *exc = strait_make_error(ctx, "TypeError", "%s.%s: receiver is not a Java object", m->owner->name, m->sig);
     goto done;
   }
   JSObjectRef self = c->self;
@@ -506,12 +506,12 @@ JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, jb
   if (k->flags & (JB_IFACE | JB_ABSTRACT)) {
     if ((k->flags & JB_IFACE) && argc == 1 && JSValueIsObject(ctx, argv[0]))
       return strait__js_implement_value(env, b->rt, k->ref, (JSObjectRef)argv[0], exc);
-    *exc = strait__make_error(ctx, "TypeError", "cannot instantiate %s %s: it has no implementation here",
+    *exc = strait_make_error(ctx, "TypeError", "cannot instantiate %s %s: it has no implementation here",
                     (k->flags & JB_IFACE) ? "interface" : "abstract class", k->name);
     return NULL;
   }
   if (k->flags & (JB_ARRAY | JB_PRIMITIVE) || k->ctors.n == 0) {
-    *exc = strait__make_error(ctx, "TypeError", "%s has no public constructor%s", k->name,
+    *exc = strait_make_error(ctx, "TypeError", "%s has no public constructor%s", k->name,
                     (k->flags & JB_ARRAY) ? " (use Java.array)" : "");
     return NULL;
   }

@@ -19,9 +19,9 @@ static void run_task(strait_runtime *rt, void *data) {
   if (!env) return;
   JSContextRef ctx = strait_runtime_context(rt);
   JSUnlock(ctx);
-  int depth = strait__gate_suspend_unlocked(rt);
+  int depth = strait_gate_suspend_unlocked(rt);
   (*env)->CallVoidMethod(env, task, strait__hc.Runnable_run);
-  strait__gate_resume_unlocked(rt, depth);
+  strait_gate_resume_unlocked(rt, depth);
   JSLock(ctx);
   (*env)->DeleteGlobalRef(env, task);
   jthrowable t = (*env)->ExceptionOccurred(env);
@@ -31,7 +31,7 @@ static void run_task(strait_runtime *rt, void *data) {
   strait__hstate *st = jrt ? strait__hstate_of(jrt) : NULL;
   if (st && !st->loop_error) st->loop_error = (*env)->NewGlobalRef(env, t);
   (*env)->DeleteLocalRef(env, t);
-  atomic_store(&rt->loop.stop, 1);
+  strait_loop_stop(rt);
 }
 
 /* Drops a posted Runnable that never ran (the runtime closed). Inside the
@@ -67,11 +67,7 @@ static void JNICALL n_loop_ref(JNIEnv *env, jclass c, jlong peer, jint delta) {
 /* InteropNatives.loopStop: asks a running loop to return after its current
  * callback, and wakes it. Any thread. */
 static void JNICALL n_loop_stop(JNIEnv *env, jclass c, jlong peer) {
-  strait__loop *l = &PEER(peer)->rt->loop;
-  pthread_mutex_lock(&l->mu);
-  atomic_store(&l->stop, 1);
-  pthread_cond_signal(&l->cv);
-  pthread_mutex_unlock(&l->mu);
+  strait_loop_stop(PEER(peer)->rt);
 }
 
 /* InteropNatives.runLoop: runs the loop on the calling thread until nothing
@@ -114,7 +110,7 @@ static void JNICALL n_run_loop(JNIEnv *env, jclass c, jlong peer) {
  * field is read by waiters without a lock; a torn read only changes one
  * wait's budget. Any thread. */
 static void JNICALL n_set_gate_spin(JNIEnv *env, jclass c, jlong peer, jlong micros) {
-  PEER(peer)->rt->gate.spin_ns = micros < 0 ? -1 : (long)micros * 1000;
+  strait_gate_set_spin(PEER(peer)->rt, (long)micros);
 }
 
 const JNINativeMethod strait__loop_natives[] = {

@@ -117,7 +117,7 @@ static jobject JNICALL n_eval(JNIEnv *env, jclass cls, jlong peer, jobject owner
   if (file) {
     JSStringRef f = strait__jsstring_from_java(env, file);
     if (f) {
-      cfile = strait__utf8_from_jsstring(f, NULL);
+      cfile = strait_utf8_from_jsstring(f, NULL);
       JSStringRelease(f);
     }
     if (!cfile) {

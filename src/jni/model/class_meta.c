@@ -34,7 +34,7 @@ static _Atomic(jb_class *) *chunks[NCHUNKS];
 static char *utf8_of(JNIEnv *env, jstring s) {
   JSStringRef js = strait__jsstring_from_java(env, s);
   if (!js) return strdup("");
-  char *r = strait__utf8_from_jsstring(js, NULL);
+  char *r = strait_utf8_from_jsstring(js, NULL);
   JSStringRelease(js);
   return r ? r : strdup("");
 }
@@ -354,7 +354,7 @@ static void class_error(JNIEnv *env, JSContextRef ctx, const char *name, JSValue
     c = next;
   }
   if (c) (*env)->DeleteLocalRef(env, c);
-  JSValueRef err = strait__make_error(ctx, "Error", "%s", buf);
+  JSValueRef err = strait_make_error(ctx, "Error", "%s", buf);
   jb_rt *b = t && JSValueIsObject(ctx, err) ? jb_rt_of(ctx) : NULL;
   if (b) {
     JSValueRef ignored = NULL;
@@ -385,7 +385,7 @@ jb_class *jb_class_get(JNIEnv *env, JSContextRef ctx, int index, bool want_membe
     pthread_mutex_unlock(&cls_mu);
     if (!k) {
       if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
-      if (ctx && exc) *exc = strait__make_error(ctx, "Error", "no Java class with index %d", index);
+      if (ctx && exc) *exc = strait_make_error(ctx, "Error", "no Java class with index %d", index);
       return NULL;
     }
   }

@@ -77,7 +77,7 @@ static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name) {
 static JSObjectRef ctor_of_class(JNIEnv *env, jb_rt *b, JSContextRef ctx, jclass cls, JSValueRef *exc) {
   int ci = jb_class_index(env, cls);
   if (ci < 0) {
-    *exc = strait__make_error(ctx, "TypeError", "cannot index a Java class");
+    *exc = strait_make_error(ctx, "TypeError", "cannot index a Java class");
     return NULL;
   }
   return jb_class_ctor(env, b, ctx, ci, exc);
@@ -108,13 +108,13 @@ static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
   if (strcmp(buf, "then") == 0 || strcmp(buf, "toJSON") == 0 || strcmp(buf, "inspect") == 0) return NULL;
   size_t plen = strlen(p->name), blen = strlen(buf);
   if (plen + 1 + blen > JB_CLASS_NAME_MAX) {
-    *exc = strait__make_error(ctx, "TypeError", "package name %.60s... too long (a Java class name has at most %d bytes)",
+    *exc = strait_make_error(ctx, "TypeError", "package name %.60s... too long (a Java class name has at most %d bytes)",
                     p->name, JB_CLASS_NAME_MAX);
     return NULL;
   }
   char *full = malloc(plen + blen + 2);
   if (!full) {
-    *exc = strait__make_error(ctx, "RangeError", "out of memory for a package name");
+    *exc = strait_make_error(ctx, "RangeError", "out of memory for a package name");
     return NULL;
   }
   memcpy(full, p->name, plen);
@@ -133,7 +133,7 @@ static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
   }
   JSObjectRef child;
   if (!r) {
-    *exc = strait__make_error(ctx, "TypeError", "class %s not found", full);
+    *exc = strait_make_error(ctx, "TypeError", "class %s not found", full);
     free(full);
     return NULL;
   }
@@ -166,12 +166,12 @@ static int check_class_name(JSContextRef ctx, JSValueRef name, JSValueRef *exc) 
   }
   JSStringRelease(s);
   if (bytes > JB_CLASS_NAME_MAX) {
-    *exc = strait__make_error(ctx, "TypeError", "Java.type: class name too long (%zu characters; a Java class name has at most %d bytes)",
+    *exc = strait_make_error(ctx, "TypeError", "Java.type: class name too long (%zu characters; a Java class name has at most %d bytes)",
                     units, JB_CLASS_NAME_MAX);
     return -1;
   }
   if (dots > JB_CLASS_NAME_MAX_DOTS) {
-    *exc = strait__make_error(ctx, "TypeError", "Java.type: class name has %zu dots (at most %d)", dots, JB_CLASS_NAME_MAX_DOTS);
+    *exc = strait_make_error(ctx, "TypeError", "Java.type: class name has %zu dots (at most %d)", dots, JB_CLASS_NAME_MAX_DOTS);
     return -1;
   }
   return 0;
@@ -181,7 +181,7 @@ static int check_class_name(JSContextRef ctx, JSValueRef name, JSValueRef *exc) 
  * local ref or NULL with TypeError. */
 static jclass class_by_name(JNIEnv *env, JSContextRef ctx, JSValueRef name, JSValueRef *exc) {
   if (!JSValueIsString(ctx, name)) {
-    *exc = strait__make_error(ctx, "TypeError", "Java.type: expected a class name string");
+    *exc = strait_make_error(ctx, "TypeError", "Java.type: expected a class name string");
     return NULL;
   }
   if (check_class_name(ctx, name, exc)) return NULL;
@@ -191,8 +191,8 @@ static jclass class_by_name(JNIEnv *env, JSContextRef ctx, JSValueRef name, JSVa
   (*env)->DeleteLocalRef(env, js);
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   if (!c) {
-    char *n = strait__utf8_from_value(ctx, name, NULL);
-    *exc = strait__make_error(ctx, "TypeError", "class %.1000s not found", n ? n : "?");
+    char *n = strait_utf8_from_value(ctx, name, NULL);
+    *exc = strait_make_error(ctx, "TypeError", "class %.1000s not found", n ? n : "?");
     free(n);
   }
   return c;
@@ -230,7 +230,7 @@ static int class_index_of_type(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueR
   if (JSValueIsObject(ctx, t)) {
     int ci = jb_ctor_class(b, ctx, (JSObjectRef)t);
     if (ci >= 0) return ci;
-    *exc = strait__make_error(ctx, "TypeError", "%s: expected a Java class or a type name", what);
+    *exc = strait_make_error(ctx, "TypeError", "%s: expected a Java class or a type name", what);
     return -1;
   }
   jclass c = class_by_name(env, ctx, t, exc);
@@ -246,20 +246,20 @@ static JSValueRef java_array(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
   jb_rt *b = bridge_of(fn);
   JNIEnv *env = strait__env();
   if (argc < 2) {
-    *exc = strait__make_error(ctx, "TypeError", "Java.array(type, length): expected 2 arguments, got %zu", argc);
+    *exc = strait_make_error(ctx, "TypeError", "Java.array(type, length): expected 2 arguments, got %zu", argc);
     return NULL;
   }
   int ci = class_index_of_type(env, b, ctx, argv[0], "Java.array", exc);
   if (ci < 0) return NULL;
   double n = JSValueIsNumber(ctx, argv[1]) ? JSValueToNumber(ctx, argv[1], NULL) : -1;
   if (!(n >= 0 && n <= 0x7fffffff) || n != (double)(jint)n) {
-    *exc = strait__make_error(ctx, "RangeError", "Java.array: invalid length");
+    *exc = strait_make_error(ctx, "RangeError", "Java.array: invalid length");
     return NULL;
   }
   jb_class *k = jb_class_get(env, ctx, ci, false, exc);
   if (!k) return NULL;
   if (k->self_code == 'V') {
-    *exc = strait__make_error(ctx, "TypeError", "Java.array: cannot make an array of void");
+    *exc = strait_make_error(ctx, "TypeError", "Java.array: cannot make an array of void");
     return NULL;
   }
   jobject arr = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_newArray, k->ref, (jint)n);
@@ -279,7 +279,7 @@ static JSValueRef java_from(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   JNIEnv *env = strait__env();
   jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
   if (!e) {
-    *exc = strait__make_error(ctx, "TypeError", "Java.from: expected a Java array or collection");
+    *exc = strait_make_error(ctx, "TypeError", "Java.from: expected a Java array or collection");
     return NULL;
   }
   jb_maybe_flush(env, b);
@@ -308,7 +308,7 @@ static JSValueRef java_to(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, si
   jb_rt *b = bridge_of(fn);
   JNIEnv *env = strait__env();
   if (argc < 1 || !JSValueIsArray(ctx, argv[0])) {
-    *exc = strait__make_error(ctx, "TypeError", "Java.to: expected a JS array");
+    *exc = strait_make_error(ctx, "TypeError", "Java.to: expected a JS array");
     return NULL;
   }
   int ci;
@@ -347,9 +347,9 @@ static JSValueRef java_stats(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
   jint held = (*env)->CallIntMethod(env, b->table, jb.ObjectTable_size);
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
-  strait__set_value(ctx, o, "live", JSValueMakeNumber(ctx, (double)b->live), 0);
-  strait__set_value(ctx, o, "javaHeld", JSValueMakeNumber(ctx, held), 0);
-  strait__set_value(ctx, o, "immediateValues", JSValueMakeBoolean(ctx, jb_imm_ok), 0);
+  strait_set_property(ctx, o, "live", JSValueMakeNumber(ctx, (double)b->live), 0);
+  strait_set_property(ctx, o, "javaHeld", JSValueMakeNumber(ctx, held), 0);
+  strait_set_property(ctx, o, "immediateValues", JSValueMakeBoolean(ctx, jb_imm_ok), 0);
   return o;
 }
 
@@ -382,11 +382,11 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
     JSObjectRef p = make_package(b, ctx, roots[i]);
     if (!p) return STRAIT_ENOMEM;
-    strait__set_value(ctx, global, roots[i], p, kJSPropertyAttributeDontEnum);
+    strait_set_property(ctx, global, roots[i], p, kJSPropertyAttributeDontEnum);
   }
   JSObjectRef all = make_package(b, ctx, "");
   if (!all) return STRAIT_ENOMEM;
-  strait__set_value(ctx, global, "Packages", all, kJSPropertyAttributeDontEnum);
+  strait_set_property(ctx, global, "Packages", all, kJSPropertyAttributeDontEnum);
   JSObjectRef java = JSObjectMake(ctx, NULL, NULL);
   put_fn(b, ctx, java, "type", java_type);
   put_fn(b, ctx, java, "isJavaObject", java_is_object);
@@ -397,7 +397,7 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   put_fn(b, ctx, java, "__stats", java_stats);
   put_fn(b, ctx, java, "__gc", java_gc);
   jb_bench_install(b, ctx, java);
-  strait__set_value(ctx, global, "Java", java, kJSPropertyAttributeDontEnum);
+  strait_set_property(ctx, global, "Java", java, kJSPropertyAttributeDontEnum);
   b->java = java;
   JSValueProtect(ctx, java);
   return 0;

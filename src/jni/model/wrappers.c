@@ -438,7 +438,7 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
     JSValueRef made = JSObjectCallAsFunction(ctx, b->make_wrapper, NULL, 3, args, exc);
     if (!made || !JSValueIsObject(ctx, made)) {
       JSUnlock(ctx);
-      if (!*exc) *exc = strait__make_error(ctx, "Error", "cannot make the wrapper of a Java object");
+      if (!*exc) *exc = strait_make_error(ctx, "Error", "cannot make the wrapper of a Java object");
       return NULL;
     }
     w = (JSObjectRef)made;
@@ -448,7 +448,7 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
   e = &b->entries[slot];
   e->weak = weak;
   if (ensure_index(b)) {
-    *exc = strait__make_error(ctx, "Error", "out of memory wrapping a Java object");
+    *exc = strait_make_error(ctx, "Error", "out of memory wrapping a Java object");
     return NULL;
   }
   evict_stale(b, w, slot);
@@ -524,7 +524,7 @@ JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o
   jb_class *k = jb_class_get(env, ctx, ci, true, exc);
   if (!k) return NULL;
   if (ensure_index(b) || take_slot(b, &slot)) {
-    *exc = strait__make_error(ctx, "Error", "out of memory wrapping a Java object");
+    *exc = strait_make_error(ctx, "Error", "out of memory wrapping a Java object");
     return NULL;
   }
   e = &b->entries[slot];
@@ -579,7 +579,7 @@ JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_
                        JSValueRef *exc) {
   uint32_t slot;
   if (ensure_index(b) || take_slot(b, &slot)) {
-    *exc = strait__make_error(ctx, "Error", "out of memory wrapping a Java object");
+    *exc = strait_make_error(ctx, "Error", "out of memory wrapping a Java object");
     return NULL;
   }
   jb_entry *e = &b->entries[slot];
@@ -594,7 +594,7 @@ JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_
     e->ref = NULL;
     e->cls = NULL;
     b->free_slots[b->nfree++] = slot;
-    *exc = strait__make_error(ctx, "Error", "out of memory wrapping a Java object");
+    *exc = strait_make_error(ctx, "Error", "out of memory wrapping a Java object");
     return NULL;
   }
   b->live++;

@@ -368,7 +368,7 @@ static bool type_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code
                        const char *what, JSValueRef *exc) {
   if (!what) return false;     /* the caller retries with a description */
   char buf[256], tb[256];
-  *exc = strait__make_error(ctx, "TypeError", "%s: cannot convert %s to %s", what, show_arg(a, buf, sizeof buf),
+  *exc = strait_make_error(ctx, "TypeError", "%s: cannot convert %s to %s", what, show_arg(a, buf, sizeof buf),
                   jb_source_name(jb_code_name(env, ctx, code, pcls), tb, sizeof tb));
   return false;
 }
@@ -378,7 +378,7 @@ static bool range_error(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char cod
                         JSValueRef *exc) {
   if (!what) return false;     /* the caller retries with a description */
   char buf[256];
-  *exc = strait__make_error(ctx, "RangeError", "%s: %s does not fit %s", what, show_arg(a, buf, sizeof buf),
+  *exc = strait_make_error(ctx, "RangeError", "%s: %s does not fit %s", what, show_arg(a, buf, sizeof buf),
                   jb_code_name(env, ctx, code, -1));
   return false;
 }
@@ -472,7 +472,7 @@ static jobject to_biginteger(JNIEnv *env, JSContextRef ctx, const jb_arg *a, JSV
   (*env)->DeleteLocalRef(env, js);
   if ((*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
-    *exc = strait__make_error(ctx, "RangeError", "cannot convert to java.math.BigInteger");
+    *exc = strait_make_error(ctx, "RangeError", "cannot convert to java.math.BigInteger");
     return NULL;
   }
   return r;
@@ -485,7 +485,7 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
  * failure only, described on the retry). */
 static bool depth_error(JSContextRef ctx, const char *what, JSValueRef *exc) {
   if (!what) return false;
-  *exc = strait__make_error(ctx, "RangeError", "%s: arrays nested deeper than %d levels cannot be converted",
+  *exc = strait_make_error(ctx, "RangeError", "%s: arrays nested deeper than %d levels cannot be converted",
                   what, JB_MAX_DEPTH);
   return false;
 }
@@ -537,7 +537,7 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
   if (!r) {
     (*env)->ExceptionClear(env);
     if (!what) return false;   /* the caller retries with a description */
-    *exc = strait__make_error(ctx, "Error", "%s: out of memory", what);
+    *exc = strait_make_error(ctx, "Error", "%s: out of memory", what);
     return false;
   }
   jb_locals_add(l, r);
@@ -558,7 +558,7 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   double dl = JSValueToNumber(ctx, lenv, NULL);
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
     if (!what) return false;   /* the caller retries with a description */
-    *exc = strait__make_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
+    *exc = strait_make_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
     return false;
   }
   jsize n = (jsize)dl;
@@ -583,7 +583,7 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   if (!r) {
     (*env)->ExceptionClear(env);
     if (!what) return false;   /* the caller retries with a description */
-    *exc = strait__make_error(ctx, "RangeError", "%s: cannot allocate %s of length %d", what, ac->name, (int)n);
+    *exc = strait_make_error(ctx, "RangeError", "%s: cannot allocate %s of length %d", what, ac->name, (int)n);
     return false;
   }
   jb_locals_add(l, r);
@@ -627,7 +627,7 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   double dl = JSValueToNumber(ctx, lenv, NULL);
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
     if (!what) return false;   /* the caller retries with a description */
-    *exc = strait__make_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
+    *exc = strait_make_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
     return false;
   }
   jsize n = (jsize)dl;
@@ -635,7 +635,7 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   if (!items) {
     (*env)->ExceptionClear(env);
     if (!what) return false;   /* the caller retries with a description */
-    *exc = strait__make_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what, (int)n);
+    *exc = strait_make_error(ctx, "RangeError", "%s: cannot allocate a list of %d", what, (int)n);
     return false;
   }
   for (jsize i = 0; i < n; i++) {
@@ -658,7 +658,7 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   if (!list || (*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
     if (!what) return false;   /* the caller retries with a description */
-    *exc = strait__make_error(ctx, "Error", "%s: cannot build a list", what);
+    *exc = strait_make_error(ctx, "Error", "%s: cannot build a list", what);
     return false;
   }
   jb_locals_add(l, list);
@@ -690,7 +690,7 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
     if (!r) {
       (*env)->ExceptionClear(env);
       if (!what) return false;   /* the caller retries with a description */
-      *exc = strait__make_error(ctx, "Error", "%s: out of memory", what);
+      *exc = strait_make_error(ctx, "Error", "%s: out of memory", what);
       return false;
     }
     jb_locals_add(l, r);
@@ -704,7 +704,7 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
     if (!out->l) {
       (*env)->ExceptionClear(env);
       if (!what) return false;   /* the caller retries with a description */
-      *exc = strait__make_error(ctx, "Error", "%s: out of memory", what);
+      *exc = strait_make_error(ctx, "Error", "%s: out of memory", what);
       return false;
     }
     jb_locals_add(l, out->l);

@@ -43,7 +43,7 @@ void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc) {
     msg = malloc(n);
     if (msg) msglen = (size_t)snprintf(msg, n, m[0] ? "%s: %s" : "%s%s", info.name, m);
   } else {
-    msg = strait__utf8_from_value(ctx, exc, &msglen);
+    msg = strait_utf8_from_value(ctx, exc, &msglen);
   }
 
   jobject owner = NULL;
@@ -93,7 +93,7 @@ void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc) {
   if ((*env)->ExceptionCheck(env)) return;   /* a pending Java exception wins */
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   if (exc && JSValueIsObject(ctx, exc)) {
-    JSValueRef je = strait__get(ctx, (JSObjectRef)exc, "javaException");
+    JSValueRef je = strait_get_property(ctx, (JSObjectRef)exc, "javaException");
     jobject t = je ? jb_java_of(env, ctx, je) : NULL;
     if (t && (*env)->IsInstanceOf(env, t, strait__jc.Throwable)) {
       (*env)->Throw(env, (jthrowable)t);
@@ -186,7 +186,7 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) 
   jthrowable t = (*env)->ExceptionOccurred(env);
   (*env)->ExceptionClear(env);
   if (!t) {
-    *exc = strait__make_error(ctx, "Error", "Java call failed");
+    *exc = strait_make_error(ctx, "Error", "Java call failed");
     return;
   }
   if ((*exc = strait__js_exception_value(env, b->rt, t))) {
@@ -196,7 +196,7 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) 
   jobjectArray info = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_throwableInfo, t);
   if (!info || (*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
-    *exc = strait__make_error(ctx, "Error", "Java exception (its description failed)");
+    *exc = strait_make_error(ctx, "Error", "Java exception (its description failed)");
     (*env)->DeleteLocalRef(env, t);
     return;
   }

@@ -54,7 +54,7 @@ jobject strait__handle_wrap_as_object(JNIEnv *env, strait__jrt *jrt, jobject own
 static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, uint32_t ihash,
                             JSValueRef *exc) {
   if (!b) {
-    *exc = strait__make_error(ctx, "TypeError",
+    *exc = strait_make_error(ctx, "TypeError",
                               "a Java object cannot cross into JS: the Java bridge is not attached");
     return NULL;
   }
@@ -72,7 +72,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
   int nlongs = argc + (argc + 7) / 8;
   jlong vals[nlongs];
   if (!packed) {
-    *exc = strait__make_error(ctx, "TypeError", "no packed arguments");
+    *exc = strait_make_error(ctx, "TypeError", "no packed arguments");
     return STRAIT_EJS;
   }
   (*env)->GetLongArrayRegion(env, packed, 0, nlongs, vals);
@@ -87,7 +87,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
   for (int i = 0; i < argc; i++) {
     unsigned t = tags[i];
     if ((t == STRAIT__ARG_STRING || t == STRAIT__ARG_JAVA || t == STRAIT__ARG_JAVA_REG) && i >= nrefs) {
-      *exc = strait__make_error(ctx, "TypeError", "argument %d: its object is missing", i);
+      *exc = strait_make_error(ctx, "TypeError", "argument %d: its object is missing", i);
       return STRAIT_EJS;
     }
     switch (t) {
@@ -139,7 +139,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
       }
       case STRAIT__ARG_JAVA_REG: {
         if (!b) {
-          *exc = strait__make_error(ctx, "TypeError", "argument %d: the Java bridge is not attached", i);
+          *exc = strait_make_error(ctx, "TypeError", "argument %d: the Java bridge is not attached", i);
           return STRAIT_EJS;
         }
         jobject o = (*env)->GetObjectArrayElement(env, refs, i);
@@ -149,7 +149,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
         break;
       }
       default:
-        *exc = strait__make_error(ctx, "TypeError", "argument %d: bad packed type %u", i,
+        *exc = strait_make_error(ctx, "TypeError", "argument %d: bad packed type %u", i,
                                   tags[i]);
         return STRAIT_EJS;
     }

@@ -31,7 +31,7 @@ static char *take_java_message(JNIEnv *env, JSContextRef ctx) {
   if (m) {
     JSStringRef s = strait__jsstring_from_java(env, m);
     if (s) {
-      out = strait__utf8_from_jsstring(s, NULL);
+      out = strait_utf8_from_jsstring(s, NULL);
       JSStringRelease(s);
     }
     (*env)->DeleteLocalRef(env, m);
@@ -43,7 +43,7 @@ static char *take_java_message(JNIEnv *env, JSContextRef ctx) {
 /* Sets *exc to a TypeError from the pending Java exception. */
 static void java_to_type_error(JNIEnv *env, JSContextRef ctx, const char *what, JSValueRef *exc) {
   char *m = take_java_message(env, ctx);
-  *exc = strait__make_error(ctx, "TypeError", "%s: %s", what, m ? m : "Java exception");
+  *exc = strait_make_error(ctx, "TypeError", "%s: %s", what, m ? m : "Java exception");
   free(m);
 }
 
@@ -66,7 +66,7 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
   JSContextRef ctx = strait_runtime_context(rt);
   strait__jrt *jrt = strait__jrt_of(rt);
   if (!jrt) {
-    *exc = strait__make_error(ctx, "Error", "out of memory");
+    *exc = strait_make_error(ctx, "Error", "out of memory");
     return NULL;
   }
   jobject owner = strait__owner_of(env, jrt);
@@ -91,7 +91,7 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
       JSValueRef m = JSObjectGetProperty(ctx, impl, k, exc);
       if (m && !*exc && !JSValueIsUndefined(ctx, m) && !JSValueIsNull(ctx, m) &&
           !(JSValueIsObject(ctx, m) && JSObjectIsFunction(ctx, (JSObjectRef)m))) {
-        char *name = strait__utf8_from_jsstring(k, NULL);
+        char *name = strait_utf8_from_jsstring(k, NULL);
         jobject c0 = (*env)->GetObjectArrayElement(env, ifaces, 0);
         jstring cn = c0 ? (*env)->CallObjectMethod(env, c0, strait__hc.Class_getName) : NULL;
         if ((*env)->ExceptionCheck(env)) {
@@ -99,8 +99,8 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
           cn = NULL;
         }
         JSStringRef cs = cn ? strait__jsstring_from_java(env, cn) : NULL;
-        char *cname = cs ? strait__utf8_from_jsstring(cs, NULL) : NULL;
-        *exc = strait__make_error(ctx, "TypeError",
+        char *cname = cs ? strait_utf8_from_jsstring(cs, NULL) : NULL;
+        *exc = strait_make_error(ctx, "TypeError",
                                   "cannot implement %s: member '%s' of the JS object is %s, "
                                   "not a function",
                                   cname ? cname : "the interface", name ? name : "?",
@@ -165,7 +165,7 @@ JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass if
   jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
   JSValueRef r = b && jb_wrap ? jb_wrap(env, b, ctx, proxy, exc) : NULL;
   if (!r && !*exc)
-    *exc = strait__make_error(ctx, "TypeError", "the Java bridge is not attached");
+    *exc = strait_make_error(ctx, "TypeError", "the Java bridge is not attached");
   (*env)->DeleteLocalRef(env, proxy);
   return r;
 }
@@ -177,12 +177,12 @@ static jclass iface_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef v, JS
   jb_class *k = index >= 0 ? jb_class_get(env, ctx, index, true, exc) : NULL;
   if (!k) {
     if (!*exc)
-      *exc = strait__make_error(ctx, "TypeError",
+      *exc = strait_make_error(ctx, "TypeError",
                                 "Java.implement: expected a Java interface (like java.lang.Runnable)");
     return NULL;
   }
   if (!(k->flags & JB_IFACE)) {
-    *exc = strait__make_error(ctx, "TypeError", "Java.implement: %s is not an interface", k->name);
+    *exc = strait_make_error(ctx, "TypeError", "Java.implement: %s is not an interface", k->name);
     return NULL;
   }
   return (*env)->NewLocalRef(env, k->ref);
@@ -198,11 +198,11 @@ JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectR
   JNIEnv *env = strait__env();
   jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
   if (!env || !b) {
-    *exc = strait__make_error(ctx, "Error", "Java.implement: the Java bridge is not attached");
+    *exc = strait_make_error(ctx, "Error", "Java.implement: the Java bridge is not attached");
     return NULL;
   }
   if (argc < 2 || !JSValueIsObject(ctx, argv[1])) {
-    *exc = strait__make_error(ctx, "TypeError",
+    *exc = strait_make_error(ctx, "TypeError",
                               "Java.implement(interfaces, impl): impl must be an object or function");
     return NULL;
   }
@@ -210,10 +210,10 @@ JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectR
   unsigned n = 1;
   int is_array = JSValueIsArray(ctx, list);
   if (is_array) {
-    JSValueRef len = strait__get(ctx, (JSObjectRef)list, "length");
+    JSValueRef len = strait_get_property(ctx, (JSObjectRef)list, "length");
     n = len ? (unsigned)JSValueToNumber(ctx, len, NULL) : 0;
     if (n == 0 || n > 64) {
-      *exc = strait__make_error(ctx, "TypeError", "Java.implement: give 1 to 64 interfaces");
+      *exc = strait_make_error(ctx, "TypeError", "Java.implement: give 1 to 64 interfaces");
       return NULL;
     }
   }
@@ -222,7 +222,7 @@ JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectR
   if (class_cls) (*env)->DeleteLocalRef(env, class_cls);
   if (!ifaces) {
     (*env)->ExceptionClear(env);
-    *exc = strait__make_error(ctx, "Error", "Java.implement: out of memory");
+    *exc = strait_make_error(ctx, "Error", "Java.implement: out of memory");
     return NULL;
   }
   for (unsigned i = 0; i < n; i++) {
