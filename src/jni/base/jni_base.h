@@ -4,8 +4,9 @@
  * This is the only header family that includes <jni.h>. It holds:
  *   - the process's JavaVM and the per-thread JNIEnv cache;
  *   - the cached global class refs and method/field IDs (strait__jc), filled
- *     once from JNI_OnLoad (onload.c) by strait__jni_core_init() and, for the
- *     bridge, strait__bridge_init();
+ *     once from JNI_OnLoad (onload.c) by strait__jni_core_init() from a table
+ *     (jni_util.h: the ID-cache macros, the loader and the native
+ *     registration shared with the bridge's and interop's caches);
  *   - the per-runtime JNI state (strait__jrt) that owns the core's embedder
  *     slot of a runtime;
  *   - the one place that turns a status or a JS exception into a Java
@@ -23,6 +24,7 @@
 #include "internal.h"
 #include "strait.h"
 #include "strait_jvm.h"
+#include "base/jni_util.h"
 
 /* JNI version the layer asks for and reports from JNI_OnLoad. */
 #define STRAIT_JNI_VERSION JNI_VERSION_1_8
@@ -51,8 +53,8 @@ static inline JNIEnv *strait__env(void) {
 }
 
 /*
- * Stores vm, fills strait__jc (core and bridge), registers the natives of
- * org.strait.Natives. Idempotent and thread-safe: the first successful call
+ * Stores vm, fills the ID caches (core, bridge, interop), registers the
+ * natives of org.strait.internal.Natives. Idempotent and thread-safe: the first successful call
  * does the work, later calls return its result. Called from JNI_OnLoad and
  * usable by the launcher right after it created the JVM (the launcher's
  * thread must then be able to see strait.jar: FindClass uses the system
@@ -127,12 +129,12 @@ static inline jobject strait__box_int(JNIEnv *env, jint i) {
   return (*env)->ExceptionCheck(env) ? NULL : r;
 }
 
-/* Fills strait__jc and registers the core natives. Once, from
- * strait__jni_init(). Returns 0, or a status with a Java exception pending. */
+/* Fills strait__jc from its table (jcache.c). Once, from strait__jni_init().
+ * Returns 0, or a status with a Java exception pending. */
 int strait__jni_core_init(JNIEnv *env);
 
-/* Fills the JS-from-Java cache and registers org.strait.InteropNatives
- * (handles_init.c). Once, from strait__jni_init(), after the bridge. */
+/* Fills the JS-from-Java cache strait__hc from its table (interop_ids.c).
+ * Once, from strait__jni_init(), after the bridge. */
 int strait__handles_init(JNIEnv *env);
 
 /* Frees the JS-from-Java state of a runtime (handles_state.c): settles
@@ -140,8 +142,8 @@ int strait__handles_init(JNIEnv *env);
 struct strait__jrt;
 void strait__handles_state_free(struct strait__jrt *jrt, JNIEnv *env);
 
-/* Fills the bridge's cache and registers its natives (h6, bridge_init.c).
- * Once, from strait__jni_init(), after strait__jni_core_init(). */
+/* Fills the bridge's cache jb from its table (bridge_init.c). Once, from
+ * strait__jni_init(), after strait__jni_core_init(). */
 int strait__bridge_init(JNIEnv *env);
 
 /* Global ref to a class by JNI name, or NULL with NoClassDefFoundError
@@ -288,8 +290,8 @@ static inline JSValueRef strait__handle_value(jlong h) {
 
 /* ---- codec (h5): whole values in one crossing (codec_jni.c) ---------- */
 
-/* Caches the codec's classes and registers its natives on Natives. Once,
- * from strait__jni_init(). */
+/* Sets up the codec's thread buffers and caches its classes (its natives
+ * are registered with the others). Once, from strait__jni_init(). */
 int strait__codec_jni_init(JNIEnv *env);
 
 #endif /* STRAIT_JNI_INTERNAL_H */

@@ -116,7 +116,7 @@ static char *joined(const char *prefix, const char *a, const char *b) {
  * err set. Thread: the one that created the JVM. */
 static int init_jni_layer(JNIEnv *env, char *err, size_t errlen) {
   int rc;
-  jclass loader = (*env)->FindClass(env, "org/strait/NativeLoader");
+  jclass loader = (*env)->FindClass(env, "org/strait/internal/NativeLoader");
   jmethodID load = loader ? (*env)->GetStaticMethodID(env, loader, "load", "()V") : NULL;
   if (load) {
     (*env)->CallStaticVoidMethod(env, loader, load);

@@ -7,7 +7,8 @@
  * Files: handles_*.c (handles, properties, calls, argument packing),
  * proxy_*.c (interfaces implemented by JS objects), threads_*.c (the gate
  * entry used by Java threads, posting and running the loop, futures).
- * Java side: org.strait.InteropNatives declares the natives registered here.
+ * Java side: org.strait.internal.Natives declares the natives (registered
+ * by strait__natives_register, base/jcache.c).
  */
 #ifndef STRAIT_HANDLES_H
 #define STRAIT_HANDLES_H
@@ -17,7 +18,6 @@
 /* ---- process-wide cache (handles_init.c) ------------------------------ */
 
 typedef struct strait__hcache {
-  jclass InteropNatives;
   jclass JsObject, JsFunction, JsArray, JsPromise;
   jmethodID JsObject_init, JsFunction_init, JsArray_init, JsPromise_init;
   jclass JsProxyHandler;
@@ -48,8 +48,8 @@ extern jobject strait__proxy_absent, strait__proxy_not_function;
 
 extern strait__hcache strait__hc;
 
-/* Fills strait__hc and registers org.strait.InteropNatives. Once per
- * process, from strait__jni_init() after the core. 0 or a negative status
+/* Fills strait__hc from its table (interop_ids.c). Once per process, from
+ * strait__jni_init() after the core and the bridge. 0 or a negative status
  * with a Java exception pending. */
 int strait__handles_init(JNIEnv *env);
 

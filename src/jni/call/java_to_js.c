@@ -436,68 +436,28 @@ static jobject JNICALL n_object_table(JNIEnv *env, jclass c, jlong peer) {
   return b && b->table ? (*env)->NewLocalRef(env, b->table) : NULL;
 }
 
-/* InteropNatives.rawCallLoop: the floor of a Java->JS call measured from
- * C: `iterations` plain JSObjectCallAsFunction calls of fn with no
- * arguments, in one stay. Benchmarks only. Any Java thread. */
-static void JNICALL n_raw_call_loop(JNIEnv *env, jclass c, jlong peer, jlong fn, jint iterations) {
-  stay s;
-  if (stay_begin(env, &s, peer)) return;
-  JSObjectRef f = (JSObjectRef)strait__handle_value(fn);
-  for (jint i = 0; i < iterations; i++) JSObjectCallAsFunction(s.ctx, f, NULL, 0, NULL, NULL);
-  stay_end(&s);
-}
-
-/* InteropNatives.rawCallNoGate: one call of fn with no arguments that
- * skips the admission gate and relies on JSC's own API lock alone (the
- * "engine lock only" baseline of the contention rows). Benchmarks only:
- * fn must not touch runtime state (timers, the loop, the bridge). Any
- * Java thread. */
-static void JNICALL n_raw_call_no_gate(JNIEnv *env, jclass c, jlong peer, jlong fn) {
-  JSContextRef ctx = strait_runtime_context(PEER(peer)->rt);
-  JSObjectCallAsFunction(ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
-}
-
-/* InteropNatives.rawCallGated: the same call as rawCallNoGate, entering
- * the runtime through its admission gate as every native does (the "gate"
- * rows of the contention benchmark: only the gate differs). Benchmarks only;
- * any Java thread. */
-static void JNICALL n_raw_call_gated(JNIEnv *env, jclass c, jlong peer, jlong fn) {
-  stay s;
-  if (stay_begin(env, &s, peer)) return;
-  JSObjectCallAsFunction(s.ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
-  stay_end(&s);
-}
-
-/* InteropNatives.rawNoop: an empty JNI downcall (the JNI part of the
- * floor). Any thread. */
-static jint JNICALL n_raw_noop(JNIEnv *env, jclass c, jlong peer) { return (jint)(peer & 1); }
-
 const JNINativeMethod strait__interop_natives[] = {
-    {"get", "(JLorg/strait/JsRuntime;JLjava/lang/String;)Ljava/lang/Object;", (void *)n_get},
-    {"getAt", "(JLorg/strait/JsRuntime;JI)Ljava/lang/Object;", (void *)n_get_at},
+    {"get", "(JLjava/lang/Object;JLjava/lang/String;)Ljava/lang/Object;", (void *)n_get},
+    {"getAt", "(JLjava/lang/Object;JI)Ljava/lang/Object;", (void *)n_get_at},
     {"set", "(JJLjava/lang/String;[J[Ljava/lang/Object;)V", (void *)n_set},
     {"setAt", "(JJI[J[Ljava/lang/Object;)V", (void *)n_set_at},
     {"has", "(JJLjava/lang/String;)Z", (void *)n_has},
     {"delete", "(JJLjava/lang/String;)Z", (void *)n_delete},
     {"keys", "(JJ)[Ljava/lang/String;", (void *)n_keys},
     {"length", "(JJ)J", (void *)n_length},
-    {"call", "(JLorg/strait/JsRuntime;JI[J[Ljava/lang/Object;I)Ljava/lang/Object;",
+    {"call", "(JLjava/lang/Object;JI[J[Ljava/lang/Object;I)Ljava/lang/Object;",
      (void *)n_call},
     {"invokeMember",
-     "(JLorg/strait/JsRuntime;JLjava/lang/String;[J[Ljava/lang/Object;I)Ljava/lang/Object;",
+     "(JLjava/lang/Object;JLjava/lang/String;[J[Ljava/lang/Object;I)Ljava/lang/Object;",
      (void *)n_invoke_member},
     {"invokeNamed",
-     "(JLorg/strait/JsRuntime;JJ[J[Ljava/lang/Object;I)Ljava/lang/Object;",
+     "(JLjava/lang/Object;JJ[J[Ljava/lang/Object;I)Ljava/lang/Object;",
      (void *)n_invoke_named},
     {"internName", "(Ljava/lang/String;)J", (void *)n_intern_name},
     {"memberKinds", "(JJ[Ljava/lang/String;)[I", (void *)n_member_kinds},
     {"enterArgs", "(J)V", (void *)n_enter_args},
     {"leaveArgs", "(J)V", (void *)n_leave_args},
-    {"objectTable", "(J)Lorg/strait/ObjectTable;", (void *)n_object_table},
-    {"rawCallLoop", "(JJI)V", (void *)n_raw_call_loop},
-    {"rawNoop", "(J)I", (void *)n_raw_noop},
-    {"rawCallNoGate", "(JJ)V", (void *)n_raw_call_no_gate},
-    {"rawCallGated", "(JJ)V", (void *)n_raw_call_gated},
+    {"objectTable", "(J)Lorg/strait/internal/ObjectTable;", (void *)n_object_table},
 };
 const int strait__interop_natives_count =
     (int)(sizeof strait__interop_natives / sizeof strait__interop_natives[0]);

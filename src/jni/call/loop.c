@@ -110,21 +110,13 @@ static void JNICALL n_run_loop(JNIEnv *env, jclass c, jlong peer) {
   strait__entries = entry.prev;
 }
 
-/* InteropNatives.setGateSpin: the gate's spin budget (benchmarks). The
- * field is read by waiters without a lock; a torn read only changes one
- * wait's budget. Any thread. */
-static void JNICALL n_set_gate_spin(JNIEnv *env, jclass c, jlong peer, jlong micros) {
-  PEER(peer)->rt->gate.spin_ns = micros < 0 ? -1 : (long)micros * 1000;
-}
-
 const JNINativeMethod strait__loop_natives[] = {
-    {"post", "(JLjava/lang/Runnable;)V", (void *)n_post},
+    {"post", "(JLjava/lang/Object;)V", (void *)n_post},
     {"loopRef", "(JI)V", (void *)n_loop_ref},
     {"loopStop", "(J)V", (void *)n_loop_stop},
     {"runLoop", "(J)V", (void *)n_run_loop},
-    {"setGateSpin", "(JJ)V", (void *)n_set_gate_spin},
     {"whenSettled",
-     "(JLorg/strait/JsRuntime;JLjava/util/concurrent/CompletableFuture;)V",
+     "(JLjava/lang/Object;JLjava/lang/Object;)V",
      (void *)strait__n_when_settled},
 };
 const int strait__loop_natives_count =

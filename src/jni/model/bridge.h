@@ -339,8 +339,6 @@ static inline void jb_maybe_flush(JNIEnv *env, jb_rt *b) {
 /* Private code of a token or array wrapper (runtime slot, entry slot,
  * generation). */
 uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen);
-/* Installs Java.__bench (bridge_bench.c). Inside the gate. */
-void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
 /* Token JSClass finalizer (queues the slot). GC thread: no JSC, no Java. */
 void jb_token_finalize(JSObjectRef token);
 

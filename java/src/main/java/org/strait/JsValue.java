@@ -1,5 +1,8 @@
 package org.strait;
 
+import org.strait.internal.Natives;
+import org.strait.internal.ValueCodec;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.strait.internal.JsProxyHandler;
 
 /** Java interfaces implemented by JS objects and functions (JsObject.as, Proxy). */
 class InterfacesTest {

@@ -302,4 +302,26 @@ class JsRuntimeTest {
         for (char c : s.toCharArray()) sb.append(c < 0x20 || c > 0x7e ? String.format("\\u%04x", (int) c) : c);
         return sb.toString();
     }
+
+    @Test
+    void versionComesFromTheJar() {
+        String v = JsRuntime.version();
+        assertNotNull(v, "Implementation-Version of strait.jar");
+        assertTrue(v.matches("\\d+\\.\\d+\\.\\d+.*"), v);
+        String expected = System.getProperty("strait.test.version");
+        if (expected != null) assertEquals(expected, v);
+    }
+
+    @Test
+    void productRuntimeHasNoBenchmarkHooks() {
+        assertEquals("object", rt.eval("typeof Java"));
+        assertEquals("undefined", rt.eval("typeof Java.__bench"));
+    }
+
+    @Test
+    void jsCannotNameStraitInternals() {
+        assertEquals(Boolean.TRUE, rt.eval("(() => { try { Java.type('org.strait.internal.Natives'); return false; }"
+                + " catch (e) { return true; } })()"));
+        assertEquals("function", rt.eval("typeof Java.type('org.strait.JsRuntime').create"));
+    }
 }

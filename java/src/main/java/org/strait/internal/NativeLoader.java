@@ -1,4 +1,4 @@
-package org.strait;
+package org.strait.internal;
 
 import java.io.File;
 import java.io.IOException;

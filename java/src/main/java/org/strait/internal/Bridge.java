@@ -1,4 +1,4 @@
-package org.strait;
+package org.strait.internal;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Constructor;
@@ -102,12 +102,17 @@ final class Bridge {
 
     private static Class<?> load(String name) {
         if (name.isEmpty() || name.startsWith(".") || name.endsWith(".")) return null;
+        // strait's own internals (raw natives on peers) are not for JS
+        if (name.startsWith(INTERNAL)) return null;
         try {
             return Class.forName(name, false, loader());
         } catch (ClassNotFoundException | LinkageError | IllegalArgumentException e) {
             return null;
         }
     }
+
+    /** The package of strait's internals, which JS cannot name. */
+    private static final String INTERNAL = Bridge.class.getPackageName() + ".";
 
     private static volatile Set<String> knownPackages;
 
