@@ -54,7 +54,7 @@ extern strait__hcache strait__hc;
 int strait__handles_init(JNIEnv *env);
 
 /* Number of runtimes made by JsRuntime.create() whose engine is not freed
- * yet, process-wide (jsruntime.c; exposed to tests by testprobe.c). Any
+ * yet, process-wide (jsruntime.c; exposed to tests by tests/jni/testprobe.c). Any
  * thread. */
 long strait__jrt_live_embedded(void);
 

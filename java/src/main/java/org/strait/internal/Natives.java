@@ -32,7 +32,7 @@ public final class Natives {
         NativeLoader.load();
     }
 
-    // ---- runtime (src/jni/jsruntime.c) ------------------------------------
+    // ---- runtime ------------------------------------------------------------
 
     /** Creates a runtime owned by {@code owner}; returns its peer. Throws on failure. */
     public static native long runtimeNew(Object owner);
@@ -46,7 +46,7 @@ public final class Natives {
     /** Evaluates source (file may be null) and converts the completion value. */
     public static native Object eval(long peer, Object owner, String source, String fileName);
 
-    // ---- values (src/jni/value_conv.c) ------------------------------------
+    // ---- values -------------------------------------------------------------
 
     /** Releases one JsValue handle. */
     public static native void valueRelease(long peer, long handle);
@@ -60,7 +60,7 @@ public final class Natives {
     /** typeof value. */
     public static native String valueTypeOf(long peer, long handle);
 
-    // ---- codec: whole values in one crossing (src/jni/call/codec_natives.c) ----
+    // ---- codec: whole values in one crossing (docs/value-format.md) --------
 
     /** A direct ByteBuffer over the calling thread's native value buffer. */
     public static native ByteBuffer codecThreadBuffer();
