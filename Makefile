@@ -51,6 +51,10 @@ BIN      := $(BUILD)/bin/strait
 JARFILE  := $(BUILD)/lib/strait.jar
 JAVA_SRC := $(shell find java/src/main/java -name '*.java' 2>/dev/null)
 
+# ---- Java, test and bench variants -------------------------------------------
+# The jar carries VERSION in its manifest (Implementation-Version) and as its
+# module version (JsRuntime.version()).
+
 .PHONY: FORCE all deps run test test-c test-js test-java asan bench install clean debug sweep-long gc-stress check-version
 
 all: $(LIB) $(BIN) $(JARFILE)
@@ -139,11 +143,34 @@ $(BIN): $(LAUNCH_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -pthread -o $@ $(LAUNCH_OBJ) -L$(BUILD)/lib -lstrait -Wl,-rpath,'$$ORIGIN/../lib' $(JSC_LIBS) -ldl -lm
 
-$(JARFILE): $(JAVA_SRC) $(LIB)
+$(JARFILE): $(JAVA_SRC) $(LIB) Makefile
 	@rm -rf $(BUILD)/java/classes && mkdir -p $(BUILD)/java/classes/org/strait/native/linux-x86_64
 	$(JAVAC) -g -d $(BUILD)/java/classes --release 17 $(JAVA_SRC)
 	cp $(LIB) $(BUILD)/java/classes/org/strait/native/linux-x86_64/
-	$(JAR) cf $@ -C $(BUILD)/java/classes .
+	printf 'Implementation-Title: strait\nImplementation-Version: %s\n' '$(VERSION)' >$(BUILD)/java/MANIFEST.MF
+	$(JAR) --create --file $@ --manifest $(BUILD)/java/MANIFEST.MF --module-version $(VERSION) -C $(BUILD)/java/classes .
+
+# Test/bench library variant (build/lib-testing/libstrait.so): the product's
+# objects plus the test and benchmark natives of tests/jni and bench/jni,
+# which register themselves through the weak hook strait__testing_init
+# (src/jni/base/jni_util.h). Loaded with -Dstrait.library by
+# scripts/test-java.sh and scripts/bench.sh; the product library and jar
+# hold none of it.
+TESTING_SRC := $(wildcard tests/jni/*.c bench/jni/*.c)
+TESTING_OBJ := $(TESTING_SRC:%.c=$(BUILD)/testing/%.o)
+TESTING_LIB := $(BUILD)/lib-testing/libstrait.so
+
+.PHONY: testing-lib
+testing-lib: $(TESTING_LIB)
+test test-java bench: testing-lib
+
+$(BUILD)/testing/%.o: %.c $(BUILD)/cflags.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(JNI_CFLAGS) -Isrc/jni -c -o $@ $<
+
+$(TESTING_LIB): $(CORE_OBJ) $(JNI_OBJ) $(TESTING_OBJ) src/strait.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -pthread -o $@ $(CORE_OBJ) $(JNI_OBJ) $(TESTING_OBJ) -Wl,--version-script=src/strait.map $(JSC_LIBS) -ldl -lm
 
 run: deps all
 	$(BIN) examples/hello.js
@@ -191,7 +218,7 @@ clean:
 	rm -rf build build-asan build-debug
 
 # Header dependencies written by -MMD -MP.
--include $(CORE_OBJ:.o=.d) $(JNI_OBJ:.o=.d) $(LAUNCH_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(JNI_OBJ:.o=.d) $(LAUNCH_OBJ:.o=.d) $(TESTING_OBJ:.o=.d)
 
 # Interop sweep with every argument vector of every member (tests/js/java/sweep.test.sh; SWEEP_SEED, SWEEP_CLASSES, SWEEP_BUDGET).
 sweep-long: all

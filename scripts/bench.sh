@@ -37,6 +37,9 @@ ONLY=${BENCH_ONLY:-floor api js startup}
 OUT=$BUILD/bench
 BIN=$BUILD/bin/strait
 JARFILE=$BUILD/lib/strait.jar
+# The Java API rows run with the test/bench library variant: the product's
+# code plus the baselines' natives (bench/jni, on org.strait.bench.BenchNatives).
+TESTLIB=$BUILD/lib-testing/libstrait.so
 ROWS=$OUT/rows.tsv
 T0=$(date +%s)
 
@@ -65,7 +68,7 @@ mkdir -p "$OUT/classes" "$OUT/api-classes" "$OUT/js"
 
 # ---- build ---------------------------------------------------------------
 if [ -z "${BENCH_NO_MAKE:-}" ]; then
-  if ! make -k --no-print-directory BUILD="$BUILD" all >"$OUT/make.log" 2>&1; then
+  if ! make -k --no-print-directory BUILD="$BUILD" all testing-lib >"$OUT/make.log" 2>&1; then
     log "make all failed (see $OUT/make.log); rows that need the missing parts are skipped"
   fi
 fi
@@ -109,8 +112,8 @@ if want api; then
   for src in $(find bench/java/api -name '*Bench.java' | sort); do
     cls=$(echo "$src" | sed 's|^bench/java/api/||; s|\.java$||; s|/|.|g')
     short=${cls##*.}
-    if [ ! -f "$JARFILE" ]; then
-      skip api "$short" "no $JARFILE (make all failed)"
+    if [ ! -f "$JARFILE" ] || [ ! -f "$TESTLIB" ]; then
+      skip api "$short" "no $JARFILE or $TESTLIB (make all testing-lib failed)"
       continue
     fi
     if ! "$JAVAC" -d "$OUT/api-classes" --release 17 -cp "$JARFILE:$OUT/classes" \
@@ -119,7 +122,7 @@ if want api; then
       continue
     fi
     log "java api ($short)"
-    BENCH_TIMEOUT=${BENCH_API_TIMEOUT:-360} collect api "$short" "$JAVA" -Djava.library.path="$BUILD/lib" \
+    BENCH_TIMEOUT=${BENCH_API_TIMEOUT:-360} collect api "$short" "$JAVA" "-Dstrait.library=$TESTLIB" \
       -cp "$JARFILE:$OUT/classes:$OUT/api-classes" "$cls"
   done
 fi

@@ -105,10 +105,10 @@ static char *joined(const char *prefix, const char *a, const char *b) {
 }
 
 /* Initializes the JNI layer (class and method IDs, natives) on the thread
- * that created the JVM: through org.strait.NativeLoader.load(), which loads
+ * that created the JVM: through org.strait.internal.NativeLoader.load(), which loads
  * this library again by the strait.library property, so the JVM runs
  * JNI_OnLoad -> strait__jni_init() from a Java frame. Going through Java
- * first matters: the init initializes org.strait.Natives, whose static
+ * first matters: the init initializes org.strait.internal.Natives, whose static
  * initializer calls NativeLoader.load(); inside System.load that nested
  * load is a no-op, whereas entering strait__jni_init() from C first would
  * re-enter it from the static initializer. Falls back to strait__jni_init()
@@ -116,7 +116,7 @@ static char *joined(const char *prefix, const char *a, const char *b) {
  * err set. Thread: the one that created the JVM. */
 static int init_jni_layer(JNIEnv *env, char *err, size_t errlen) {
   int rc;
-  jclass loader = (*env)->FindClass(env, "org/strait/NativeLoader");
+  jclass loader = (*env)->FindClass(env, "org/strait/internal/NativeLoader");
   jmethodID load = loader ? (*env)->GetStaticMethodID(env, loader, "load", "()V") : NULL;
   if (load) {
     (*env)->CallStaticVoidMethod(env, loader, load);

@@ -20,7 +20,7 @@ static int init_state;       /* 0 not yet, 1 done, <0 failed with that status */
 
 /* Initializes the JNI layer once (see base/jni_base.h). Any attached thread. */
 int strait__jni_init(JavaVM *vm, JNIEnv *env) {
-  /* Looking up org.strait.Natives initializes it, and its static
+  /* Looking up org.strait.internal.Natives initializes it, and its static
    * initializer loads the library: a nested call on this thread finds the
    * work in progress and returns. */
   static _Thread_local bool in_init;
@@ -34,6 +34,7 @@ int strait__jni_init(JavaVM *vm, JNIEnv *env) {
     if (rc == 0) rc = strait__bridge_init(env);
     if (rc == 0) rc = strait__handles_init(env);
     if (rc == 0) rc = strait__codec_jni_init(env);
+    if (rc == 0) rc = strait__natives_register(env);
     init_state = rc == 0 ? 1 : (rc < 0 ? rc : STRAIT_EINVAL);
   }
   int result = init_state == 1 ? 0 : init_state;

@@ -1,77 +1,120 @@
 /*
  * jcache.c - the process-wide cache of classes and member IDs used by the
- * core part of the JNI layer (strait__jc), and the registration of its
- * native tables on org.strait.Natives.
+ * core part of the JNI layer (strait__jc), the one loader of every ID
+ * table (strait__ids_load) and the registration of every product native
+ * table on org.strait.internal.Natives (strait__natives_register); see
+ * jni_util.h.
  */
 #include "base/jni_base.h"
 
 strait__jcache strait__jc;
 
-/* Native tables of the core part (defined next to their functions). */
+/* Native tables of the product (defined next to their functions). */
 extern const JNINativeMethod strait__runtime_natives[];
 extern const int strait__runtime_natives_count;
 extern const JNINativeMethod strait__value_natives[];
 extern const int strait__value_natives_count;
-extern const JNINativeMethod strait__probe_natives[];
-extern const int strait__probe_natives_count;
+extern const JNINativeMethod strait__interop_natives[];
+extern const int strait__interop_natives_count;
+extern const JNINativeMethod strait__loop_natives[];
+extern const int strait__loop_natives_count;
+extern const JNINativeMethod strait__codec_natives[];
+extern const int strait__codec_natives_count;
 
-#define CLASS(field, name)                                   \
-  do {                                                       \
-    if (!(strait__jc.field = strait__global_class(env, name))) \
-      return STRAIT_EINVAL;                                  \
-  } while (0)
-#define METHOD(field, cls, name, sig)                                           \
-  do {                                                                          \
-    if (!(strait__jc.field = (*env)->GetMethodID(env, strait__jc.cls, name, sig))) \
-      return STRAIT_EINVAL;                                                     \
-  } while (0)
-#define SMETHOD(field, cls, name, sig)                                                \
-  do {                                                                                \
-    if (!(strait__jc.field = (*env)->GetStaticMethodID(env, strait__jc.cls, name, sig))) \
-      return STRAIT_EINVAL;                                                           \
-  } while (0)
+/* Every product native, all on org.strait.internal.Natives. */
+static const struct {
+  const JNINativeMethod *m;
+  const int *n;
+} native_tables[] = {
+    {strait__runtime_natives, &strait__runtime_natives_count},
+    {strait__value_natives, &strait__value_natives_count},
+    {strait__interop_natives, &strait__interop_natives_count},
+    {strait__loop_natives, &strait__loop_natives_count},
+    {strait__codec_natives, &strait__codec_natives_count},
+};
 
-/* Global ref to the value of a static object field; NULL with an exception
- * pending. Init only. */
-static jobject static_object(JNIEnv *env, jclass cls, const char *name, const char *sig) {
-  jfieldID f = (*env)->GetStaticFieldID(env, cls, name, sig);
-  if (!f) return NULL;
-  jobject local = (*env)->GetStaticObjectField(env, cls, f);
-  if (!local) return NULL;
-  jobject global = (*env)->NewGlobalRef(env, local);
-  (*env)->DeleteLocalRef(env, local);
-  return global;
+int strait__ids_load(JNIEnv *env, const strait__jid *t, int n) {
+  for (int i = 0; i < n; i++) {
+    const strait__jid *r = &t[i];
+    jclass cls = r->cls ? *r->cls : NULL;
+    if (r->kind != STRAIT__JID_CLASS && !cls) return STRAIT_EINVAL;
+    switch (r->kind) {
+      case STRAIT__JID_CLASS:
+        if (!(*(jclass *)r->slot = strait__global_class(env, r->name))) return STRAIT_EINVAL;
+        break;
+      case STRAIT__JID_METHOD:
+        if (!(*(jmethodID *)r->slot = (*env)->GetMethodID(env, cls, r->name, r->sig))) return STRAIT_EINVAL;
+        break;
+      case STRAIT__JID_SMETHOD:
+        if (!(*(jmethodID *)r->slot = (*env)->GetStaticMethodID(env, cls, r->name, r->sig)))
+          return STRAIT_EINVAL;
+        break;
+      case STRAIT__JID_FIELD:
+        if (!(*(jfieldID *)r->slot = (*env)->GetFieldID(env, cls, r->name, r->sig))) return STRAIT_EINVAL;
+        break;
+      case STRAIT__JID_SOBJECT: {
+        jfieldID f = (*env)->GetStaticFieldID(env, cls, r->name, r->sig);
+        jobject local = f ? (*env)->GetStaticObjectField(env, cls, f) : NULL;
+        jobject global = local ? (*env)->NewGlobalRef(env, local) : NULL;
+        if (local) (*env)->DeleteLocalRef(env, local);
+        if (!(*(jobject *)r->slot = global)) return STRAIT_EINVAL;
+        break;
+      }
+      default:
+        return STRAIT_EINVAL;
+    }
+  }
+  return 0;
 }
 
-/* Fills strait__jc and registers the core natives (see base/jni_base.h).
- * Once, on the thread initializing the layer. */
-int strait__jni_core_init(JNIEnv *env) {
-  CLASS(Object, "java/lang/Object");
-  CLASS(String, "java/lang/String");
-  CLASS(Boolean, "java/lang/Boolean");
-  CLASS(Integer, "java/lang/Integer");
-  CLASS(Double, "java/lang/Double");
-  CLASS(Long, "java/lang/Long");
-  CLASS(Number, "java/lang/Number");
-  CLASS(Throwable, "java/lang/Throwable");
-  CLASS(RuntimeException, "java/lang/RuntimeException");
-  CLASS(IllegalStateException, "java/lang/IllegalStateException");
-  CLASS(IllegalArgumentException, "java/lang/IllegalArgumentException");
-  CLASS(OutOfMemoryError, "java/lang/OutOfMemoryError");
-  CLASS(UnsupportedOperationException, "java/lang/UnsupportedOperationException");
-  CLASS(Natives, "org/strait/Natives");
-  CLASS(JsRuntime, "org/strait/JsRuntime");
-  CLASS(JsValue, "org/strait/JsValue");
-  CLASS(JsException, "org/strait/JsException");
-  CLASS(JsExitException, "org/strait/JsExitException");
+int strait__natives_register(JNIEnv *env) {
+  for (size_t i = 0; i < sizeof native_tables / sizeof native_tables[0]; i++)
+    if (strait__register(env, strait__jc.Natives, native_tables[i].m, *native_tables[i].n))
+      return STRAIT_EINVAL;
+  return strait__testing_init ? strait__testing_init(env) : 0;
+}
 
-  if (!(strait__jc.Boolean_TRUE = static_object(env, strait__jc.Boolean, "TRUE", "Ljava/lang/Boolean;")))
-    return STRAIT_EINVAL;
-  if (!(strait__jc.Boolean_FALSE = static_object(env, strait__jc.Boolean, "FALSE", "Ljava/lang/Boolean;")))
-    return STRAIT_EINVAL;
-  SMETHOD(Integer_valueOf, Integer, "valueOf", "(I)Ljava/lang/Integer;");
-  SMETHOD(Double_valueOf, Double, "valueOf", "(D)Ljava/lang/Double;");
-  SMETHOD(Long_valueOf, Long, "valueOf", "(J)Ljava/lang/Long;");
+#define C strait__jc
+static const strait__jid core_ids[] = {
+    JID_CLASS(C, Object, "java/lang/Object"),
+    JID_CLASS(C, String, "java/lang/String"),
+    JID_CLASS(C, Boolean, "java/lang/Boolean"),
+    JID_CLASS(C, Integer, "java/lang/Integer"),
+    JID_CLASS(C, Double, "java/lang/Double"),
+    JID_CLASS(C, Long, "java/lang/Long"),
+    JID_CLASS(C, Number, "java/lang/Number"),
+    JID_CLASS(C, Throwable, "java/lang/Throwable"),
+    JID_CLASS(C, RuntimeException, "java/lang/RuntimeException"),
+    JID_CLASS(C, IllegalStateException, "java/lang/IllegalStateException"),
+    JID_CLASS(C, IllegalArgumentException, "java/lang/IllegalArgumentException"),
+    JID_CLASS(C, OutOfMemoryError, "java/lang/OutOfMemoryError"),
+    JID_CLASS(C, UnsupportedOperationException, "java/lang/UnsupportedOperationException"),
+    JID_CLASS(C, Natives, STRAIT_NATIVES_CLASS),
+    JID_CLASS(C, JsRuntime, "org/strait/JsRuntime"),
+    JID_CLASS(C, JsValue, "org/strait/JsValue"),
+    JID_CLASS(C, JsException, "org/strait/JsException"),
+    JID_CLASS(C, JsExitException, "org/strait/JsExitException"),
+    JID_SOBJECT(C, Boolean_TRUE, C.Boolean, "TRUE", "Ljava/lang/Boolean;"),
+    JID_SOBJECT(C, Boolean_FALSE, C.Boolean, "FALSE", "Ljava/lang/Boolean;"),
+    JID_SMETHOD(C, Integer_valueOf, C.Integer, "valueOf", "(I)Ljava/lang/Integer;"),
+    JID_SMETHOD(C, Double_valueOf, C.Double, "valueOf", "(D)Ljava/lang/Double;"),
+    JID_SMETHOD(C, Long_valueOf, C.Long, "valueOf", "(J)Ljava/lang/Long;"),
+    JID_METHOD(C, Boolean_booleanValue, C.Boolean, "booleanValue", "()Z"),
+    JID_METHOD(C, Number_doubleValue, C.Number, "doubleValue", "()D"),
+    JID_METHOD(C, JsValue_init, C.JsValue, "<init>", "(Lorg/strait/JsRuntime;J)V"),
+    JID_FIELD(C, JsValue_handle, C.JsValue, "handle", "J"),
+    JID_METHOD(C, JsException_init, C.JsException, "<init>",
+               "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;IILjava/lang/Object;"
+               "Ljava/lang/Object;)V"),
+    JID_METHOD(C, JsExitException_init, C.JsExitException, "<init>", "(I)V"),
+};
+#undef C
+
+/* Fills strait__jc (see jni_base.h). Once, on the thread initializing the
+ * layer. */
+int strait__jni_core_init(JNIEnv *env) {
+  int rc = strait__ids_load(env, core_ids, JID_COUNT(core_ids));
+  if (rc) return rc;
   for (jint i = STRAIT__SMALL_INT_MIN; i <= STRAIT__SMALL_INT_MAX; i++) {
     jobject boxed = (*env)->CallStaticObjectMethod(env, strait__jc.Integer,
                                                    strait__jc.Integer_valueOf, i);
@@ -80,22 +123,5 @@ int strait__jni_core_init(JNIEnv *env) {
     (*env)->DeleteLocalRef(env, boxed);
     if (!strait__jc.small_int[i - STRAIT__SMALL_INT_MIN]) return STRAIT_ENOMEM;
   }
-  METHOD(Boolean_booleanValue, Boolean, "booleanValue", "()Z");
-  METHOD(Number_doubleValue, Number, "doubleValue", "()D");
-  METHOD(JsValue_init, JsValue, "<init>", "(Lorg/strait/JsRuntime;J)V");
-  if (!(strait__jc.JsValue_handle = (*env)->GetFieldID(env, strait__jc.JsValue, "handle", "J")))
-    return STRAIT_EINVAL;
-  METHOD(JsException_init, JsException, "<init>",
-         "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;IILjava/lang/Object;"
-         "Ljava/lang/Object;)V");
-  METHOD(JsExitException_init, JsExitException, "<init>", "(I)V");
-
-  if (strait__register(env, strait__jc.Natives, strait__runtime_natives,
-                       strait__runtime_natives_count) ||
-      strait__register(env, strait__jc.Natives, strait__value_natives,
-                       strait__value_natives_count) ||
-      strait__register(env, strait__jc.Natives, strait__probe_natives,
-                       strait__probe_natives_count))
-    return STRAIT_EINVAL;
   return 0;
 }

@@ -27,6 +27,7 @@
 #include "common/jsc_private.h"
 #include "strait.h"
 #include "strait_jvm.h"
+#include "base/jni_util.h"
 
 /*
  * JB_CHECK(cond): with -DSTRAIT_DEBUG (make debug) a false cond prints the
@@ -68,8 +69,8 @@ static inline JNIEnv *strait__env(void) {
 }
 
 /*
- * Stores vm, fills strait__jc (core and bridge), registers the natives of
- * org.strait.Natives. Idempotent and thread-safe: the first successful call
+ * Stores vm, fills the ID caches (core, bridge, interop), registers the
+ * natives of org.strait.internal.Natives. Idempotent and thread-safe: the first successful call
  * does the work, later calls return its result. Called from JNI_OnLoad and
  * usable by the launcher right after it created the JVM (the launcher's
  * thread must then be able to see strait.jar: FindClass uses the system
@@ -144,20 +145,15 @@ static inline jobject strait__box_int(JNIEnv *env, jint i) {
   return (*env)->ExceptionCheck(env) ? NULL : r;
 }
 
-/* Fills strait__jc and registers the core natives. Once, from
- * strait__jni_init(). Returns 0, or a status with a Java exception pending. */
+/* Fills strait__jc from its table (jcache.c). Once, from strait__jni_init().
+ * Returns 0, or a status with a Java exception pending. */
 int strait__jni_core_init(JNIEnv *env);
 
-/* Fills the JS-from-Java cache and registers org.strait.InteropNatives
- * (base/interop_ids.c). Once, from strait__jni_init(), after the bridge. */
+/* Fills the JS-from-Java cache strait__hc from its table (interop_ids.c).
+ * Once, from strait__jni_init(), after the bridge. */
 int strait__handles_init(JNIEnv *env);
 
-/* Frees the JS-from-Java state of a runtime (base/interop_state.c): settles
- * pending futures, drops queued work. From the teardown, inside the gate. */
-struct strait__jrt;
-void strait__handles_state_free(struct strait__jrt *jrt, JNIEnv *env);
-
-/* Fills the bridge's cache and registers its natives (model/bridge_init.c).
+/* Fills the bridge's cache jb from its table (model/bridge_init.c).
  * Once, from strait__jni_init(), after strait__jni_core_init(). */
 int strait__bridge_init(JNIEnv *env);
 

@@ -46,7 +46,7 @@ extern const jb_callbacks jb_js_callbacks;
 
 /* ---- promises seen as CompletableFutures (call/futures.c) ------------ */
 
-/* InteropNatives.whenSettled(peer, owner, promise, future). */
+/* Natives.whenSettled(peer, owner, promise, future). */
 void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject owner,
                                     jlong promise, jobject future);
 
@@ -56,8 +56,8 @@ void strait__futures_cancel_all(JNIEnv *env, strait__jrt *jrt, strait__hstate *s
 
 /* ---- codec: whole values in one crossing (call/codec_natives.c) ---------- */
 
-/* Caches the codec's classes and registers its natives on Natives. Once,
- * from strait__jni_init(). */
+/* Sets up the codec's thread buffers and caches its classes (its natives
+ * are registered with the others). Once, from strait__jni_init(). */
 int strait__codec_jni_init(JNIEnv *env);
 
 #endif /* STRAIT_CALL_H */

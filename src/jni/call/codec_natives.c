@@ -471,23 +471,22 @@ static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong ha
   return r;
 }
 
-static const JNINativeMethod natives[] = {
+const JNINativeMethod strait__codec_natives[] = {
     {"codecThreadBuffer", "()Ljava/nio/ByteBuffer;", (void *)n_thread_buffer},
-    {"codecToJava", "(JLorg/strait/JsRuntime;JI)Ljava/lang/Object;", (void *)n_to_java},
+    {"codecToJava", "(JLjava/lang/Object;JI)Ljava/lang/Object;", (void *)n_to_java},
     {"codecFree", "(J)V", (void *)n_free},
-    {"codecToJs", "(JLorg/strait/JsRuntime;Ljava/nio/ByteBuffer;I[Ljava/lang/Object;)Ljava/lang/Object;",
+    {"codecToJs", "(JLjava/lang/Object;Ljava/nio/ByteBuffer;I[Ljava/lang/Object;)Ljava/lang/Object;",
      (void *)n_to_js},
-    {"codecShareBuffer", "(JLorg/strait/JsRuntime;Ljava/nio/ByteBuffer;)Ljava/lang/Object;",
+    {"codecShareBuffer", "(JLjava/lang/Object;Ljava/nio/ByteBuffer;)Ljava/lang/Object;",
      (void *)n_share_buffer},
     {"codecBufferOf", "(JJ[J)Ljava/nio/ByteBuffer;", (void *)n_buffer_of},
 };
 
-/* The benchmark's naive converter (codec_naive.c). */
-int strait__codec_naive_init(JNIEnv *env);
+const int strait__codec_natives_count =
+    (int)(sizeof strait__codec_natives / sizeof strait__codec_natives[0]);
 
-/* Caches this file's classes and registers the codec natives on
- * org.strait.Natives (and those of the naive baseline). Once, from
- * strait__jni_init(). */
+/* Caches this file's classes (the natives above are registered by
+ * strait__natives_register). Once, from strait__jni_init(). */
 int strait__codec_jni_init(JNIEnv *env) {
   if (pthread_key_create(&tls_key, tls_free) != 0) return STRAIT_ENOMEM;
   cj.Object = strait__global_class(env, "java/lang/Object");
@@ -496,6 +495,5 @@ int strait__codec_jni_init(JNIEnv *env) {
   cj.ValueConversionException_init = (*env)->GetMethodID(env, cj.ValueConversionException, "<init>",
                                                           "(Ljava/lang/String;Ljava/lang/String;)V");
   if (!cj.ValueConversionException_init) return STRAIT_EINVAL;
-  int rc = strait__register(env, strait__jc.Natives, natives, (int)(sizeof natives / sizeof natives[0]));
-  return rc ? rc : strait__codec_naive_init(env);
+  return 0;
 }

@@ -123,7 +123,7 @@ static JSObjectRef make_callback(JSContextRef ctx, strait__pending_future *rec, 
   return JSObjectMake(ctx, settle_class, sf);
 }
 
-/* InteropNatives.whenSettled (see call/interop.h): registers future to be
+/* Natives.whenSettled (see call/interop.h): registers future to be
  * completed when promise settles. Any Java thread. */
 void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject owner,
                                     jlong promise, jobject future) {

@@ -13,7 +13,6 @@
 /* ---- process-wide cache (base/interop_ids.c) ------------------------------ */
 
 typedef struct strait__hcache {
-  jclass InteropNatives;
   jclass JsObject, JsFunction, JsArray, JsPromise;
   jmethodID JsObject_init, JsFunction_init, JsArray_init, JsPromise_init;
   jclass JsProxyHandler;
@@ -44,8 +43,8 @@ extern jobject strait__proxy_absent, strait__proxy_not_function;
 
 extern strait__hcache strait__hc;
 
-/* Fills strait__hc and registers org.strait.InteropNatives. Once per
- * process, from strait__jni_init() after the core. 0 or a negative status
+/* Fills strait__hc from its table (interop_ids.c). Once per process, from
+ * strait__jni_init() after the core and the bridge. 0 or a negative status
  * with a Java exception pending. */
 int strait__handles_init(JNIEnv *env);
 

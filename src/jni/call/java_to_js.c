@@ -1,5 +1,5 @@
 /*
- * java_to_js.c - natives of org.strait.InteropNatives for JS values
+ * java_to_js.c - natives of org.strait.internal.Natives for JS values
  * held from Java: property access, calls and constructs from any Java
  * thread, and calls of JS implementations of Java interfaces.
  *
@@ -46,7 +46,7 @@ static JSStringRef key_of(JNIEnv *env, jstring key) {
   return k;
 }
 
-/* InteropNatives.get: obj[key] to Java. Any Java thread. */
+/* Natives.get: obj[key] to Java. Any Java thread. */
 static jobject JNICALL n_get(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong obj,
                              jstring key) {
   JSStringRef k = key_of(env, key);
@@ -63,7 +63,7 @@ static jobject JNICALL n_get(JNIEnv *env, jclass c, jlong peer, jobject owner, j
   return out;
 }
 
-/* InteropNatives.getAt: obj[index] to Java. Any Java thread. */
+/* Natives.getAt: obj[index] to Java. Any Java thread. */
 static jobject JNICALL n_get_at(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong obj,
                                 jint index) {
   strait__native s;
@@ -90,7 +90,7 @@ static void store(JNIEnv *env, strait__native *s, jlong obj, JSStringRef k, unsi
   else if (rc && !(*env)->ExceptionCheck(env)) strait__throw_status(env, rc, "set");
 }
 
-/* InteropNatives.set: obj[key] = value. Any Java thread. */
+/* Natives.set: obj[key] = value. Any Java thread. */
 static void JNICALL n_set(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring key,
                           jlongArray vals, jobjectArray refs) {
   JSStringRef k = key_of(env, key);
@@ -103,7 +103,7 @@ static void JNICALL n_set(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring 
   JSStringRelease(k);
 }
 
-/* InteropNatives.setAt: obj[index] = value. Any Java thread. */
+/* Natives.setAt: obj[index] = value. Any Java thread. */
 static void JNICALL n_set_at(JNIEnv *env, jclass c, jlong peer, jlong obj, jint index,
                              jlongArray vals, jobjectArray refs) {
   strait__native s;
@@ -112,7 +112,7 @@ static void JNICALL n_set_at(JNIEnv *env, jclass c, jlong peer, jlong obj, jint 
   strait__native_leave(&s);
 }
 
-/* InteropNatives.has: key in obj. Any Java thread. */
+/* Natives.has: key in obj. Any Java thread. */
 static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring key) {
   JSStringRef k = key_of(env, key);
   if (!k) return JNI_FALSE;
@@ -134,7 +134,7 @@ static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstr
   return r;
 }
 
-/* InteropNatives.delete: delete obj[key]. Any Java thread. */
+/* Natives.delete: delete obj[key]. Any Java thread. */
 static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring key) {
   JSStringRef k = key_of(env, key);
   if (!k) return JNI_FALSE;
@@ -150,7 +150,7 @@ static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, j
   return r;
 }
 
-/* InteropNatives.keys: Object.keys(obj) as String[], through the
+/* Natives.keys: Object.keys(obj) as String[], through the
  * Object.keys captured when the runtime was made (a script's replacement
  * is never called). A Proxy trap that throws becomes JsException; every
  * element is checked to be a string and every JNI call is checked. Any
@@ -211,7 +211,7 @@ done:
   return out;
 }
 
-/* InteropNatives.length: ToLength(obj.length). Any Java thread. */
+/* Natives.length: ToLength(obj.length). Any Java thread. */
 static jlong JNICALL n_length(JNIEnv *env, jclass c, jlong peer, jlong obj) {
   strait__native s;
   if (strait__native_enter(env, &s, PEER(peer))) return 0;
@@ -271,7 +271,7 @@ static jobject call_packed(JNIEnv *env, strait__native *s, jobject owner, JSObje
   return finish(env, s, owner, r, exc);
 }
 
-/* InteropNatives.call: calls or constructs fn. Any Java thread; re-entrant
+/* Natives.call: calls or constructs fn. Any Java thread; re-entrant
  * on the thread already inside. */
 static jobject JNICALL n_call(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong fn,
                               jint flags, jlongArray vals, jobjectArray refs, jint argc) {
@@ -308,7 +308,7 @@ static jobject invoke_member(JNIEnv *env, jlong peer, jobject owner, jlong obj, 
   return out;
 }
 
-/* InteropNatives.invokeMember: invoke_member with a Java string name (null:
+/* Natives.invokeMember: invoke_member with a Java string name (null:
  * call obj itself). Any Java thread. */
 static jobject JNICALL n_invoke_member(JNIEnv *env, jclass c, jlong peer, jobject owner,
                                        jlong obj, jstring name, jlongArray vals,
@@ -320,7 +320,7 @@ static jobject JNICALL n_invoke_member(JNIEnv *env, jclass c, jlong peer, jobjec
   return out;
 }
 
-/* InteropNatives.invokeNamed: invoke_member with an interned name (0: call
+/* Natives.invokeNamed: invoke_member with an interned name (0: call
  * obj itself). Any Java thread. */
 static jobject JNICALL n_invoke_named(JNIEnv *env, jclass c, jlong peer, jobject owner,
                                       jlong obj, jlong name, jlongArray vals,
@@ -328,7 +328,7 @@ static jobject JNICALL n_invoke_named(JNIEnv *env, jclass c, jlong peer, jobject
   return invoke_member(env, peer, owner, obj, (JSStringRef)(intptr_t)name, vals, refs, argc);
 }
 
-/* InteropNatives.internName: a JSStringRef of name that is never released
+/* Natives.internName: a JSStringRef of name that is never released
  * (JsProxyHandler keeps one per distinct method name for the process). Any
  * thread; no runtime needed. */
 static jlong JNICALL n_intern_name(JNIEnv *env, jclass c, jstring name) {
@@ -343,7 +343,7 @@ static int member_kind(JSContextRef ctx, JSObjectRef o, JSStringRef k) {
   return JSValueIsObject(ctx, m) && JSObjectIsFunction(ctx, (JSObjectRef)m) ? 1 : 2;
 }
 
-/* InteropNatives.memberKinds: the kind of each obj[names[i]]. Any Java
+/* Natives.memberKinds: the kind of each obj[names[i]]. Any Java
  * thread. */
 static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong obj,
                                         jobjectArray names) {
@@ -374,7 +374,7 @@ static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong
   return out;
 }
 
-/* InteropNatives.enterArgs: enters the runtime's gate for the Java code
+/* Natives.enterArgs: enters the runtime's gate for the Java code
  * that registers a call's Java arguments in the runtime's ObjectTable
  * (which only the thread inside may touch), after releasing the bridge's
  * queued dead wrappers and entering the objects JS constructed into that
@@ -393,11 +393,11 @@ static void JNICALL n_enter_args(JNIEnv *env, jclass c, jlong peer) {
   }
 }
 
-/* InteropNatives.leaveArgs: leaves the stay of enterArgs (drains the
+/* Natives.leaveArgs: leaves the stay of enterArgs (drains the
  * microtasks when it is the outermost). The thread inside only. */
 static void JNICALL n_leave_args(JNIEnv *env, jclass c, jlong peer) { strait_leave(PEER(peer)->rt); }
 
-/* InteropNatives.objectTable: the runtime's org.strait.ObjectTable (set
+/* Natives.objectTable: the runtime's org.strait.internal.ObjectTable (set
  * when the bridge is attached, constant afterwards), or null without the
  * bridge. Any Java thread holding an in-flight count. */
 static jobject JNICALL n_object_table(JNIEnv *env, jclass c, jlong peer) {
@@ -405,68 +405,28 @@ static jobject JNICALL n_object_table(JNIEnv *env, jclass c, jlong peer) {
   return b && b->table ? (*env)->NewLocalRef(env, b->table) : NULL;
 }
 
-/* InteropNatives.rawCallLoop: the floor of a Java->JS call measured from
- * C: `iterations` plain JSObjectCallAsFunction calls of fn with no
- * arguments, in one stay. Benchmarks only. Any Java thread. */
-static void JNICALL n_raw_call_loop(JNIEnv *env, jclass c, jlong peer, jlong fn, jint iterations) {
-  strait__native s;
-  if (strait__native_enter(env, &s, PEER(peer))) return;
-  JSObjectRef f = (JSObjectRef)strait__handle_value(fn);
-  for (jint i = 0; i < iterations; i++) JSObjectCallAsFunction(s.ctx, f, NULL, 0, NULL, NULL);
-  strait__native_leave(&s);
-}
-
-/* InteropNatives.rawCallNoGate: one call of fn with no arguments that
- * skips the admission gate and relies on JSC's own API lock alone (the
- * "engine lock only" baseline of the contention rows). Benchmarks only:
- * fn must not touch runtime state (timers, the loop, the bridge). Any
- * Java thread. */
-static void JNICALL n_raw_call_no_gate(JNIEnv *env, jclass c, jlong peer, jlong fn) {
-  JSContextRef ctx = strait_runtime_context(PEER(peer)->rt);
-  JSObjectCallAsFunction(ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
-}
-
-/* InteropNatives.rawCallGated: the same call as rawCallNoGate, entering
- * the runtime through its admission gate as every native does (the "gate"
- * rows of the contention benchmark: only the gate differs). Benchmarks only;
- * any Java thread. */
-static void JNICALL n_raw_call_gated(JNIEnv *env, jclass c, jlong peer, jlong fn) {
-  strait__native s;
-  if (strait__native_enter(env, &s, PEER(peer))) return;
-  JSObjectCallAsFunction(s.ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
-  strait__native_leave(&s);
-}
-
-/* InteropNatives.rawNoop: an empty JNI downcall (the JNI part of the
- * floor). Any thread. */
-static jint JNICALL n_raw_noop(JNIEnv *env, jclass c, jlong peer) { return (jint)(peer & 1); }
-
 const JNINativeMethod strait__interop_natives[] = {
-    {"get", "(JLorg/strait/JsRuntime;JLjava/lang/String;)Ljava/lang/Object;", (void *)n_get},
-    {"getAt", "(JLorg/strait/JsRuntime;JI)Ljava/lang/Object;", (void *)n_get_at},
+    {"get", "(JLjava/lang/Object;JLjava/lang/String;)Ljava/lang/Object;", (void *)n_get},
+    {"getAt", "(JLjava/lang/Object;JI)Ljava/lang/Object;", (void *)n_get_at},
     {"set", "(JJLjava/lang/String;[J[Ljava/lang/Object;)V", (void *)n_set},
     {"setAt", "(JJI[J[Ljava/lang/Object;)V", (void *)n_set_at},
     {"has", "(JJLjava/lang/String;)Z", (void *)n_has},
     {"delete", "(JJLjava/lang/String;)Z", (void *)n_delete},
     {"keys", "(JJ)[Ljava/lang/String;", (void *)n_keys},
     {"length", "(JJ)J", (void *)n_length},
-    {"call", "(JLorg/strait/JsRuntime;JI[J[Ljava/lang/Object;I)Ljava/lang/Object;",
+    {"call", "(JLjava/lang/Object;JI[J[Ljava/lang/Object;I)Ljava/lang/Object;",
      (void *)n_call},
     {"invokeMember",
-     "(JLorg/strait/JsRuntime;JLjava/lang/String;[J[Ljava/lang/Object;I)Ljava/lang/Object;",
+     "(JLjava/lang/Object;JLjava/lang/String;[J[Ljava/lang/Object;I)Ljava/lang/Object;",
      (void *)n_invoke_member},
     {"invokeNamed",
-     "(JLorg/strait/JsRuntime;JJ[J[Ljava/lang/Object;I)Ljava/lang/Object;",
+     "(JLjava/lang/Object;JJ[J[Ljava/lang/Object;I)Ljava/lang/Object;",
      (void *)n_invoke_named},
     {"internName", "(Ljava/lang/String;)J", (void *)n_intern_name},
     {"memberKinds", "(JJ[Ljava/lang/String;)[I", (void *)n_member_kinds},
     {"enterArgs", "(J)V", (void *)n_enter_args},
     {"leaveArgs", "(J)V", (void *)n_leave_args},
-    {"objectTable", "(J)Lorg/strait/ObjectTable;", (void *)n_object_table},
-    {"rawCallLoop", "(JJI)V", (void *)n_raw_call_loop},
-    {"rawNoop", "(J)I", (void *)n_raw_noop},
-    {"rawCallNoGate", "(JJ)V", (void *)n_raw_call_no_gate},
-    {"rawCallGated", "(JJ)V", (void *)n_raw_call_gated},
+    {"objectTable", "(J)Lorg/strait/internal/ObjectTable;", (void *)n_object_table},
 };
 const int strait__interop_natives_count =
     (int)(sizeof strait__interop_natives / sizeof strait__interop_natives[0]);

@@ -41,7 +41,7 @@ static void drop_task(void *data) {
   if (env) (*env)->DeleteGlobalRef(env, (jobject)data);
 }
 
-/* InteropNatives.post: queues task on the loop and wakes it. Any Java
+/* Natives.post: queues task on the loop and wakes it. Any Java
  * thread; takes no lock the loop holds while running JS. */
 static void JNICALL n_post(JNIEnv *env, jclass c, jlong peer, jobject task) {
   if (!task) {
@@ -57,20 +57,20 @@ static void JNICALL n_post(JNIEnv *env, jclass c, jlong peer, jobject task) {
   }
 }
 
-/* InteropNatives.loopRef: +1 keeps the loop alive, -1 lets it end. Any
+/* Natives.loopRef: +1 keeps the loop alive, -1 lets it end. Any
  * thread. */
 static void JNICALL n_loop_ref(JNIEnv *env, jclass c, jlong peer, jint delta) {
   if (delta > 0) strait_loop_ref(PEER(peer)->rt);
   else strait_loop_unref(PEER(peer)->rt);
 }
 
-/* InteropNatives.loopStop: asks a running loop to return after its current
+/* Natives.loopStop: asks a running loop to return after its current
  * callback, and wakes it. Any thread. */
 static void JNICALL n_loop_stop(JNIEnv *env, jclass c, jlong peer) {
   strait_loop_stop(PEER(peer)->rt);
 }
 
-/* InteropNatives.runLoop: runs the loop on the calling thread until nothing
+/* Natives.runLoop: runs the loop on the calling thread until nothing
  * keeps it alive or loopStop(). A JS error from a timer or an unhandled
  * rejection comes out as JsException; a posted Runnable's exception as
  * itself. Any Java thread outside the runtime. */
@@ -106,21 +106,13 @@ static void JNICALL n_run_loop(JNIEnv *env, jclass c, jlong peer) {
   strait__native_pop(&n);
 }
 
-/* InteropNatives.setGateSpin: the gate's spin budget (benchmarks). The
- * field is read by waiters without a lock; a torn read only changes one
- * wait's budget. Any thread. */
-static void JNICALL n_set_gate_spin(JNIEnv *env, jclass c, jlong peer, jlong micros) {
-  strait_gate_set_spin(PEER(peer)->rt, (long)micros);
-}
-
 const JNINativeMethod strait__loop_natives[] = {
-    {"post", "(JLjava/lang/Runnable;)V", (void *)n_post},
+    {"post", "(JLjava/lang/Object;)V", (void *)n_post},
     {"loopRef", "(JI)V", (void *)n_loop_ref},
     {"loopStop", "(J)V", (void *)n_loop_stop},
     {"runLoop", "(J)V", (void *)n_run_loop},
-    {"setGateSpin", "(JJ)V", (void *)n_set_gate_spin},
     {"whenSettled",
-     "(JLorg/strait/JsRuntime;JLjava/util/concurrent/CompletableFuture;)V",
+     "(JLjava/lang/Object;JLjava/lang/Object;)V",
      (void *)strait__n_when_settled},
 };
 const int strait__loop_natives_count =

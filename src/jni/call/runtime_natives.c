@@ -150,10 +150,10 @@ done:
 }
 
 const JNINativeMethod strait__runtime_natives[] = {
-    {"runtimeNew", "(Lorg/strait/JsRuntime;)J", (void *)n_runtime_new},
+    {"runtimeNew", "(Ljava/lang/Object;)J", (void *)n_runtime_new},
     {"runtimeFree", "(J)V", (void *)n_runtime_free},
     {"enteredHere", "(J)Z", (void *)n_entered_here},
-    {"eval", "(JLorg/strait/JsRuntime;Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;",
+    {"eval", "(JLjava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;",
      (void *)n_eval},
 };
 const int strait__runtime_natives_count =

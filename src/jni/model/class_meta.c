@@ -1,6 +1,6 @@
 /*
  * class_meta.c - process-wide metadata of Java classes, by the dense
- * class index org.strait.Bridge hands out (the seed's class-index cache).
+ * class index org.strait.internal.Bridge hands out (the seed's class-index cache).
  *
  * An entry is made the first time an index is seen (a global ref of the
  * class and its name) and described the first time the bridge needs its

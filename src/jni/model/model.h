@@ -4,7 +4,7 @@
  *
  * Two levels of state:
  *   - process-wide class metadata (jb_class, jb_group, jb_member), built
- *     once per Java class from org.strait.Bridge.describe() and read-only
+ *     once per Java class from org.strait.internal.Bridge.describe() and read-only
  *     afterwards except for the overload caches, which are append-only
  *     lists published with atomics;
  *   - per-runtime state (jb_rt): the wrapper table (ids <-> wrappers), the
@@ -140,7 +140,7 @@ typedef struct jb_rt {
   const jb_callbacks *cb;   /* the call layer's callbacks (call/js_callbacks.c) */
   JSGlobalContextRef ctx;
   int slot;                 /* index in the process-wide runtime registry */
-  jobject table;            /* global ref: the runtime's org.strait.ObjectTable */
+  jobject table;            /* global ref: the runtime's org.strait.internal.ObjectTable */
   jlongArray release_buf;   /* global ref: ids passed to ObjectTable.release */
 
   /* wrapper table */
@@ -312,7 +312,7 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
  * made. Inside the gate. */
 JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc);
 /* jb_wrap() for an object whose System.identityHashCode the caller knows
- * (Java -> JS arguments packed by org.strait.Args): an object JS has seen
+ * (Java -> JS arguments packed by org.strait.internal.Args): an object JS has seen
  * is found without the ObjectTable upcall. Inside the gate. */
 JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
                           JSValueRef *exc);
@@ -339,8 +339,6 @@ jobject jb_java_of(JNIEnv *env, JSContextRef ctx, JSValueRef v);
 /* Private code of a token or array wrapper (runtime slot, entry slot,
  * generation). */
 uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen);
-/* Installs Java.__bench (bridge_bench.c). Inside the gate. */
-void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
 /* Token JSClass finalizer (queues the slot). GC thread: no JSC, no Java. */
 void jb_token_finalize(JSObjectRef token);
 

@@ -396,7 +396,6 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   put_fn(b, ctx, java, "to", java_to);
   put_fn(b, ctx, java, "__stats", java_stats);
   put_fn(b, ctx, java, "__gc", java_gc);
-  jb_bench_install(b, ctx, java);
   strait_set_property(ctx, global, "Java", java, kJSPropertyAttributeDontEnum);
   b->java = java;
   JSValueProtect(ctx, java);

@@ -1,7 +1,7 @@
 /*
  * wrappers.c - one runtime's wrappers of Java objects and their life.
  *
- * The Java side (org.strait.ObjectTable) gives each object an id that is
+ * The Java side (org.strait.internal.ObjectTable) gives each object an id that is
  * never reused and holds the object strongly. Here each id has one entry in
  * a flat array (slots reused through a free list, no allocation per entry)
  * indexed twice by open addressing: by id (to find the wrapper of a

@@ -3,8 +3,8 @@
  * java.lang.reflect.Proxy built for `new java.lang.Runnable({run() {}})`,
  * `Java.implement([I1, I2], obj)` and a JS function passed where a
  * functional interface is expected. The Proxy's handler is
- * org.strait.JsProxyHandler, which calls back through
- * InteropNatives.invokeMember (call/java_to_js.c) from any Java thread.
+ * org.strait.internal.JsProxyHandler, which calls back through
+ * Natives.invokeMember (call/java_to_js.c) from any Java thread.
  */
 #include "call/interop.h"
 #include "value/value.h"

@@ -164,7 +164,7 @@ jobject strait__handle_wrap_as_object(JNIEnv *env, strait__jrt *jrt, jobject own
 jobject strait__handle_wrap(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObjectRef v);
 
 /*
- * Packed arguments from Java (InteropNatives.pack in Java writes them):
+ * Packed arguments from Java (Natives.pack in Java writes them):
  * long[] vals holds argc values, then the argc type tags one per byte;
  * Object[] refs (may be NULL) holds the String / Java object of argument i
  * at index i. Tags are the STRAIT__ARG_* below.
@@ -183,7 +183,7 @@ enum {
   STRAIT__ARG_JAVA_REG = 10,  /* refs[i] is a Java object and vals[i] what the
                                * runtime's ObjectTable.register() returned for
                                * it, inside this same stay of the gate (see
-                               * InteropNatives.enterArgs): no upcall */
+                               * Natives.enterArgs): no upcall */
 };
 
 /*

@@ -151,10 +151,10 @@ describe('caller-sensitive members', () => {
     expect(String(lookup.lookupClass().getName())).toBe('org.strait.jscaller.JsCaller');
     // StackWalker.getCallerClass names the caller of its caller (JsCaller)
     expect(String(java.lang.StackWalker.getInstance(java.lang.StackWalker.Option.RETAIN_CLASS_REFERENCE)
-      .getCallerClass().getName())).toBe('org.strait.Bridge');
+      .getCallerClass().getName())).toBe('org.strait.internal.Bridge');
     // the lookup has no package access to the runtime's own classes
     const mt = java.lang.invoke.MethodType.methodType(java.lang.Integer.TYPE, C.forName('java.lang.Class'));
-    const e = thrown(() => lookup.findStatic(C.forName('org.strait.Bridge'), 'classIndex', mt), Error);
+    const e = thrown(() => lookup.findStatic(C.forName('org.strait.internal.Bridge'), 'classIndex', mt), Error);
     expect(String(e.javaException.getClass().getName())).toBe('java.lang.IllegalAccessException');
   });
 

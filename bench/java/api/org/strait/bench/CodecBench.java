@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import org.strait.JsFunction;
 import org.strait.JsRuntime;
 import org.strait.JsValue;
-import org.strait.ValueBaselines;
 
 /**
  * Rows for whole-value conversion (issue 5, docs/value-format.md), each

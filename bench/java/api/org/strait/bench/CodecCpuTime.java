@@ -7,7 +7,6 @@ import java.util.Locale;
 import org.strait.JsFunction;
 import org.strait.JsRuntime;
 import org.strait.JsValue;
-import org.strait.ValueBaselines;
 
 /**
  * The conversions of CodecBench (same payloads, same three paths per

@@ -5,11 +5,9 @@ import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.locks.ReentrantLock;
-import org.strait.InteropFloor;
 import org.strait.JsFunction;
 import org.strait.JsObject;
 import org.strait.JsRuntime;
-import org.strait.JsRuntimeTuning;
 
 /**
  * Java -> JS rows (issue 4): calls with no arguments, three existing and

@@ -1,5 +1,8 @@
 package org.strait;
 
+import org.strait.internal.Args;
+import org.strait.internal.Natives;
+
 import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +17,7 @@ public final class JsArray extends JsObject {
     public int size() {
         JsRuntime rt = enterUse();
         try {
-            long n = InteropNatives.length(rt.peer, handle);
+            long n = Natives.length(rt.peer, handle);
             return n > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) n;
         } finally {
             leaveUse(rt);
@@ -26,7 +29,7 @@ public final class JsArray extends JsObject {
         if (index < 0) throw new IndexOutOfBoundsException("index " + index);
         JsRuntime rt = enterUse();
         try {
-            return InteropNatives.getAt(rt.peer, rt, handle, index);
+            return Natives.getAt(rt.peer, rt, handle, index);
         } finally {
             leaveUse(rt);
         }
@@ -40,7 +43,7 @@ public final class JsArray extends JsObject {
             Args a = Args.one(rt, value);
             try {
                 a.hold();
-                InteropNatives.setAt(rt.peer, handle, index, a.vals, a.refs);
+                Natives.setAt(rt.peer, handle, index, a.vals, a.refs);
             } finally {
                 a.unhold();
             }

@@ -16,7 +16,7 @@ public class JsException extends RuntimeException {
     private final int columnNumber;
     /**
      * The thrown value as the JNI layer reads it when this exception is
-     * thrown back through JS (src/jni/handles_conv.c): a JsValue of its own,
+     * thrown back through JS (src/jni/value/exceptions.c): a JsValue of its own,
      * never handed out, so closing what {@link #getValue()} returned does
      * not lose the value; released by its Cleaner with this exception.
      */
@@ -24,7 +24,7 @@ public class JsException extends RuntimeException {
     /** What {@link #getValue()} returns (the caller may close it). */
     private final transient Object userValue;
 
-    /** Made by the JNI layer (src/jni/errors.c). */
+    /** Made by the JNI layer (src/jni/value/exceptions.c). */
     JsException(String message, String name, String jsStack, String fileName,
                 int lineNumber, int columnNumber, Object value, Object userValue) {
         super(message);

@@ -10,7 +10,7 @@ public class JsExitException extends RuntimeException {
 
     private final int exitCode;
 
-    /** Made by the JNI layer (src/jni/errors.c). */
+    /** Made by the JNI layer (src/jni/base/throw.c). */
     JsExitException(int exitCode) {
         super("process.exit(" + exitCode + ") was called");
         this.exitCode = exitCode;

@@ -1,5 +1,8 @@
 package org.strait;
 
+import org.strait.internal.Args;
+import org.strait.internal.Natives;
+
 import java.lang.ref.Reference;
 import java.util.concurrent.CompletableFuture;
 
@@ -32,7 +35,7 @@ public final class JsFunction extends JsObject {
         try {
             Args a = Args.pack(rt, false, null, args);
             try {
-                return a.hold().call(rt, handle, InteropNatives.CALL);
+                return a.hold().call(rt, handle, Natives.CALL);
             } finally {
                 a.unhold();
             }
@@ -48,7 +51,7 @@ public final class JsFunction extends JsObject {
         try {
             Args a = Args.pack(rt, true, thiz, args);
             try {
-                return a.hold().call(rt, handle, InteropNatives.THIS_PACKED);
+                return a.hold().call(rt, handle, Natives.THIS_PACKED);
             } finally {
                 a.unhold();
             }
@@ -65,7 +68,7 @@ public final class JsFunction extends JsObject {
         try {
             Args a = Args.pack(rt, false, null, args);
             try {
-                return a.hold().call(rt, handle, InteropNatives.CONSTRUCT);
+                return a.hold().call(rt, handle, Natives.CONSTRUCT);
             } finally {
                 a.unhold();
             }

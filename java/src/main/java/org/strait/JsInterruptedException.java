@@ -9,7 +9,7 @@ package org.strait;
 public class JsInterruptedException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
-    /** Made by the JNI layer (src/jni/threads_gate.c). */
+    /** Made by the JNI layer (src/jni/base/entry.c). */
     public JsInterruptedException(String message) {
         super(message);
     }

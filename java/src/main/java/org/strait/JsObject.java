@@ -1,5 +1,9 @@
 package org.strait;
 
+import org.strait.internal.Args;
+import org.strait.internal.Natives;
+import org.strait.internal.JsProxyHandler;
+
 import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.List;
@@ -24,7 +28,7 @@ public class JsObject extends JsValue {
         }
     };
 
-    /** Made by the JNI layer (src/jni/handles_conv.c), inside the runtime. */
+    /** Made by the JNI layer (src/jni/value/from_java.c), inside the runtime. */
     JsObject(JsRuntime runtime, long handle) {
         super(runtime, handle);
     }
@@ -53,7 +57,7 @@ public class JsObject extends JsValue {
         Objects.requireNonNull(key, "key");
         JsRuntime rt = enterUse();
         try {
-            return InteropNatives.get(rt.peer, rt, handle, key);
+            return Natives.get(rt.peer, rt, handle, key);
         } finally {
             leaveUse(rt);
         }
@@ -67,7 +71,7 @@ public class JsObject extends JsValue {
             Args a = Args.one(rt, value);
             try {
                 a.hold();
-                InteropNatives.set(rt.peer, handle, key, a.vals, a.refs);
+                Natives.set(rt.peer, handle, key, a.vals, a.refs);
             } finally {
                 a.unhold();
             }
@@ -82,7 +86,7 @@ public class JsObject extends JsValue {
         Objects.requireNonNull(key, "key");
         JsRuntime rt = enterUse();
         try {
-            return InteropNatives.has(rt.peer, handle, key);
+            return Natives.has(rt.peer, handle, key);
         } finally {
             leaveUse(rt);
         }
@@ -93,7 +97,7 @@ public class JsObject extends JsValue {
         Objects.requireNonNull(key, "key");
         JsRuntime rt = enterUse();
         try {
-            return InteropNatives.delete(rt.peer, handle, key);
+            return Natives.delete(rt.peer, handle, key);
         } finally {
             leaveUse(rt);
         }
@@ -108,7 +112,7 @@ public class JsObject extends JsValue {
     public List<String> keys() {
         JsRuntime rt = enterUse();
         try {
-            return Arrays.asList(InteropNatives.keys(rt.peer, handle));
+            return Arrays.asList(Natives.keys(rt.peer, handle));
         } finally {
             leaveUse(rt);
         }
@@ -126,7 +130,7 @@ public class JsObject extends JsValue {
             Object r;
             try {
                 a.hold();
-                r = InteropNatives.invokeMember(rt.peer, rt, handle, name, a.vals, a.refs, a.argc);
+                r = Natives.invokeMember(rt.peer, rt, handle, name, a.vals, a.refs, a.argc);
             } finally {
                 a.unhold();
             }

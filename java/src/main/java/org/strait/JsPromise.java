@@ -1,5 +1,7 @@
 package org.strait;
 
+import org.strait.internal.Natives;
+
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,7 +25,7 @@ public final class JsPromise extends JsObject {
         CompletableFuture<Object> f = new CompletableFuture<>();
         JsRuntime rt = enterUse();
         try {
-            InteropNatives.whenSettled(rt.peer, rt, handle, f);
+            Natives.whenSettled(rt.peer, rt, handle, f);
         } finally {
             leaveUse(rt);
         }

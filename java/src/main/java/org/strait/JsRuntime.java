@@ -1,5 +1,11 @@
 package org.strait;
 
+import org.strait.internal.ApiAccess;
+import org.strait.internal.Natives;
+import org.strait.internal.ObjectTable;
+import org.strait.internal.RuntimeInterop;
+import org.strait.internal.ValueCodec;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
@@ -41,6 +47,11 @@ import java.util.Objects;
 public final class JsRuntime implements AutoCloseable {
     private static final long CLOSED = Long.MIN_VALUE;
     private static final VarHandle STATE;
+
+    static {
+        // First: internal classes initialized below may ask for it.
+        ApiAccess.set(new Access());
+    }
 
     static {
         try {
@@ -109,7 +120,7 @@ public final class JsRuntime implements AutoCloseable {
     /**
      * A JsRuntime for a runtime the launcher made (no JsRuntime of its own),
      * so its handles and JS implementations of Java interfaces have an owner
-     * to count calls on. Made by src/jni/proxy_implement.c; the launcher frees
+     * to count calls on. Made by src/jni/value/proxies.c; the launcher frees
      * the engine, and close() only stops new calls. The JNI layer marks it
      * closed with {@link #closeAdopted()} when that runtime is freed.
      */
@@ -130,6 +141,32 @@ public final class JsRuntime implements AutoCloseable {
     /** Calls in flight (of an adopted runtime being freed). */
     long inFlight() {
         return state & ~CLOSED;
+    }
+
+    /**
+     * strait's version ("0.1.0"), as built into strait.jar: its manifest's
+     * {@code Implementation-Version} (also the module's version on the
+     * module path); null for classes that do not come from the jar.
+     */
+    public static String version() {
+        return Version.VALUE;
+    }
+
+    /** Reads the version once, from the manifest of the jar holding this class. */
+    private static final class Version {
+        static final String VALUE = read();
+
+        private static String read() {
+            java.net.URL u = JsRuntime.class.getResource("JsRuntime.class");
+            if (u == null || !"jar".equals(u.getProtocol())) return null;
+            String s = u.toString();
+            try (java.io.InputStream in = new java.net.URL(s.substring(0, s.lastIndexOf('!') + 1)
+                    + "/META-INF/MANIFEST.MF").openStream()) {
+                return new java.util.jar.Manifest(in).getMainAttributes().getValue("Implementation-Version");
+            } catch (java.io.IOException e) {
+                return null;
+            }
+        }
     }
 
     /** Creates a runtime. Loads libstrait.so on first use. */
@@ -223,7 +260,7 @@ public final class JsRuntime implements AutoCloseable {
             free();
             return;
         }
-        InteropNatives.loopStop(peer);
+        Natives.loopStop(peer);
         if (Natives.enteredHere(peer)) {
             synchronized (this) {
                 freeOnDrain = true;
@@ -235,7 +272,7 @@ public final class JsRuntime implements AutoCloseable {
             while (state != CLOSED) {
                 try {
                     wait(10);
-                    if (state != CLOSED) InteropNatives.loopStop(peer);
+                    if (state != CLOSED) Natives.loopStop(peer);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
@@ -328,7 +365,7 @@ public final class JsRuntime implements AutoCloseable {
      */
     ObjectTable table() {
         ObjectTable t = table;
-        if (t == null) table = t = InteropNatives.objectTable(peer);
+        if (t == null) table = t = Natives.objectTable(peer);
         return t;
     }
 
@@ -377,5 +414,25 @@ public final class JsRuntime implements AutoCloseable {
             releasePending = false;
         }
         if (n > 0) Natives.valueReleaseAll(peer, q, n);
+    }
+
+    /** The internals' access to this package (see {@link ApiAccess}). */
+    private static final class Access extends ApiAccess {
+        @Override public long peer(JsRuntime rt) { return rt.peer; }
+        @Override public void enter(JsRuntime rt) { rt.enter(); }
+        @Override public boolean tryEnter(JsRuntime rt) { return rt.tryEnter(); }
+        @Override public void leave(JsRuntime rt) { rt.leave(); }
+        @Override public void drainIfPending(JsRuntime rt) { rt.drainIfPending(); }
+        @Override public ObjectTable table(JsRuntime rt) { return rt.table(); }
+        @Override public void lease(JsRuntime rt) { rt.lease(); }
+        @Override public void unlease(JsRuntime rt) { rt.unlease(); }
+        @Override public void queueRelease(JsRuntime rt, long handle) { rt.queueRelease(handle); }
+        @Override public long handle(JsValue v) { return v.handle; }
+        @Override public JsRuntime enterUse(JsValue v) { return v.enterUse(); }
+        @Override public void leaveUse(JsValue v, JsRuntime rt) { v.leaveUse(rt); }
+        @Override public void acquire(JsValue v) { v.acquire(); }
+        @Override public void release(JsValue v) { v.release(); }
+        @Override public String releasedMessage(JsValue v) { return v.releasedMessage(); }
+        @Override public JsRuntime begin(JsObject o) { return o.begin(); }
     }
 }

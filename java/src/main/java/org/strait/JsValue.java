@@ -1,5 +1,8 @@
 package org.strait;
 
+import org.strait.internal.Natives;
+import org.strait.internal.ValueCodec;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
@@ -50,7 +53,7 @@ public class JsValue implements AutoCloseable {
     private final Releaser releaser;
     private final Cleaner.Cleanable cleanable;
 
-    /** Made by the JNI layer (src/jni/value_conv.c) on a thread inside the runtime. */
+    /** Made by the JNI layer (src/jni/value/handles.c) on a thread inside the runtime. */
     JsValue(JsRuntime runtime, long handle) {
         this.runtime = runtime;
         this.handle = handle;

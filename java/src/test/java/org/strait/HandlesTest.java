@@ -5,23 +5,10 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** JS values held from Java: JsObject, JsFunction, JsArray, JsPromise, globals. */
-class HandlesTest {
-    private JsRuntime rt;
-
-    @BeforeEach
-    void open() {
-        rt = JsRuntime.create();
-    }
-
-    @AfterEach
-    void close() {
-        rt.close();
-    }
+class HandlesTest extends RuntimeTestBase {
 
     @Test
     void evalReturnsTypedHandles() {

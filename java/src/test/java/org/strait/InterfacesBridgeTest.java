@@ -7,24 +7,11 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Interfaces and exceptions across Java -> JS -> Java (with the JS -> Java bridge). */
-class InterfacesBridgeTest {
-    private JsRuntime rt;
-
-    @BeforeEach
-    void open() {
-        rt = JsRuntime.create();
-    }
-
-    @AfterEach
-    void close() {
-        rt.close();
-    }
+class InterfacesBridgeTest extends RuntimeTestBase {
 
     @Test
     void javaExceptionThroughJsFramesComesOutAsTheOriginal() {

@@ -11,14 +11,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.strait.internal.JsProxyHandler;
 
 /** Java interfaces implemented by JS objects and functions (JsObject.as, Proxy). */
-class InterfacesTest {
-    private JsRuntime rt;
+class InterfacesTest extends RuntimeTestBase {
 
     /** An interface with a default method and several abstract ones. */
     public interface Greeter {
@@ -29,16 +27,6 @@ class InterfacesTest {
         default String twice(String name) {
             return greet(name) + greet(name);
         }
-    }
-
-    @BeforeEach
-    void open() {
-        rt = JsRuntime.create();
-    }
-
-    @AfterEach
-    void close() {
-        rt.close();
     }
 
     @Test

@@ -3,23 +3,10 @@ package org.strait;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** JS exceptions reaching Java as JsException. */
-class JsExceptionTest {
-    private JsRuntime rt;
-
-    @BeforeEach
-    void open() {
-        rt = JsRuntime.create();
-    }
-
-    @AfterEach
-    void close() {
-        rt.close();
-    }
+class JsExceptionTest extends RuntimeTestBase {
 
     @Test
     void errorNameMessageFileLineColumnStack() {

@@ -6,23 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Evaluation results, conversions and the lifetime of a JsRuntime. */
-class JsRuntimeTest {
-    private JsRuntime rt;
-
-    @BeforeEach
-    void open() {
-        rt = JsRuntime.create();
-    }
-
-    @AfterEach
-    void close() {
-        rt.close();
-    }
+class JsRuntimeTest extends RuntimeTestBase {
 
     @Test
     void undefinedAndNullBecomeNull() {
@@ -301,5 +288,27 @@ class JsRuntimeTest {
         StringBuilder sb = new StringBuilder();
         for (char c : s.toCharArray()) sb.append(c < 0x20 || c > 0x7e ? String.format("\\u%04x", (int) c) : c);
         return sb.toString();
+    }
+
+    @Test
+    void versionComesFromTheJar() {
+        String v = JsRuntime.version();
+        assertNotNull(v, "Implementation-Version of strait.jar");
+        assertTrue(v.matches("\\d+\\.\\d+\\.\\d+.*"), v);
+        String expected = System.getProperty("strait.test.version");
+        if (expected != null) assertEquals(expected, v);
+    }
+
+    @Test
+    void productRuntimeHasNoBenchmarkHooks() {
+        assertEquals("object", rt.eval("typeof Java"));
+        assertEquals("undefined", rt.eval("typeof Java.__bench"));
+    }
+
+    @Test
+    void jsCannotNameStraitInternals() {
+        assertEquals(Boolean.TRUE, rt.eval("(() => { try { Java.type('org.strait.internal.Natives'); return false; }"
+                + " catch (e) { return true; } })()"));
+        assertEquals("function", rt.eval("typeof Java.type('org.strait.JsRuntime').create"));
     }
 }

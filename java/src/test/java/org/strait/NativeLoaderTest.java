@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.File;
 import org.junit.jupiter.api.Test;
+import org.strait.internal.NativeLoader;
 
 /** The library comes from the jar when nothing else provides it. */
 class NativeLoaderTest {

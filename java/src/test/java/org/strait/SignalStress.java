@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.strait.testing.TestNatives;
 
 /**
  * Signal/GC stress test (run by scripts/test-java.sh under -Xcheck:jni with
@@ -36,7 +37,7 @@ public final class SignalStress {
         JsRuntime shared = JsRuntime.create();
         JsRuntime second = JsRuntime.create();
         for (JsRuntime rt : new JsRuntime[] {shared, second}) {
-            Natives.probeInstall(rt.peer);
+            TestNatives.probeInstall(rt.peer);
             // With the Java bridge present, bursts also wrap Java objects in
             // JS (wrappers whose JSC finalizers release JNI references).
             rt.eval("var SB = (typeof java === 'object' && java && java.lang"
@@ -110,7 +111,7 @@ public final class SignalStress {
         shared.close();
         second.close();
 
-        long finalized = Natives.probeFinalized();
+        long finalized = TestNatives.probeFinalized();
         if (failure.get() != null) {
             failure.get().printStackTrace();
             System.out.println("stress FAILED");

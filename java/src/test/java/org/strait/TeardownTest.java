@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.strait.testing.TestNatives;
 
 /** Closing a runtime invalidates everything bound to it, safely, from any thread. */
 class TeardownTest {
@@ -159,11 +161,11 @@ class TeardownTest {
     /** Lets the GC find unreachable runtimes until at most `target` live engines remain. */
     private static long gcUntilLive(long target, long timeoutMs) throws InterruptedException {
         long end = System.currentTimeMillis() + timeoutMs;
-        long live = Natives.probeLiveRuntimes();
+        long live = TestNatives.probeLiveRuntimes();
         while (live > target && System.currentTimeMillis() < end) {
             System.gc();
             Thread.sleep(20);
-            live = Natives.probeLiveRuntimes();
+            live = TestNatives.probeLiveRuntimes();
         }
         return live;
     }
@@ -176,13 +178,14 @@ class TeardownTest {
     }
 
     @Test
+    @Tag(TestNatives.TAG)
     @Timeout(120)
     void forgottenRuntimesAreFreedByTheCleaner() throws Exception {
         gcUntilLive(0, 2000);
-        long before = Natives.probeLiveRuntimes();
+        long before = TestNatives.probeLiveRuntimes();
         int n = 40;
         for (int i = 0; i < n; i++) createAndForget(i);
-        assertTrue(Natives.probeLiveRuntimes() > before, "the runtimes were counted while alive");
+        assertTrue(TestNatives.probeLiveRuntimes() > before, "the runtimes were counted while alive");
         long live = gcUntilLive(before, 60_000);
         assertEquals(before, live, "every forgotten runtime's engine was freed");
     }
@@ -201,19 +204,20 @@ class TeardownTest {
     }
 
     @Test
+    @Tag(TestNatives.TAG)
     @Timeout(120)
     void aClosedRuntimeIsFreedOnceAndTheCleanerTouchesNothing() throws Exception {
         gcUntilLive(0, 2000);
-        long before = Natives.probeLiveRuntimes();
+        long before = TestNatives.probeLiveRuntimes();
         for (int i = 0; i < 10; i++) {
             JsRuntime rt = JsRuntime.create();
             JsObject o = (JsObject) rt.eval("({a: 1})");
             rt.close();
             assertThrows(IllegalStateException.class, () -> o.get("a"));
         }
-        assertEquals(before, Natives.probeLiveRuntimes(), "close() freed each engine at once");
+        assertEquals(before, TestNatives.probeLiveRuntimes(), "close() freed each engine at once");
         gcUntilLive(-1, 500);
-        assertEquals(before, Natives.probeLiveRuntimes(), "the Cleaner freed nothing twice");
+        assertEquals(before, TestNatives.probeLiveRuntimes(), "the Cleaner freed nothing twice");
         try (JsRuntime rt = JsRuntime.create()) {
             assertEquals(2, rt.eval("1 + 1"));
         }

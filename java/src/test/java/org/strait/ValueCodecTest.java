@@ -6,24 +6,10 @@ import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.*;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** JsValue.toJava() and JsRuntime.toJs(): whole values in one crossing, both ways, and zero-copy bytes. */
-class ValueCodecTest {
-    JsRuntime rt;
-
-    @BeforeEach
-    void open() {
-        rt = JsRuntime.create();
-    }
-
-    @AfterEach
-    void close() {
-        rt.close();
-    }
-
+class ValueCodecTest extends RuntimeTestBase {
     Object js(String src) {
         Object v = rt.eval(src);
         return v instanceof JsValue ? ((JsValue) v).toJava() : v;

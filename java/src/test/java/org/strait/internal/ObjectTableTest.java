@@ -1,4 +1,4 @@
-package org.strait;
+package org.strait.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

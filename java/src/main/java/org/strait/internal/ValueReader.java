@@ -1,6 +1,9 @@
-package org.strait;
+package org.strait.internal;
 
-import static org.strait.ValueTags.*;
+import org.strait.ValueFormatException;
+import org.strait.ValueExt;
+
+import static org.strait.internal.ValueTags.*;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,4 +1,9 @@
-package org.strait;
+package org.strait.internal;
+
+import org.strait.JsRuntime;
+import org.strait.JsValue;
+import org.strait.JsObject;
+import org.strait.JsFunction;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -23,10 +28,11 @@ import java.util.Set;
  * after the runtime closed, calls throw IllegalStateException("runtime closed").
  */
 public final class JsProxyHandler implements InvocationHandler {
+    private static final ApiAccess A = ApiAccess.get();
     /** invokeMember's answer when the member is undefined. */
-    static final Object ABSENT = new Object();
+    public static final Object ABSENT = new Object();
     /** invokeMember's answer when the member is not a function. */
-    static final Object NOT_FUNCTION = new Object();
+    public static final Object NOT_FUNCTION = new Object();
 
     /** Interned JSStringRefs of method names, process-wide (a few hundred at most). */
     private static final java.util.concurrent.ConcurrentHashMap<String, Long> NAMES =
@@ -34,7 +40,7 @@ public final class JsProxyHandler implements InvocationHandler {
 
     private static long nameRef(String name) {
         Long r = NAMES.get(name);
-        if (r == null) r = NAMES.computeIfAbsent(name, InteropNatives::internName);
+        if (r == null) r = NAMES.computeIfAbsent(name, Natives::internName);
         return r;
     }
 
@@ -56,7 +62,7 @@ public final class JsProxyHandler implements InvocationHandler {
     }
 
     /**
-     * Called by src/jni/proxy_implement.c (inside the runtime) and by
+     * Called by src/jni/value/proxies.c (inside the runtime) and by
      * {@link JsObject#as}: a proxy implementing ifaces with impl. The
      * caller has checked that members named like abstract methods are
      * functions.
@@ -99,15 +105,15 @@ public final class JsProxyHandler implements InvocationHandler {
     };
 
     /** Checks ifaces and impl's members, then create(). From Java (JsObject.as). */
-    static Object implement(JsObject impl, Class<?>[] ifaces) {
+    public static Object implement(JsObject impl, Class<?>[] ifaces) {
         String[] names = abstractMethods(ifaces);
         if (!(impl instanceof JsFunction) && names.length > 0) {
-            JsRuntime rt = impl.enterUse();
+            JsRuntime rt = A.enterUse(impl);
             int[] kinds;
             try {
-                kinds = InteropNatives.memberKinds(rt.peer, impl.handle, names);
+                kinds = Natives.memberKinds(A.peer(rt), A.handle(impl), names);
             } finally {
-                impl.leaveUse(rt);
+                A.leaveUse(impl, rt);
             }
             for (int i = 0; i < names.length; i++)
                 if (kinds[i] == 2)
@@ -172,17 +178,17 @@ public final class JsProxyHandler implements InvocationHandler {
         if (method.getDeclaringClass() == Object.class) return objectMethod(proxy, method, args);
         boolean isDefault = method.isDefault();
         Object r;
-        JsRuntime rt = impl.enterUse();
+        JsRuntime rt = A.enterUse(impl);
         try {
             Args a = Args.pack(rt, false, null, args);
             long name = isFunction && !isDefault ? 0 : nameRef(method.getName());
             try {
-                r = InteropNatives.invokeNamed(rt.peer, rt, impl.handle, name, a.hold().vals, a.refs, a.argc);
+                r = Natives.invokeNamed(A.peer(rt), rt, A.handle(impl), name, a.hold().vals, a.refs, a.argc);
             } finally {
                 a.unhold();
             }
         } finally {
-            impl.leaveUse(rt);
+            A.leaveUse(impl, rt);
             /* impl's Cleaner releases the handle passed above: keep impl
              * reachable until the call has returned */
             java.lang.ref.Reference.reachabilityFence(impl);

@@ -1,4 +1,4 @@
-package org.strait;
+package org.strait.internal;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Constructor;
@@ -24,7 +24,7 @@ import java.util.Set;
  * <p>Classes get a dense index once per process ({@link #classIndex}); the
  * native side keeps its metadata by that index. {@link #describe} reports a
  * class's public constructors, methods and fields with one-character type
- * codes (see src/jni/bridge.h) so native code can resolve overloads and
+ * codes (see src/jni/model/model.h) so native code can resolve overloads and
  * convert arguments without further upcalls.
  */
 final class Bridge {
@@ -102,12 +102,17 @@ final class Bridge {
 
     private static Class<?> load(String name) {
         if (name.isEmpty() || name.startsWith(".") || name.endsWith(".")) return null;
+        // strait's own internals (raw natives on peers) are not for JS
+        if (name.startsWith(INTERNAL)) return null;
         try {
             return Class.forName(name, false, loader());
         } catch (ClassNotFoundException | LinkageError | IllegalArgumentException e) {
             return null;
         }
     }
+
+    /** The package of strait's internals, which JS cannot name. */
+    private static final String INTERNAL = Bridge.class.getPackageName() + ".";
 
     private static volatile Set<String> knownPackages;
 
@@ -151,7 +156,7 @@ final class Bridge {
 
     // ---- type codes --------------------------------------------------------
 
-    /** One-character type code of t (see src/jni/bridge.h). */
+    /** One-character type code of t (see src/jni/model/model.h). */
     static char code(Class<?> t) {
         if (t.isPrimitive()) {
             if (t == void.class) return 'V';

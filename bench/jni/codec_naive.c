@@ -5,7 +5,8 @@
  * container with NewObject and fills it with add/put calls; Java -> JS walks
  * Maps and Lists with instanceof checks and method calls. Plain data only
  * (no cycles, no Java wrappers). Reached from Java through
- * org.strait.ValueBaselines; not part of the API.
+ * org.strait.bench.ValueBaselines (natives on org.strait.bench.BenchNatives);
+ * linked only into the test/bench library variant (build/lib-testing).
  */
 #include "base/jni_base.h"
 #include "value/value.h"
@@ -130,7 +131,7 @@ static JSValueRef to_js(JNIEnv *env, JSContextRef ctx, jobject o) {
   return JSValueMakeUndefined(ctx);
 }
 
-/* Natives.codecNaiveToJava(peer, handle): the baseline JS -> Java. Any
+/* BenchNatives.codecNaiveToJava(peer, handle): the baseline JS -> Java. Any
  * Java thread. */
 static jobject JNICALL n_naive_to_java(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
@@ -140,7 +141,7 @@ static jobject JNICALL n_naive_to_java(JNIEnv *env, jclass cls, jlong peer, jlon
   return r;
 }
 
-/* Natives.codecNaiveToJs(peer, owner, value): the baseline Java -> JS,
+/* BenchNatives.codecNaiveToJs(peer, owner, value): the baseline Java -> JS,
  * returned as eval returns values. Any Java thread. */
 static jobject JNICALL n_naive_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owner, jobject value) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
@@ -151,48 +152,46 @@ static jobject JNICALL n_naive_to_js(JNIEnv *env, jclass cls, jlong peer, jobjec
   return r;
 }
 
-static const JNINativeMethod natives[] = {
+const JNINativeMethod strait__codec_naive_natives[] = {
     {"codecNaiveToJava", "(JJ)Ljava/lang/Object;", (void *)n_naive_to_java},
-    {"codecNaiveToJs", "(JLorg/strait/JsRuntime;Ljava/lang/Object;)Ljava/lang/Object;", (void *)n_naive_to_js},
+    {"codecNaiveToJs", "(JLjava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", (void *)n_naive_to_js},
+};
+const int strait__codec_naive_natives_count =
+    (int)(sizeof strait__codec_naive_natives / sizeof strait__codec_naive_natives[0]);
+
+static const strait__jid naive_ids[] = {
+    JID_CLASS(nv, ArrayList, "java/util/ArrayList"),
+    JID_CLASS(nv, LinkedHashMap, "java/util/LinkedHashMap"),
+    JID_CLASS(nv, Map, "java/util/Map"),
+    JID_CLASS(nv, List, "java/util/List"),
+    JID_CLASS(nv, Iterator, "java/util/Iterator"),
+    JID_CLASS(nv, MapEntry, "java/util/Map$Entry"),
+    JID_CLASS(nv, Set, "java/util/Set"),
+    JID_CLASS(nv, Boolean, "java/lang/Boolean"),
+    JID_CLASS(nv, Number, "java/lang/Number"),
+    JID_CLASS(nv, Integer, "java/lang/Integer"),
+    JID_CLASS(nv, String, "java/lang/String"),
+    JID_METHOD(nv, ArrayList_init, nv.ArrayList, "<init>", "(I)V"),
+    JID_METHOD(nv, ArrayList_add, nv.ArrayList, "add", "(Ljava/lang/Object;)Z"),
+    JID_METHOD(nv, LinkedHashMap_init, nv.LinkedHashMap, "<init>", "()V"),
+    JID_METHOD(nv, Map_put, nv.Map, "put", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"),
+    JID_METHOD(nv, Map_entrySet, nv.Map, "entrySet", "()Ljava/util/Set;"),
+    JID_METHOD(nv, Set_iterator, nv.Set, "iterator", "()Ljava/util/Iterator;"),
+    JID_METHOD(nv, Iterator_hasNext, nv.Iterator, "hasNext", "()Z"),
+    JID_METHOD(nv, Iterator_next, nv.Iterator, "next", "()Ljava/lang/Object;"),
+    JID_METHOD(nv, Entry_getKey, nv.MapEntry, "getKey", "()Ljava/lang/Object;"),
+    JID_METHOD(nv, Entry_getValue, nv.MapEntry, "getValue", "()Ljava/lang/Object;"),
+    JID_METHOD(nv, List_size, nv.List, "size", "()I"),
+    JID_METHOD(nv, List_get, nv.List, "get", "(I)Ljava/lang/Object;"),
+    JID_METHOD(nv, Boolean_booleanValue, nv.Boolean, "booleanValue", "()Z"),
+    JID_METHOD(nv, Number_doubleValue, nv.Number, "doubleValue", "()D"),
+    JID_SMETHOD(nv, Boolean_valueOf, nv.Boolean, "valueOf", "(Z)Ljava/lang/Boolean;"),
+    JID_SMETHOD(nv, Integer_valueOf, nv.Integer, "valueOf", "(I)Ljava/lang/Integer;"),
+    JID_SMETHOD(nv, Double_valueOf, strait__jc.Double, "valueOf", "(D)Ljava/lang/Double;"),
 };
 
-/* Caches the classes of the naive converter and registers its natives.
- * Once, from strait__codec_jni_init(). */
-int strait__codec_naive_init(JNIEnv *env);
+/* Caches the classes of the naive converter. Once, from
+ * strait__testing_init (tests/jni/testing.c). */
 int strait__codec_naive_init(JNIEnv *env) {
-#define CLS(f, n) if (!(nv.f = strait__global_class(env, n))) return STRAIT_EINVAL
-#define MID(f, c, n, s) if (!(nv.f = (*env)->GetMethodID(env, c, n, s))) return STRAIT_EINVAL
-#define SMID(f, c, n, s) if (!(nv.f = (*env)->GetStaticMethodID(env, c, n, s))) return STRAIT_EINVAL
-  CLS(ArrayList, "java/util/ArrayList");
-  CLS(LinkedHashMap, "java/util/LinkedHashMap");
-  CLS(Map, "java/util/Map");
-  CLS(List, "java/util/List");
-  CLS(Iterator, "java/util/Iterator");
-  CLS(MapEntry, "java/util/Map$Entry");
-  CLS(Set, "java/util/Set");
-  CLS(Boolean, "java/lang/Boolean");
-  CLS(Number, "java/lang/Number");
-  CLS(Integer, "java/lang/Integer");
-  CLS(String, "java/lang/String");
-  MID(ArrayList_init, nv.ArrayList, "<init>", "(I)V");
-  MID(ArrayList_add, nv.ArrayList, "add", "(Ljava/lang/Object;)Z");
-  MID(LinkedHashMap_init, nv.LinkedHashMap, "<init>", "()V");
-  MID(Map_put, nv.Map, "put", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;");
-  MID(Map_entrySet, nv.Map, "entrySet", "()Ljava/util/Set;");
-  MID(Set_iterator, nv.Set, "iterator", "()Ljava/util/Iterator;");
-  MID(Iterator_hasNext, nv.Iterator, "hasNext", "()Z");
-  MID(Iterator_next, nv.Iterator, "next", "()Ljava/lang/Object;");
-  MID(Entry_getKey, nv.MapEntry, "getKey", "()Ljava/lang/Object;");
-  MID(Entry_getValue, nv.MapEntry, "getValue", "()Ljava/lang/Object;");
-  MID(List_size, nv.List, "size", "()I");
-  MID(List_get, nv.List, "get", "(I)Ljava/lang/Object;");
-  MID(Boolean_booleanValue, nv.Boolean, "booleanValue", "()Z");
-  MID(Number_doubleValue, nv.Number, "doubleValue", "()D");
-  SMID(Boolean_valueOf, nv.Boolean, "valueOf", "(Z)Ljava/lang/Boolean;");
-  SMID(Integer_valueOf, nv.Integer, "valueOf", "(I)Ljava/lang/Integer;");
-  SMID(Double_valueOf, strait__jc.Double, "valueOf", "(D)Ljava/lang/Double;");
-#undef CLS
-#undef MID
-#undef SMID
-  return strait__register(env, strait__jc.Natives, natives, (int)(sizeof natives / sizeof natives[0]));
+  return strait__ids_load(env, naive_ids, JID_COUNT(naive_ids));
 }

@@ -1,4 +1,4 @@
-package org.strait;
+package org.strait.internal;
 
 import java.lang.ref.SoftReference;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package org.strait;
+package org.strait.internal;
 
 /** Tags and constants of the value format (docs/value-format.md); mirrors src/core/codec.h. */
 final class ValueTags {

@@ -1,7 +1,9 @@
-package org.strait;
+package org.strait.internal;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.strait.ValueConversionException;
+import org.strait.ValueExt;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package org.strait;
+package org.strait.internal;
 
 /**
  * The Java objects one runtime's JS code holds wrappers for, by id. One
@@ -13,7 +13,7 @@ package org.strait;
  * <p>Threads: only the thread inside the runtime's gate calls it (the native
  * side guarantees that), so it takes no locks.
  */
-final class ObjectTable {
+public final class ObjectTable {
     /** Results of {@link #register} for values that cross as JS primitives. */
     static final long STRING = -1, INT = -2, LONG = -3, DOUBLE = -4, BOOLEAN = -5, CHAR = -6;
     static final int ID_BITS = 40;
@@ -36,7 +36,7 @@ final class ObjectTable {
     private long nextId = 1;
 
     /** Number of objects held. */
-    int size() {
+    public int size() {
         return live;
     }
 

@@ -1,4 +1,6 @@
-package org.strait;
+package org.strait.internal;
+
+import org.strait.JsRuntime;
 
 import java.util.Objects;
 
@@ -7,64 +9,65 @@ import java.util.Objects;
  * event loop, running it. Kept apart from JsRuntime, which delegates here.
  * See docs/threading.md for the model.
  */
-final class RuntimeInterop {
+public final class RuntimeInterop {
+    private static final ApiAccess A = ApiAccess.get();
     private RuntimeInterop() {}
 
-    static Object getGlobal(JsRuntime rt, String name) {
+    public static Object getGlobal(JsRuntime rt, String name) {
         Objects.requireNonNull(name, "name");
-        rt.enter();
+        A.enter(rt);
         try {
-            rt.drainIfPending();
-            return InteropNatives.get(rt.peer, rt, 0, name);
+            A.drainIfPending(rt);
+            return Natives.get(A.peer(rt), rt, 0, name);
         } finally {
-            rt.leave();
+            A.leave(rt);
         }
     }
 
-    static void setGlobal(JsRuntime rt, String name, Object value) {
+    public static void setGlobal(JsRuntime rt, String name, Object value) {
         Objects.requireNonNull(name, "name");
-        rt.enter();
+        A.enter(rt);
         try {
-            rt.drainIfPending();
+            A.drainIfPending(rt);
             Args a = Args.one(rt, value);
             try {
                 a.hold();
-                InteropNatives.set(rt.peer, 0, name, a.vals, a.refs);
+                Natives.set(A.peer(rt), 0, name, a.vals, a.refs);
             } finally {
                 a.unhold();
             }
         } finally {
-            rt.leave();
+            A.leave(rt);
             java.lang.ref.Reference.reachabilityFence(value);
         }
     }
 
-    static void post(JsRuntime rt, Runnable task) {
+    public static void post(JsRuntime rt, Runnable task) {
         Objects.requireNonNull(task, "task");
-        rt.enter();
+        A.enter(rt);
         try {
-            InteropNatives.post(rt.peer, task);
+            Natives.post(A.peer(rt), task);
         } finally {
-            rt.leave();
+            A.leave(rt);
         }
     }
 
-    static void runLoop(JsRuntime rt) {
-        rt.enter();
+    public static void runLoop(JsRuntime rt) {
+        A.enter(rt);
         try {
-            rt.drainIfPending();
-            InteropNatives.runLoop(rt.peer);
+            A.drainIfPending(rt);
+            Natives.runLoop(A.peer(rt));
         } finally {
-            rt.leave();
+            A.leave(rt);
         }
     }
 
-    static AutoCloseable keepAlive(JsRuntime rt) {
-        rt.enter();
+    public static AutoCloseable keepAlive(JsRuntime rt) {
+        A.enter(rt);
         try {
-            InteropNatives.loopRef(rt.peer, 1);
+            Natives.loopRef(A.peer(rt), 1);
         } finally {
-            rt.leave();
+            A.leave(rt);
         }
         return new AutoCloseable() {
             private boolean closed;
@@ -73,11 +76,11 @@ final class RuntimeInterop {
             public synchronized void close() {
                 if (closed) return;
                 closed = true;
-                if (!rt.tryEnter()) return;
+                if (!A.tryEnter(rt)) return;
                 try {
-                    InteropNatives.loopRef(rt.peer, -1);
+                    Natives.loopRef(A.peer(rt), -1);
                 } finally {
-                    rt.leave();
+                    A.leave(rt);
                 }
             }
         };

@@ -1,6 +1,10 @@
-package org.strait;
+package org.strait.internal;
 
-import static org.strait.ValueTags.*;
+import org.strait.JsValue;
+import org.strait.ValueConversionException;
+import org.strait.ValueExt;
+
+import static org.strait.internal.ValueTags.*;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

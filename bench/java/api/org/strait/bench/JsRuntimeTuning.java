@@ -1,9 +1,17 @@
-package org.strait;
+package org.strait.bench;
+
+import org.strait.JsFunction;
+import org.strait.JsRuntime;
+import org.strait.internal.ApiAccess;
 
 /**
- * Knobs for benchmarks and experiments; not needed by applications.
+ * Knobs of the contention benchmark (InteropBench); not API (applications
+ * set the gate's spin budget with STRAIT_GATE_SPIN_US). Needs the
+ * test/bench library (BenchNatives).
  */
 public final class JsRuntimeTuning {
+    private static final ApiAccess A = ApiAccess.get();
+
     private JsRuntimeTuning() {}
 
     /**
@@ -11,11 +19,11 @@ public final class JsRuntimeTuning {
      * (default 50 us, or STRAIT_GATE_SPIN_US); negative parks at once.
      */
     public static void setGateSpinMicros(JsRuntime rt, long micros) {
-        rt.enter();
+        A.enter(rt);
         try {
-            InteropNatives.setGateSpin(rt.peer, micros);
+            BenchNatives.setGateSpin(A.peer(rt), micros);
         } finally {
-            rt.leave();
+            A.leave(rt);
         }
     }
 
@@ -40,12 +48,12 @@ public final class JsRuntimeTuning {
 
     /** The raw call of f with no arguments, through the gate or not. */
     private static void rawCall(JsFunction f, boolean gated) {
-        JsRuntime rt = f.begin();
+        JsRuntime rt = A.begin(f);
         try {
-            if (gated) InteropNatives.rawCallGated(rt.peer, f.handle);
-            else InteropNatives.rawCallNoGate(rt.peer, f.handle);
+            if (gated) BenchNatives.rawCallGated(A.peer(rt), A.handle(f));
+            else BenchNatives.rawCallNoGate(A.peer(rt), A.handle(f));
         } finally {
-            rt.leave();
+            A.leave(rt);
         }
     }
 }

@@ -1,4 +1,7 @@
-package org.strait;
+package org.strait.internal;
+
+import org.strait.JsRuntime;
+import org.strait.JsValue;
 
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
@@ -12,7 +15,8 @@ import java.util.Objects;
  * and zero-copy sharing of byte buffers. Package-private; the public entry
  * points are on JsValue and JsRuntime.
  */
-final class ValueCodec {
+public final class ValueCodec {
+    private static final ApiAccess A = ApiAccess.get();
     private ValueCodec() {}
 
     static final int HANDLES = 1;
@@ -21,18 +25,18 @@ final class ValueCodec {
     private static final Cleaner CLEANER = Cleaner.create();
 
     /** The value of v as plain Java data; functions and symbols become JsValue handles when handles is set. */
-    static Object toJava(JsValue v, boolean handles) {
+    public static Object toJava(JsValue v, boolean handles) {
         JsRuntime rt = v.runtime();
         ValueBuffers.State st = ValueBuffers.forThread();
         int flags = (handles ? HANDLES : 0) | (st.busy > 0 ? NO_THREAD_BUFFER : 0);
         st.busy++;
         try {
             Object res;
-            v.enterUse();
+            A.enterUse(v);
             try {
-                res = Natives.codecToJava(rt.peer, rt, v.handle, flags);
+                res = Natives.codecToJava(A.peer(rt), rt, A.handle(v), flags);
             } finally {
-                v.leaveUse(rt);
+                A.leaveUse(v, rt);
             }
             boolean outer = st.busy == 1;
             if (res == null) {
@@ -67,7 +71,7 @@ final class ValueCodec {
     }
 
     /** value as a JS value of rt (returned as eval returns values: a JsValue for objects). */
-    static Object toJs(JsRuntime rt, Object value) {
+    public static Object toJs(JsRuntime rt, Object value) {
         if (value instanceof ByteBuffer && ((ByteBuffer) value).isDirect()) {
             ByteBuffer b = (ByteBuffer) value;
             return share(rt, b.isReadOnly() ? writableCopy(b) : b);
@@ -90,7 +94,7 @@ final class ValueCodec {
                             + v.getClass().getSimpleName() + " inside the value)");
                 if (v.runtime().isClosed()) throw new IllegalStateException("runtime closed");
                 try {
-                    v.acquire();
+                    A.acquire(v);
                 } catch (IllegalStateException e) {
                     throw new IllegalStateException(e.getMessage() + " (inside the value given to toJs)");
                 }
@@ -117,26 +121,26 @@ final class ValueCodec {
             }
             out.put(0, bytes, 0, len);
             Object[] refArray = refs.isEmpty() ? null : refs.toArray();
-            rt.enter();
+            A.enter(rt);
             try {
-                return Natives.codecToJs(rt.peer, rt, out == st.buf ? null : out, len, refArray);
+                return Natives.codecToJs(A.peer(rt), rt, out == st.buf ? null : out, len, refArray);
             } finally {
-                rt.leave();
+                A.leave(rt);
             }
         } finally {
             st.busy--;
-            for (JsValue v : held) v.release();
+            for (JsValue v : held) A.release(v);
         }
     }
 
     /** An ArrayBuffer over buf's memory (no copy); buf stays alive while JS holds it. */
     static Object share(JsRuntime rt, ByteBuffer buf) {
         Objects.requireNonNull(buf, "buf");
-        rt.enter();
+        A.enter(rt);
         try {
-            return Natives.codecShareBuffer(rt.peer, rt, buf);
+            return Natives.codecShareBuffer(A.peer(rt), rt, buf);
         } finally {
-            rt.leave();
+            A.leave(rt);
         }
     }
 
@@ -148,20 +152,20 @@ final class ValueCodec {
      * memory) only once the last leased ByteBuffer was collected, so the
      * ByteBuffer never points at freed memory or another runtime's.
      */
-    static ByteBuffer bufferOf(JsValue v) {
+    public static ByteBuffer bufferOf(JsValue v) {
         long[] prot = new long[1];
         ByteBuffer b;
-        JsRuntime rt = v.enterUse();
+        JsRuntime rt = A.enterUse(v);
         try {
-            b = Natives.codecBufferOf(rt.peer, v.handle, prot);
-            rt.lease();
+            b = Natives.codecBufferOf(A.peer(rt), A.handle(v), prot);
+            A.lease(rt);
         } finally {
-            v.leaveUse(rt);
+            A.leaveUse(v, rt);
         }
         long h = prot[0];
         CLEANER.register(b, () -> {
-            rt.queueRelease(h);
-            rt.unlease();
+            A.queueRelease(rt, h);
+            A.unlease(rt);
         });
         return b.order(ByteOrder.nativeOrder());
     }

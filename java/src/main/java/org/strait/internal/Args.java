@@ -1,20 +1,25 @@
-package org.strait;
+package org.strait.internal;
+
+import org.strait.JsRuntime;
+import org.strait.JsValue;
+import org.strait.JsObject;
 
 /**
- * Java arguments packed for one crossing into JS (see InteropNatives): the
+ * Java arguments packed for one crossing into JS (see Natives): the
  * values in {@code vals[0..argc)}, then one type tag per byte in the longs
  * after them; Strings and Java objects in {@code refs[i]}. The tags are the
- * STRAIT__ARG_* constants of src/jni/handles.h.
+ * STRAIT__ARG_* constants of src/jni/call/interop.h.
  */
-final class Args {
+public final class Args {
+    private static final ApiAccess A = ApiAccess.get();
     static final byte UNDEFINED = 0, NULL = 1, FALSE = 2, TRUE = 3, INT = 4, DOUBLE = 5,
             STRING = 6, HANDLE = 7, JAVA = 8, BIGINT = 9, JAVA_REG = 10;
 
     private static final long MAX_SAFE = 1L << 53;
 
-    final long[] vals;
-    Object[] refs;
-    final int argc;
+    public final long[] vals;
+    public Object[] refs;
+    public final int argc;
     /** The JsValue arguments (handles), for {@link #hold}; null when none. */
     private JsValue[] values;
     private int nvalues;
@@ -35,10 +40,10 @@ final class Args {
      * {@link #unhold}. The caller calls unhold() in a finally block, also
      * when this throws. Returns this.
      */
-    Args hold() {
+    public Args hold() {
         for (; held < nvalues; held++) {
             try {
-                values[held].acquire();
+                A.acquire(values[held]);
             } catch (IllegalStateException e) {
                 throw new IllegalStateException("argument " + indexOf(values[held]) + ": " + e.getMessage());
             }
@@ -47,13 +52,13 @@ final class Args {
     }
 
     /** Gives back the uses {@link #hold} took. */
-    void unhold() {
-        while (held > 0) values[--held].release();
+    public void unhold() {
+        while (held > 0) A.release(values[--held]);
     }
 
     private int indexOf(JsValue v) {
         for (int i = 0; i < argc; i++)
-            if (tagOf(i) == HANDLE && vals[i] == v.handle) return i;
+            if (tagOf(i) == HANDLE && vals[i] == A.handle(v)) return i;
         return -1;
     }
 
@@ -64,26 +69,26 @@ final class Args {
     }
 
     /**
-     * InteropNatives.call(fn, flags) with these arguments. Java objects
+     * Natives.call(fn, flags) with these arguments. Java objects
      * among them are registered here, in the runtime's ObjectTable, inside
      * the runtime's gate (enterArgs ... leaveArgs around the call), so the
      * native side wraps each without an upcall (STRAIT__ARG_JAVA_REG). The
      * caller holds a count of rt.
      */
-    Object call(JsRuntime rt, long fn, int flags) {
-        ObjectTable t = refs == null ? null : rt.table();
+    public Object call(JsRuntime rt, long fn, int flags) {
+        ObjectTable t = refs == null ? null : A.table(rt);
         if (t == null || !hasJava())
-            return InteropNatives.call(rt.peer, rt, fn, flags, vals, refs, argc);
-        InteropNatives.enterArgs(rt.peer);
+            return Natives.call(A.peer(rt), rt, fn, flags, vals, refs, argc);
+        Natives.enterArgs(A.peer(rt));
         try {
             for (int i = 0; i < argc; i++) {
                 if (tagOf(i) != JAVA) continue;
                 vals[i] = t.register(refs[i]);
                 retag(i, JAVA_REG);
             }
-            return InteropNatives.call(rt.peer, rt, fn, flags, vals, refs, argc);
+            return Natives.call(A.peer(rt), rt, fn, flags, vals, refs, argc);
         } finally {
-            InteropNatives.leaveArgs(rt.peer);
+            Natives.leaveArgs(A.peer(rt));
         }
     }
 
@@ -105,7 +110,7 @@ final class Args {
     }
 
     /** Packs receiver (when hasThis) followed by args, for runtime rt. */
-    static Args pack(JsRuntime rt, boolean hasThis, Object receiver, Object[] args) {
+    public static Args pack(JsRuntime rt, boolean hasThis, Object receiver, Object[] args) {
         int n = (args == null ? 0 : args.length) + (hasThis ? 1 : 0);
         if (n == 0) return NONE;
         Args a = new Args(new long[n + (n + 7) / 8], null, n);
@@ -118,7 +123,7 @@ final class Args {
     }
 
     /** Packs a single value (a property store). */
-    static Args one(JsRuntime rt, Object value) {
+    public static Args one(JsRuntime rt, Object value) {
         Args a = new Args(new long[2], null, 1);
         a.put(rt, 0, value);
         return a;
@@ -171,8 +176,8 @@ final class Args {
                         "argument " + i + " is a JsValue of another runtime");
             if (v.runtime().isClosed()) throw new IllegalStateException("runtime closed");
             if (v.isReleased())
-                throw new IllegalStateException("argument " + i + ": " + v.releasedMessage());
-            vals[i] = v.handle;
+                throw new IllegalStateException("argument " + i + ": " + A.releasedMessage(v));
+            vals[i] = A.handle(v);
             tag(i, HANDLE);
             addValue(v);
         } else {

@@ -1,7 +1,8 @@
-package org.strait;
+package org.strait.internal;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.strait.ValueFormatException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;

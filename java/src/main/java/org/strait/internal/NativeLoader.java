@@ -1,4 +1,4 @@
-package org.strait;
+package org.strait.internal;
 
 import java.io.File;
 import java.io.IOException;
@@ -14,7 +14,8 @@ import java.util.List;
  * Loads libstrait.so into the JVM once. Where it looks, in order:
  * <ol>
  * <li>the system property {@code strait.library} (absolute path; the strait
- *     launcher sets it to the library it already mapped);</li>
+ *     launcher sets it to the library it already mapped, and the tests and
+ *     benchmarks that need test natives to build/lib-testing/libstrait.so);</li>
  * <li>a libstrait.so already mapped into this process (found in
  *     /proc/self/maps), so the JVM binds to that very copy;</li>
  * <li>{@code java.library.path};</li>
@@ -37,7 +38,7 @@ public final class NativeLoader {
     /** Loads the library if not yet loaded. Thread-safe; throws UnsatisfiedLinkError on failure. */
     public static synchronized void load() {
         if (loaded || loading) return;
-        // JNI_OnLoad looks up (and so initializes) org.strait.Natives, whose
+        // JNI_OnLoad looks up (and so initializes) org.strait.internal.Natives, whose
         // static initializer calls load() again on this thread: that nested
         // call must return at once (the monitor is re-entrant).
         loading = true;

@@ -1,10 +1,11 @@
 /*
- * testprobe.c - test-only natives: for the signal/GC stress test, objects
+ * testprobe.c - test-only natives of org.strait.testing.TestNatives, linked
+ * only into the test/bench library variant (build/lib-testing): for the signal/GC stress test, objects
  * whose JSC finalizer counts up a process-wide counter, so a test can
  * allocate millions of JS objects with native finalizers while Java
  * threads run the JVM's collector (both heaps' GCs and their signals at
- * once), installed only on request (Natives.probeInstall); and the number
- * of live JsRuntime engines (Natives.probeLiveRuntimes), so a test can see
+ * once), installed only on request (TestNatives.probeInstall); and the number
+ * of live JsRuntime engines (TestNatives.probeLiveRuntimes), so a test can see
  * forgotten runtimes being freed.
  */
 #include "base/jni_base.h"
@@ -36,7 +37,7 @@ static JSValueRef probe_make(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
   return JSObjectMake(ctx, probe_class, NULL);
 }
 
-/* Natives.probeInstall(peer): defines globalThis.__straitProbe. Any Java
+/* TestNatives.probeInstall(peer): defines globalThis.__straitProbe. Any Java
  * thread (enters the gate). */
 static void JNICALL n_probe_install(JNIEnv *env, jclass cls, jlong peer) {
   strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
@@ -51,12 +52,12 @@ static void JNICALL n_probe_install(JNIEnv *env, jclass cls, jlong peer) {
   strait_leave(jrt->rt);
 }
 
-/* Natives.probeFinalized(): probe objects finalized so far. Any thread. */
+/* TestNatives.probeFinalized(): probe objects finalized so far. Any thread. */
 static jlong JNICALL n_probe_finalized(JNIEnv *env, jclass cls) {
   return (jlong)atomic_load_explicit(&probe_finalized, memory_order_relaxed);
 }
 
-/* Natives.probeLiveRuntimes(): runtimes made by JsRuntime.create() whose
+/* TestNatives.probeLiveRuntimes(): runtimes made by JsRuntime.create() whose
  * engine is not freed yet, process-wide. Any thread. */
 static jlong JNICALL n_probe_live_runtimes(JNIEnv *env, jclass cls) {
   return (jlong)strait__jrt_live_embedded();

@@ -3,7 +3,10 @@
  * with, measured in the same process: an empty JSC callback
  * (Java.__bench.empty) and the raw JNI call each row makes, timed in a C
  * loop with cached IDs (Java.__bench.jni(kind, n, obj) -> ns per call).
- * Test and benchmark support only; nothing else uses it.
+ * Test and benchmark support only: linked only into the test/bench library
+ * variant (build/lib-testing), installed on request
+ * (org.strait.testing.TestNatives.bridgeBenchInstall), never in a product
+ * runtime.
  *
  * Everything here runs inside the runtime's gate.
  */
@@ -126,7 +129,7 @@ static JSValueRef bench_jni(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
 }
 
 /* Defines Java.__bench (empty, emptyClass, token, jni). Inside the gate. */
-void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
+static void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
   strait_set_function(ctx, o, "empty", bench_empty);
   strait_set_function(ctx, o, "token", bench_token);
@@ -145,3 +148,30 @@ void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
   JSClassRelease(ecls);
   strait_set_property(ctx, java, "__bench", o, kJSPropertyAttributeDontEnum);
 }
+
+/* TestNatives.bridgeBenchInstall(peer): defines Java.__bench on the
+ * runtime's Java object (the bridge is attached by JsRuntime.create()).
+ * Throws IllegalStateException without the bridge. Any Java thread (enters
+ * the gate). */
+static void JNICALL n_bridge_bench_install(JNIEnv *env, jclass cls, jlong peer) {
+  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  int rc = strait_enter(jrt->rt);
+  if (rc) {
+    strait__throw_status(env, rc, "bridgeBenchInstall");
+    return;
+  }
+  jb_rt *b = jrt->bridge;
+  JSGlobalContextRef ctx = strait_runtime_context(jrt->rt);
+  JSStringRef name = JSStringCreateWithUTF8CString("Java");
+  JSValueRef java = b ? JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), name, NULL) : NULL;
+  JSStringRelease(name);
+  if (java && JSValueIsObject(ctx, java)) jb_bench_install(b, ctx, (JSObjectRef)java);
+  else (*env)->ThrowNew(env, strait__jc.IllegalStateException, "bridgeBenchInstall: no Java bridge");
+  strait_leave(jrt->rt);
+}
+
+const JNINativeMethod strait__bridge_bench_natives[] = {
+    {"bridgeBenchInstall", "(J)V", (void *)n_bridge_bench_install},
+};
+const int strait__bridge_bench_natives_count =
+    (int)(sizeof strait__bridge_bench_natives / sizeof strait__bridge_bench_natives[0]);

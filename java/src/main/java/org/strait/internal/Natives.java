@@ -1,0 +1,168 @@
+package org.strait.internal;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Every native method of libstrait.so, in one class (as Javet's V8Native).
+ * Internal: the public API (JsRuntime, JsValue, ...) wraps these and
+ * enforces the rules they rely on.
+ *
+ * <p>Conventions: the native peer comes first as a {@code long} (a
+ * {@code strait__jrt*} for runtime calls). Parameters are only primitives,
+ * {@code String}, arrays, {@code ByteBuffer} and {@code Object}; an
+ * {@code Object owner} is the {@code org.strait.JsRuntime} that owns the
+ * handles made by the call, passed opaque so no API type appears here.
+ * Every runtime native is called only between {@code JsRuntime.enter()} and
+ * {@code leave()} (an in-flight count), so the peer is never freed while a
+ * call is running. The natives are registered with RegisterNatives from
+ * the tables in src/jni/ (strait__natives_register, src/jni/base/jcache.c)
+ * when the library loads (JNI_OnLoad).
+ *
+ * <p>JS-from-Java calls pass their arguments packed ({@link Args}): one
+ * {@code long[]} with the values and then one type tag per byte, plus an
+ * {@code Object[]} for Strings and Java objects (null when there are none),
+ * so a call makes at most one array read of primitives across JNI. A handle
+ * argument is a protected JSValueRef ({@code JsValue.handle}); 0 names the
+ * global object.
+ */
+public final class Natives {
+    private Natives() {}
+
+    static {
+        NativeLoader.load();
+    }
+
+    // ---- runtime ------------------------------------------------------------
+
+    /** Creates a runtime owned by {@code owner}; returns its peer. Throws on failure. */
+    public static native long runtimeNew(Object owner);
+
+    /** Frees the runtime of peer. Called once, when no call is inside. */
+    public static native void runtimeFree(long peer);
+
+    /** True when the calling thread is inside a native call of peer (a callback from JS). */
+    public static native boolean enteredHere(long peer);
+
+    /** Evaluates source (file may be null) and converts the completion value. */
+    public static native Object eval(long peer, Object owner, String source, String fileName);
+
+    // ---- values -------------------------------------------------------------
+
+    /** Releases one JsValue handle. */
+    public static native void valueRelease(long peer, long handle);
+
+    /** Releases handles[0..count). */
+    public static native void valueReleaseAll(long peer, long[] handles, int count);
+
+    /** String(value), exact UTF-16. */
+    public static native String valueToString(long peer, long handle);
+
+    /** typeof value. */
+    public static native String valueTypeOf(long peer, long handle);
+
+    // ---- codec: whole values in one crossing (docs/value-format.md) --------
+
+    /** A direct ByteBuffer over the calling thread's native value buffer. */
+    public static native ByteBuffer codecThreadBuffer();
+
+    /** Writes the value of handle; null when the bytes are in the thread buffer, else {spill, refs, {address}}. */
+    public static native Object codecToJava(long peer, Object owner, long handle, int flags);
+
+    /** Frees a spill block returned by codecToJava. */
+    public static native void codecFree(long address);
+
+    /** Reads len value bytes of buf (null: the thread buffer) into JS, converted as eval results are. */
+    public static native Object codecToJs(long peer, Object owner, ByteBuffer buf, int len, Object[] refs);
+
+    /** An ArrayBuffer over a direct ByteBuffer's memory. */
+    public static native Object codecShareBuffer(long peer, Object owner, ByteBuffer buf);
+
+    /** A direct ByteBuffer over an ArrayBuffer's (or typed array's) bytes; protectedOut[0] gets a handle to release. */
+    public static native ByteBuffer codecBufferOf(long peer, long handle, long[] protectedOut);
+
+    // ---- JavaScript from Java: properties, calls, interfaces, the loop ----
+
+    /** Flags of {@link #call}. */
+    public static final int CALL = 0, CONSTRUCT = 1, THIS_PACKED = 2;
+
+    /** obj[key] converted to Java (JsObject/JsFunction/JsArray/JsPromise for objects). */
+    public static native Object get(long peer, Object owner, long obj, String key);
+
+    /** obj[index] converted to Java. */
+    public static native Object getAt(long peer, Object owner, long obj, int index);
+
+    /** obj[key] = the one packed value. */
+    public static native void set(long peer, long obj, String key, long[] vals, Object[] refs);
+
+    /** obj[index] = the one packed value. */
+    public static native void setAt(long peer, long obj, int index, long[] vals, Object[] refs);
+
+    /** key in obj. */
+    public static native boolean has(long peer, long obj, String key);
+
+    /** delete obj[key]; the result of the delete. */
+    public static native boolean delete(long peer, long obj, String key);
+
+    /** The object's own enumerable string keys, in JS order. */
+    public static native String[] keys(long peer, long obj);
+
+    /** ToLength(obj.length). */
+    public static native long length(long peer, long obj);
+
+    /**
+     * Calls fn (or constructs with it when flags has CONSTRUCT). With
+     * THIS_PACKED the receiver is packed argument 0 and the call's arguments
+     * follow; otherwise this is undefined.
+     */
+    public static native Object call(long peer, Object owner, long fn, int flags,
+                                            long[] vals, Object[] refs, int argc);
+
+    /**
+     * obj[name](...args) with this = obj, for a JS implementation of a Java
+     * interface; or obj(...args) when name is null. Returns
+     * {@link JsProxyHandler#ABSENT} when obj has no such member and
+     * {@link JsProxyHandler#NOT_FUNCTION} when the member is not a function.
+     */
+    public static native Object invokeMember(long peer, Object owner, long obj, String name,
+                                             long[] vals, Object[] refs, int argc);
+
+    /** Same, with the member name as an interned JSStringRef ({@link #internName}; 0: call obj). */
+    public static native Object invokeNamed(long peer, Object owner, long obj, long name,
+                                            long[] vals, Object[] refs, int argc);
+
+    /** A JSStringRef of name kept for the life of the process (method names of proxies). */
+    public static native long internName(String name);
+
+    /** For each name: 0 absent (undefined), 1 function, 2 anything else. */
+    public static native int[] memberKinds(long peer, long obj, String[] names);
+
+    /** Queues task to run on the runtime's loop and wakes the loop. */
+    public static native void post(long peer, Object task);
+
+    /** Keeps the loop alive (+1) or lets it end (-1). */
+    public static native void loopRef(long peer, int delta);
+
+    /** Asks a running loop to return after its current callback. */
+    public static native void loopStop(long peer);
+
+    /** Runs the loop on this thread until nothing keeps it alive. */
+    public static native void runLoop(long peer);
+
+    /** Completes future when the promise settles (on the loop thread). */
+    public static native void whenSettled(long peer, Object owner, long promise,
+                                          Object future);
+
+    /**
+     * Enters the runtime's gate so the caller may register a call's Java
+     * arguments in the runtime's {@link ObjectTable} (only the thread inside
+     * may touch it); the caller then calls {@link #call} (re-entrant) and
+     * always {@link #leaveArgs}. Throws (and stays out) when the wait fails.
+     */
+    public static native void enterArgs(long peer);
+
+    /** Leaves the stay of {@link #enterArgs}. */
+    public static native void leaveArgs(long peer);
+
+    /** The runtime's ObjectTable, or null when the Java bridge is not attached. */
+    public static native ObjectTable objectTable(long peer);
+}
