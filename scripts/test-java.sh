@@ -24,7 +24,7 @@ JAVAC="$JAVA_HOME/bin/javac"
 JUNIT=${JUNIT_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
 JAR="$BUILD/lib/strait.jar"
 TESTLIB="$BUILD/lib-testing/libstrait.so"
-VERSION=$(sed -n 's/^VERSION *?*:*= *//p' Makefile)
+VERSION=$(cat VERSION)   # the one place the version is written (see Makefile)
 OUT="$BUILD/java-test"
 STRESS_SECONDS=${STRESS_SECONDS:-8}
 

@@ -75,5 +75,5 @@ int main(void) {
   T_RUN(finds_every_key_across_growth);
   T_RUN(put_replaces_value);
   T_RUN(colliding_keys_keep_their_values);
-  T_DONE();
+  return T_DONE();
 }

@@ -95,7 +95,8 @@ public final class NativeLoader {
         throw failure;
     }
 
-    /** Path of a libstrait.so already mapped into this process, or null. */
+    /** Path of a libstrait.so (or its versioned file) already mapped into
+     *  this process, or null. */
     private static String mappedCopy() {
         try {
             List<String> lines = Files.readAllLines(Paths.get("/proc/self/maps"));
@@ -103,7 +104,10 @@ public final class NativeLoader {
                 int slash = line.indexOf('/');
                 if (slash < 0) continue;
                 String path = line.substring(slash).trim();
-                if (path.endsWith("/" + LIB) && new File(path).isFile()) return path;
+                String name = path.substring(path.lastIndexOf('/') + 1);
+                // the installed library maps as its real, versioned file
+                // (libstrait.so.0.1.0), reached through libstrait.so.0
+                if ((name.equals(LIB) || name.startsWith(LIB + ".")) && new File(path).isFile()) return path;
             }
         } catch (IOException | RuntimeException e) {
             // not Linux, or no procfs: fall through to the other places
