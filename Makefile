@@ -153,7 +153,8 @@ $(JARFILE): $(JAVA_SRC) $(LIB) Makefile
 # Test/bench library variant (build/lib-testing/libstrait.so): the product's
 # objects plus the test and benchmark natives of tests/jni and bench/jni,
 # which register themselves through the weak hook strait__testing_init
-# (src/jni/base/jni_util.h). Loaded with -Dstrait.library by
+# (src/jni/base/jni_util.h), linked as the product is (the benchmarks
+# that load it measure the product's code). Loaded with -Dstrait.library by
 # scripts/test-java.sh and scripts/bench.sh; the product library and jar
 # hold none of it.
 TESTING_SRC := $(wildcard tests/jni/*.c bench/jni/*.c)
@@ -170,7 +171,8 @@ $(BUILD)/testing/%.o: %.c $(BUILD)/cflags.stamp
 
 $(TESTING_LIB): $(CORE_OBJ) $(JNI_OBJ) $(TESTING_OBJ) src/strait.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -pthread -o $@ $(CORE_OBJ) $(JNI_OBJ) $(TESTING_OBJ) -Wl,--version-script=src/strait.map $(JSC_LIBS) -ldl -lm
+	$(CC) -shared -pthread -o $@ $(CORE_OBJ) $(JNI_OBJ) $(TESTING_OBJ) \
+	  -Wl,--version-script=src/strait.map -Wl,-Bsymbolic-functions $(JSC_LIBS) -ldl -lm
 
 run: deps all
 	$(BIN) examples/hello.js

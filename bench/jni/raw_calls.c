@@ -6,7 +6,7 @@
  * call/loop.c.
  */
 #include "base/jni_base.h"
-#include "call/interop.h"
+#include "base/interop_ids.h"
 
 #define PEER STRAIT__PEER
 

@@ -3,7 +3,8 @@
 # function declared STRAIT_API in include/strait.h and include/strait_jvm.h,
 # plus the JNI entry points JNI_OnLoad / JNI_OnUnload, and nothing else (no
 # strait__* internal, no static helper). Also checks the SONAME and that the
-# launcher needs the library by it. Run by scripts/test-c.sh; BUILD selects
+# launcher needs the library by it, and that no strait symbol is left
+# undefined for the dynamic linker. Run by scripts/test-c.sh; BUILD selects
 # the build directory. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
@@ -30,6 +31,11 @@ if [ -z "$extra" ]; then ok; else bad "exported but not public: $(echo $extra)";
 missing=$(comm -23 "$tmp/declared" "$tmp/exported" | grep -v '^JNI_OnUnload$')
 if [ -z "$missing" ]; then ok; else bad "public but not exported: $(echo $missing)"; fi
 if grep -q '^strait__' "$tmp/exported"; then bad "internal strait__ symbols exported"; else ok; fi
+# Nor imported: an undefined strait__ reference in the dynamic table (a weak
+# hook left unresolved) could be answered by any other library loaded in
+# the process.
+imported=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep '^strait' || true)
+if [ -z "$imported" ]; then ok; else bad "strait symbols left for the dynamic linker: $(echo $imported)"; fi
 if [ "$(wc -l <"$tmp/declared")" -gt 40 ]; then ok; else bad "found only $(wc -l <"$tmp/declared") declarations"; fi
 
 major=$(sed -n 's/^#define STRAIT_VERSION_MAJOR \([0-9]*\)$/\1/p' include/strait.h)

@@ -7,7 +7,7 @@
  * tell it is called from inside).
  */
 #include "base/jni_base.h"
-#include "call/interop.h"
+#include "base/interop_ids.h"
 
 _Thread_local strait__entry *strait__entries;
 

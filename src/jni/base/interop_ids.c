@@ -4,8 +4,7 @@
  * jni_util.h). Its natives are registered with the others
  * (strait__natives_register, jcache.c).
  */
-#include "call/interop.h"
-#include "model/model.h"
+#include "base/interop_ids.h"
 
 strait__hcache strait__hc;
 
@@ -42,7 +41,6 @@ static const strait__jid interop_ids[] = {
     JID_METHOD(H, JsInterruptedException_init, H.JsInterruptedException, "<init>", "(Ljava/lang/String;)V"),
     JID_METHOD(H, Throwable_toString, strait__jc.Throwable, "toString", "()Ljava/lang/String;"),
     JID_METHOD(H, Throwable_getCause, strait__jc.Throwable, "getCause", "()Ljava/lang/Throwable;"),
-    JID_METHOD(H, Class_getName, jb.Class, "getName", "()Ljava/lang/String;"),
     JID_SMETHOD(H, JsRuntime_adopt, strait__jc.JsRuntime, "adopt", "(J)Lorg/strait/JsRuntime;"),
     JID_METHOD(H, JsRuntime_closeAdopted, strait__jc.JsRuntime, "closeAdopted", "()J"),
     JID_METHOD(H, JsRuntime_inFlight, strait__jc.JsRuntime, "inFlight", "()J"),

@@ -4,7 +4,7 @@
  * by the runtime's teardown, which also settles every CompletableFuture
  * still waiting for a promise of this runtime.
  */
-#include "call/interop.h"
+#include "base/interop_ids.h"
 
 #include <stdlib.h>
 #include <time.h>

@@ -184,7 +184,7 @@ typedef struct strait__jrt {
   bool exited;
   bool embedded;            /* created by JsRuntime.create() */
   void *bridge;             /* the bridge's per-runtime state */
-  void *interop;            /* JS-from-Java state (call/interop.h), or NULL */
+  void *interop;            /* state of calls from Java (strait__hstate), or NULL */
   /* Intrinsics captured when the JNI layer first sees the runtime: for
    * JsRuntime.create() from its global before any script ran
    * (strait__jrt_capture), for a launcher runtime from a fresh realm of its

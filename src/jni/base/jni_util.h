@@ -2,7 +2,7 @@
  * jni_util.h - the JNI layer's process-wide ID caches and native
  * registration, in one place (as the JDK's libjava jni_util.h).
  *
- * Each cache (strait__jc in jni_base.h, strait__hc in call/interop.h, jb in
+ * Each cache (strait__jc in jni_base.h, strait__hc in base/interop_ids.h, jb in
  * model/bridge.h) is a struct of global class refs and member IDs, filled
  * once from JNI_OnLoad by strait__ids_load() walking a table of
  * strait__jid rows written with the macros below; the natives of
@@ -60,7 +60,9 @@ int strait__natives_register(JNIEnv *env);
 
 /* Hook of the test/bench library variant (tests/jni/testing.c): absent
  * (NULL) in the product library. Registers the extra natives on the test
- * and bench classes that are on the class path; 0 or a status. */
-int strait__testing_init(JNIEnv *env) __attribute__((weak));
+ * and bench classes that are on the class path; 0 or a status. Hidden, so
+ * it is resolved when the library is linked: the product has no dynamic
+ * reference another loaded library could answer. */
+int strait__testing_init(JNIEnv *env) __attribute__((weak, visibility("hidden")));
 
 #endif /* STRAIT_JNI_UTIL_H */

@@ -5,7 +5,7 @@
  * intrinsics captured for it before any script could replace them.
  */
 #include "base/jni_base.h"
-#include "call/interop.h"
+#include "base/interop_ids.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

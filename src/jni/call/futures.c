@@ -123,7 +123,7 @@ static JSObjectRef make_callback(JSContextRef ctx, strait__pending_future *rec, 
   return JSObjectMake(ctx, settle_class, sf);
 }
 
-/* Natives.whenSettled (see call/interop.h): registers future to be
+/* Natives.whenSettled (see call/call.h): registers future to be
  * completed when promise settles. Any Java thread. */
 void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject owner,
                                     jlong promise, jobject future) {
@@ -170,7 +170,7 @@ out:
   strait__native_leave(&n);
 }
 
-/* Completes every pending future exceptionally (see call/interop.h). */
+/* Completes every pending future exceptionally (see call/call.h). */
 void strait__futures_cancel_all(JNIEnv *env, strait__jrt *jrt, strait__hstate *st) {
   jthrowable closed = NULL;
   if (env) {

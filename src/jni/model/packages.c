@@ -12,7 +12,7 @@
  */
 #include "model/model.h"
 #include "value/value.h"
-#include "call/interop.h"
+#include "base/interop_ids.h"
 
 #include <stdio.h>
 #include <stdlib.h>

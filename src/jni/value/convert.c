@@ -9,7 +9,7 @@
  * Every function here runs on the thread inside the runtime's gate.
  */
 #include "value/value.h"
-#include "call/interop.h"
+#include "base/interop_ids.h"
 
 #include <float.h>
 #include <math.h>

@@ -9,7 +9,7 @@
  *     JS value when it is a JsException of this same runtime
  *     (strait__js_exception_value).
  */
-#include "call/interop.h"
+#include "base/interop_ids.h"
 #include "value/value.h"
 
 #include <stdio.h>
@@ -86,7 +86,7 @@ out:
 
 /* ---- JS -> Java: the original Throwable or a JsException ------------- */
 
-/* Throws exc into Java (see call/interop.h): the original Throwable when exc is
+/* Throws exc into Java (see value/value.h): the original Throwable when exc is
  * a bridge error carrying one in `javaException`, else JsException. Inside
  * the gate. */
 void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc) {

@@ -2,12 +2,12 @@
  * from_java.c - values crossing from Java into JS for calls made from
  * Java (packed arguments) and typed handles for JS objects.
  */
-#include "call/interop.h"
+#include "base/interop_ids.h"
 #include "value/value.h"
 
 #include <string.h>
 
-/* A new typed handle for v (see call/interop.h). Inside the gate. */
+/* A new typed handle for v (see value/value.h). Inside the gate. */
 jobject strait__handle_wrap(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObjectRef v) {
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   jobject java = jb_java_of(env, ctx, v);
@@ -36,7 +36,7 @@ jobject strait__handle_wrap(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObje
 }
 
 /* A handle for v that is never the Java object behind a wrapper (see
- * call/interop.h). Inside the gate. */
+ * value/value.h). Inside the gate. */
 jobject strait__handle_wrap_as_object(JNIEnv *env, strait__jrt *jrt, jobject owner,
                                       JSObjectRef v) {
   JSContextRef ctx = strait_runtime_context(jrt->rt);
@@ -61,7 +61,7 @@ static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, 
   return jb_wrap_hinted(env, b, ctx, o, ihash, exc);
 }
 
-/* Unpacks Java arguments (see call/interop.h). Inside the gate, once per native
+/* Unpacks Java arguments (see value/value.h). Inside the gate, once per native
  * call made from Java (it may leave up to 4 local refs to that native's
  * frame). The values are kept on the caller's C stack (out), which JSC
  * scans conservatively. */

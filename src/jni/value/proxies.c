@@ -6,7 +6,7 @@
  * org.strait.internal.JsProxyHandler, which calls back through
  * Natives.invokeMember (call/java_to_js.c) from any Java thread.
  */
-#include "call/interop.h"
+#include "base/interop_ids.h"
 #include "value/value.h"
 
 /* The bridge may be absent while it is written (see value/from_java.c). */
@@ -59,7 +59,7 @@ static const char *kind_name(JSContextRef ctx, JSValueRef v) {
   }
 }
 
-/* Builds a Proxy implementing ifaces with impl (see call/interop.h). Inside the
+/* Builds a Proxy implementing ifaces with impl (see value/value.h). Inside the
  * gate, on an attached thread. */
 jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray ifaces,
                              JSObjectRef impl, JSValueRef *exc) {
@@ -93,7 +93,7 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
           !(JSValueIsObject(ctx, m) && JSObjectIsFunction(ctx, (JSObjectRef)m))) {
         char *name = strait_utf8_from_jsstring(k, NULL);
         jobject c0 = (*env)->GetObjectArrayElement(env, ifaces, 0);
-        jstring cn = c0 ? (*env)->CallObjectMethod(env, c0, strait__hc.Class_getName) : NULL;
+        jstring cn = c0 ? (*env)->CallObjectMethod(env, c0, jb.Class_getName) : NULL;
         if ((*env)->ExceptionCheck(env)) {
           (*env)->ExceptionClear(env);
           cn = NULL;

@@ -9,7 +9,7 @@
 #define STRAIT_VALUE_H
 
 #include "model/model.h"
-#include "call/interop.h"
+#include "base/interop_ids.h"
 
 /* ---- immediate JS values (value/immediates.c) ------------------------------ */
 /*

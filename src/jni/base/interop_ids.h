@@ -1,12 +1,12 @@
 /*
- * interop.h - the process-wide cache of classes and IDs used by calls from
+ * interop_ids.h - the process-wide cache of classes and IDs used by calls from
  * Java into JS (typed handles, interfaces implemented in JS, the loop,
  * futures), filled by base/interop_ids.c. The declarations of those parts
  * are in base/jni_base.h (per-runtime state), value/value.h (handles,
  * packed arguments, proxies) and call/call.h (futures).
  */
-#ifndef STRAIT_HANDLES_H
-#define STRAIT_HANDLES_H
+#ifndef STRAIT_INTEROP_IDS_H
+#define STRAIT_INTEROP_IDS_H
 
 #include "base/jni_base.h"
 
@@ -30,7 +30,6 @@ typedef struct strait__hcache {
   jmethodID JsInterruptedException_init;
   jmethodID Throwable_toString;         /* Object.toString on a Throwable */
   jmethodID Throwable_getCause;         /* ()Ljava/lang/Throwable; */
-  jmethodID Class_getName;
   jmethodID JsRuntime_adopt;            /* static (long) JsRuntime */
   jmethodID JsRuntime_closeAdopted;     /* ()J */
   jmethodID JsRuntime_inFlight;         /* ()J */
@@ -48,4 +47,4 @@ extern strait__hcache strait__hc;
  * with a Java exception pending. */
 int strait__handles_init(JNIEnv *env);
 
-#endif /* STRAIT_HANDLES_H */
+#endif /* STRAIT_INTEROP_IDS_H */
