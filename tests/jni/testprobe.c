@@ -9,7 +9,7 @@
  * forgotten runtimes being freed.
  */
 #include "base/jni_base.h"
-#include "call/interop.h"
+#include "base/interop_ids.h"
 
 #include <stdatomic.h>
 
