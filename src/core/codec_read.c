@@ -381,7 +381,7 @@ int strait__codec_read(JSContextRef ctx, const uint8_t *buf, size_t size,
   while (!rc) {
     rc = strait__vparser_next(&ps, &ev, err);
     if (rc || ev.type == STRAIT_VEV_DONE) break;
-    JSValueRef v;
+    JSValueRef v = NULL;   /* set by make_value when it returns 0 */
     switch (ev.type) {
       case STRAIT_VEV_VALUE:
         rc = make_value(&r, &ev, &v);
