@@ -192,11 +192,7 @@ static JSObjectRef codec_object(strait_runtime *rt, JSValueRef *exc) {
   JSStringRef key = JSStringCreateWithUTF8CString("codec");
   const strait__js_source *js = strait__js_sources_find("codec.js");
   if (!js) return NULL;
-  JSStringRef src = JSStringCreateWithUTF8CString(js->text);
-  JSStringRef url = JSStringCreateWithUTF8CString("strait:codec.js");
-  JSValueRef fn = JSEvaluateScript(ctx, src, NULL, url, 1, exc);
-  JSStringRelease(src);
-  JSStringRelease(url);
+  JSValueRef fn = strait__js_source_eval(ctx, js, NULL, exc);
   JSObjectRef result = NULL;
   if (fn && JSValueIsObject(ctx, fn)) {
     JSObjectRef native = JSObjectMake(ctx, NULL, NULL);

@@ -27,14 +27,8 @@ static int run_bootstrap(strait_runtime *rt, const char *name, JSObjectRef nativ
                          JSValueRef *exception) {
   const strait__js_source *src = strait__js_sources_find(name);
   if (!src) return 0;
-  char url[128];
-  snprintf(url, sizeof url, "strait:%s", name);
-  JSStringRef s = strait_jsstring_from_utf8(src->text, src->len);
-  JSStringRef u = JSStringCreateWithUTF8CString(url);
   JSValueRef exc = NULL;
-  JSValueRef f = JSEvaluateScript(rt->ctx, s, NULL, u, 1, &exc);
-  JSStringRelease(s);
-  JSStringRelease(u);
+  JSValueRef f = strait__js_source_eval(rt->ctx, src, NULL, &exc);
   if (!exc && f && JSValueIsObject(rt->ctx, f) && JSObjectIsFunction(rt->ctx, (JSObjectRef)f)) {
     JSValueRef args[2] = {native, rt->internal};
     JSObjectCallAsFunction(rt->ctx, (JSObjectRef)f, NULL, 2, args, &exc);

@@ -111,12 +111,13 @@ int launch_java_lazy(strait_runtime *rt, launch_java *j, JSValueRef *exc) {
   JSContextRef ctx = strait_runtime_context(rt);
   const strait__js_source *js = strait__launcher_js_find("lazy_java.js");
   if (!js) return STRAIT_EINVAL;
-  JSStringRef src = strait_jsstring_from_utf8(js->text, js->len);
-  JSStringRef url = JSStringCreateWithUTF8CString("[strait:lazy-java]");
-  JSValueRef installer = src ? JSEvaluateScript(ctx, src, NULL, url, 1, exc) : NULL;
-  if (src) JSStringRelease(src);
-  JSStringRelease(url);
-  if (!installer) return src ? STRAIT_EJS : STRAIT_ENOMEM;
+  JSValueRef thrown = NULL;
+  JSValueRef installer = strait__js_source_eval(ctx, js, "[strait:lazy-java]", &thrown);
+  if (!installer) {
+    if (!thrown) return STRAIT_ENOMEM;
+    *exc = thrown;
+    return STRAIT_EJS;
+  }
   size_t n = sizeof kJavaGlobals / sizeof kJavaGlobals[0];
   JSValueRef names[sizeof kJavaGlobals / sizeof kJavaGlobals[0]];
   for (size_t i = 0; i < n; i++) {

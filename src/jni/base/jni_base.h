@@ -366,13 +366,8 @@ static inline JSValueRef strait__handle_value(jlong h) {
 
 extern const strait__js_source strait__jni_js[];
 extern const size_t strait__jni_js_count;
-/* The embedded file named name ("bridge_helper.js"), or NULL. Any thread. */
+/* The embedded file named name ("bridge_helper.js"), or NULL; run it with
+ * strait__js_source_eval (common/js_source.h). Any thread. */
 const strait__js_source *strait__jni_js_find(const char *name);
-
-/* Evaluates the embedded file name as a classic script in ctx under the
- * URL "strait:" + name and returns its completion value; NULL with *exc
- * set when it threw (or NULL alone when the file is missing, which a build
- * cannot produce). Inside the gate. */
-JSValueRef strait__jni_js_eval(JSContextRef ctx, const char *name, JSValueRef *exc);
 
 #endif /* STRAIT_JNI_BASE_H */

@@ -41,7 +41,7 @@ static void capture(strait__jrt *jrt, bool fresh_realm) {
   JSGlobalContextRef realm = fresh_realm ? JSGlobalContextCreateInGroup(JSContextGetGroup(ctx), NULL) : NULL;
   JSContextRef src = realm ? realm : ctx;
   JSValueRef exc = NULL;
-  JSValueRef o = strait__jni_js_eval(src, "intrinsics.js", &exc);
+  JSValueRef o = strait__js_source_eval(src, strait__jni_js_find("intrinsics.js"), NULL, &exc);
   if (o && JSValueIsObject(src, o)) {
     JSValueProtect(ctx, o);     /* held across the realm's release below */
     jrt->intrinsics = (JSObjectRef)o;

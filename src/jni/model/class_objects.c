@@ -116,7 +116,7 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   protect(ctx, b->error_ctor);
 
   JSObjectRef is_inst = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->is_instance);
-  JSValueRef factory = strait__jni_js_eval(ctx, "bridge_helper.js", exc);
+  JSValueRef factory = strait__js_source_eval(ctx, strait__jni_js_find("bridge_helper.js"), NULL, exc);
   if (!factory) return STRAIT_EJS;
   JSObjectRef istart = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->iter_start);
   JSObjectRef inext = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->iter_next);
