@@ -4,7 +4,8 @@
  * thread already inside, a parked wait that a Thread.interrupt() ends with
  * JsInterruptedException instead of a hang, and the entry frame every
  * native keeps on its C stack for its stay (so close() from a callback can
- * tell it is called from inside).
+ * tell it is called from inside; the frame's push and pop are inline in
+ * base/jni_base.h).
  */
 #include "base/jni_base.h"
 #include "base/interop_ids.h"
@@ -44,33 +45,4 @@ int strait__java_enter(JNIEnv *env, strait__jrt *jrt) {
     strait__throw_status(env, rc, NULL);
   }
   return rc;
-}
-
-/* The frame lives in the caller's stack frame and is popped by
- * strait__native_pop() before the caller returns (hence the pragma). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdangling-pointer"
-void strait__native_push(strait__native *n, strait__jrt *jrt) {
-  n->jrt = jrt;
-  n->ctx = strait_runtime_context(jrt->rt);
-  n->entry.prev = strait__entries;
-  n->entry.jrt = jrt;
-  strait__entries = &n->entry;
-}
-#pragma GCC diagnostic pop
-
-void strait__native_pop(strait__native *n) {
-  JB_CHECK(strait__entries == &n->entry);
-  strait__entries = n->entry.prev;
-}
-
-int strait__native_enter(JNIEnv *env, strait__native *n, strait__jrt *jrt) {
-  if (strait__java_enter(env, jrt)) return -1;
-  strait__native_push(n, jrt);
-  return 0;
-}
-
-void strait__native_leave(strait__native *n) {
-  strait__native_pop(n);
-  strait_leave(n->jrt->rt);
 }

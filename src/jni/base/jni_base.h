@@ -263,10 +263,35 @@ typedef struct strait__native {
   JSContextRef ctx;         /* the runtime's context */
 } strait__native;
 
-int strait__native_enter(JNIEnv *env, strait__native *n, strait__jrt *jrt);
-void strait__native_leave(strait__native *n);
-void strait__native_push(strait__native *n, strait__jrt *jrt);
-void strait__native_pop(strait__native *n);
+/* Inline: every native of a runtime pays them. The frame lives in the
+ * caller's stack frame and is popped before the caller returns (hence the
+ * pragma). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+static inline void strait__native_push(strait__native *n, strait__jrt *jrt) {
+  n->jrt = jrt;
+  n->ctx = strait_runtime_context(jrt->rt);
+  n->entry.prev = strait__entries;
+  n->entry.jrt = jrt;
+  strait__entries = &n->entry;
+}
+#pragma GCC diagnostic pop
+
+static inline void strait__native_pop(strait__native *n) {
+  JB_CHECK(strait__entries == &n->entry);
+  strait__entries = n->entry.prev;
+}
+
+static inline int strait__native_enter(JNIEnv *env, strait__native *n, strait__jrt *jrt) {
+  if (strait__java_enter(env, jrt)) return -1;
+  strait__native_push(n, jrt);
+  return 0;
+}
+
+static inline void strait__native_leave(strait__native *n) {
+  strait__native_pop(n);
+  strait_leave(n->jrt->rt);
+}
 
 /* A native's peer argument as its runtime's JNI state. */
 #define STRAIT__PEER(p) ((strait__jrt *)(intptr_t)(p))

@@ -28,36 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CODE_SLOT_BITS 24
-#define CODE_GEN_MASK ((1u << 24) - 1)
-
-/* The number a target holds for entry slot/gen: exact in a double. */
-static inline double array_code(uint32_t slot, uint32_t gen) {
-  return (double)(((uint64_t)(gen & CODE_GEN_MASK) << CODE_SLOT_BITS) | slot);
-}
-
-/* The live entry named by an array target's code, or NULL (a stale or
- * forged code); see bridge.h. Inside the gate. */
-jb_entry *jb_array_entry(jb_rt *b, double code) {
-  if (!(code >= 0 && code < (double)(1ULL << 48))) return NULL;
-  uint64_t c = (uint64_t)code;
-  uint32_t slot = (uint32_t)(c & ((1u << CODE_SLOT_BITS) - 1));
-  uint32_t gen = (uint32_t)(c >> CODE_SLOT_BITS);
-  if (slot >= b->nentries) return NULL;
-  jb_entry *e = &b->entries[slot];
-  if (!e->id || (e->gen & CODE_GEN_MASK) != gen || !e->cls || !(e->cls->flags & JB_ARRAY) ||
-      atomic_load_explicit(&e->dead, memory_order_relaxed))
-    return NULL;
-  return e;
-}
-
-/* A wrapper for the array in entry slot (see bridge.h): the helper's
+/* A wrapper for the array in entry slot (see model/model.h): the helper's
  * Proxy over a target holding length, code and a new token. Should the
  * helper fail (it cannot but for lack of memory), a bare token object
  * stands in, so the caller always gets an object its table can hold. */
 JSObjectRef jb_array_wrapper(JSContextRef ctx, jb_rt *b, uint32_t slot, uint32_t gen) {
   JSObjectRef tok = JSObjectMake(ctx, b->token_class, (void *)jb_token_code(b, slot, gen));
-  JSValueRef args[3] = {JSValueMakeNumber(ctx, b->entries[slot].alen), JSValueMakeNumber(ctx, array_code(slot, gen)),
+  JSValueRef args[3] = {JSValueMakeNumber(ctx, b->entries[slot].alen), JSValueMakeNumber(ctx, jb_array_code(slot, gen)),
                         tok};
   JSValueRef w = b->make_array ? JSObjectCallAsFunction(ctx, b->make_array, NULL, 3, args, NULL) : NULL;
   return w && JSValueIsObject(ctx, w) ? (JSObjectRef)w : tok;

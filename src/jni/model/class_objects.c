@@ -54,7 +54,7 @@ JSClassRef jb_token_class(void) {
   return token_class;
 }
 
-/* The class index behind a constructor object, or -1 (see bridge.h). */
+/* The class index behind a constructor object, or -1 (see model/model.h). */
 int jb_ctor_class(jb_rt *b, JSContextRef ctx, JSObjectRef obj) {
   JSValueRef v = JSObjectGetPropertyForKey(ctx, obj, b->token_key, NULL);
   if (!v || !JSValueIsNumber(ctx, v)) return -1;
@@ -62,12 +62,6 @@ int jb_ctor_class(jb_rt *b, JSContextRef ctx, JSObjectRef obj) {
   if (!(d >= 0 && d < (double)b->njsc)) return -1;
   int ci = (int)d;
   return b->jsc[ci].ctor == obj ? ci : -1;
-}
-
-/* The bound data of a function made by jb_method_fn (see model.h). */
-jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f) {
-  uintptr_t v;
-  return b && strait__ptrmap_get(&b->fns, f, &v) ? (jb_bound *)v : NULL;
 }
 
 /* Records f -> bd (a later function at the same address replaces it). Out
@@ -192,7 +186,7 @@ static jb_bound *new_bound(jb_rt *b, jb_class *k, jb_group *g, jb_member *forced
   return bd;
 }
 
-/* New method function for g (see bridge.h): a plain callback function
+/* New method function for g (see model/model.h): a plain callback function
  * (cheaper to call than a JSClass object with private data); its bound
  * group is found by address in b's function map. */
 JSObjectRef jb_method_fn(jb_rt *b, JSContextRef ctx, jb_group *g, jb_member *forced) {
@@ -302,7 +296,7 @@ static bool attach_catchall(jb_rt *b, JSContextRef ctx, jb_class *k, bool is_sta
   return true;
 }
 
-/* The prototype for instances of class index (see bridge.h). */
+/* The prototype for instances of class index (see model/model.h). */
 JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JSValueRef *exc) {
   jb_jsclass *s = slot_of(b, index);
   if (!s) return NULL;
@@ -333,7 +327,7 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
   return proto;
 }
 
-/* The constructor of class index (see bridge.h). */
+/* The constructor of class index (see model/model.h). */
 JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JSValueRef *exc) {
   jb_jsclass *s = slot_of(b, index);
   if (!s) return NULL;

@@ -369,9 +369,27 @@ JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef 
  * writes reach the array through the callbacks array_get/array_set (NULL
  * with *exc set if the helper failed). */
 JSObjectRef jb_array_wrapper(JSContextRef ctx, jb_rt *b, uint32_t slot, uint32_t gen);
-/* The live array entry named by the code an array Proxy's target holds
- * (slot and generation), or NULL for a stale or forged code. */
-jb_entry *jb_array_entry(jb_rt *b, double code);
+/* The code an array Proxy's target holds for entry slot/gen (24 bits of
+ * each): exact in a double. */
+#define JB_ARRAY_SLOT_BITS 24
+#define JB_ARRAY_GEN_MASK ((1u << 24) - 1)
+static inline double jb_array_code(uint32_t slot, uint32_t gen) {
+  return (double)(((uint64_t)(gen & JB_ARRAY_GEN_MASK) << JB_ARRAY_SLOT_BITS) | slot);
+}
+/* The live array entry named by such a code, or NULL for a stale or forged
+ * one. Inline: every element read and write asks. Inside the gate. */
+static inline jb_entry *jb_array_entry(jb_rt *b, double code) {
+  if (!(code >= 0 && code < (double)(1ULL << 48))) return NULL;
+  uint64_t c = (uint64_t)code;
+  uint32_t slot = (uint32_t)(c & ((1u << JB_ARRAY_SLOT_BITS) - 1));
+  uint32_t gen = (uint32_t)(c >> JB_ARRAY_SLOT_BITS);
+  if (slot >= b->nentries) return NULL;
+  jb_entry *e = &b->entries[slot];
+  if (!e->id || (e->gen & JB_ARRAY_GEN_MASK) != gen || !e->cls || !(e->cls->flags & JB_ARRAY) ||
+      atomic_load_explicit(&e->dead, memory_order_relaxed))
+    return NULL;
+  return e;
+}
 
 /* ---- the callbacks the model makes its objects with -------------------- */
 
@@ -396,7 +414,11 @@ struct jb_callbacks {
 };
 
 /* The bound data of a function made by jb_method_fn (or a field accessor
- * or construct function), or NULL. Inside the gate. */
-jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f);
+ * or construct function), or NULL. Inline: every Java method call and
+ * field access from JS asks. Inside the gate. */
+static inline jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f) {
+  uintptr_t v;
+  return b && strait__ptrmap_get(&b->fns, f, &v) ? (jb_bound *)v : NULL;
+}
 
 #endif /* STRAIT_MODEL_H */
