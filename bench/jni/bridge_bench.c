@@ -154,7 +154,7 @@ static void jb_bench_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
  * Throws IllegalStateException without the bridge. Any Java thread (enters
  * the gate). */
 static void JNICALL n_bridge_bench_install(JNIEnv *env, jclass cls, jlong peer) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   int rc = strait_enter(jrt->rt);
   if (rc) {
     strait__throw_status(env, rc, "bridgeBenchInstall");

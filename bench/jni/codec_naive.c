@@ -134,7 +134,7 @@ static JSValueRef to_js(JNIEnv *env, JSContextRef ctx, jobject o) {
 /* BenchNatives.codecNaiveToJava(peer, handle): the baseline JS -> Java. Any
  * Java thread. */
 static jobject JNICALL n_naive_to_java(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   if (strait__java_enter(env, jrt)) return NULL;
   jobject r = to_java(env, strait_runtime_context(jrt->rt), strait__handle_value(handle));
   strait_leave(jrt->rt);
@@ -144,7 +144,7 @@ static jobject JNICALL n_naive_to_java(JNIEnv *env, jclass cls, jlong peer, jlon
 /* BenchNatives.codecNaiveToJs(peer, owner, value): the baseline Java -> JS,
  * returned as eval returns values. Any Java thread. */
 static jobject JNICALL n_naive_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owner, jobject value) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   if (strait__java_enter(env, jrt)) return NULL;
   JSValueRef v = to_js(env, strait_runtime_context(jrt->rt), value);
   jobject r = strait__to_java(env, jrt, owner, v);

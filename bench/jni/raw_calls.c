@@ -8,14 +8,13 @@
 #include "base/jni_base.h"
 #include "base/interop_ids.h"
 
-#define PEER STRAIT__PEER
 
 /* BenchNatives.rawCallNoGate: one call of fn with no arguments that skips
  * the admission gate and relies on JSC's own API lock alone (the "engine
  * lock only" baseline of the contention rows). fn must not touch runtime
  * state (timers, the loop, the bridge). Any Java thread. */
 static void JNICALL n_raw_call_no_gate(JNIEnv *env, jclass c, jlong peer, jlong fn) {
-  JSContextRef ctx = strait_runtime_context(PEER(peer)->rt);
+  JSContextRef ctx = strait_runtime_context(STRAIT__PEER(peer)->rt);
   JSObjectCallAsFunction(ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
 }
 
@@ -26,7 +25,7 @@ static void JNICALL n_raw_call_no_gate(JNIEnv *env, jclass c, jlong peer, jlong 
  * Java thread. */
 static void JNICALL n_raw_call_gated(JNIEnv *env, jclass c, jlong peer, jlong fn) {
   strait__native n;
-  if (strait__native_enter(env, &n, PEER(peer))) return;
+  if (strait__native_enter(env, &n, STRAIT__PEER(peer))) return;
   JSObjectCallAsFunction(n.ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
   strait__native_leave(&n);
 }
@@ -34,7 +33,7 @@ static void JNICALL n_raw_call_gated(JNIEnv *env, jclass c, jlong peer, jlong fn
 /* BenchNatives.setGateSpin: the gate's spin budget in microseconds
  * (negative: park at once; strait_gate_set_spin). Any thread. */
 static void JNICALL n_set_gate_spin(JNIEnv *env, jclass c, jlong peer, jlong micros) {
-  strait_gate_set_spin(PEER(peer)->rt, (long)micros);
+  strait_gate_set_spin(STRAIT__PEER(peer)->rt, (long)micros);
 }
 
 const JNINativeMethod strait__bench_raw_natives[] = {

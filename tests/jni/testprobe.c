@@ -40,7 +40,7 @@ static JSValueRef probe_make(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
 /* TestNatives.probeInstall(peer): defines globalThis.__straitProbe. Any Java
  * thread (enters the gate). */
 static void JNICALL n_probe_install(JNIEnv *env, jclass cls, jlong peer) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   pthread_once(&probe_once, probe_class_create);
   int rc = strait_enter(jrt->rt);
   if (rc) {

@@ -249,7 +249,7 @@ int strait__java_enter(JNIEnv *env, strait__jrt *jrt);
  * One native's stay in a runtime, in the native's own stack frame:
  *
  *   strait__native n;
- *   if (strait__native_enter(env, &n, PEER(peer))) return NULL;  // exception pending
+ *   if (strait__native_enter(env, &n, STRAIT__PEER(peer))) return NULL;  // exception pending
  *   ... n.ctx, n.jrt ...
  *   strait__native_leave(&n);   // pops the frame, leaves the gate
  *

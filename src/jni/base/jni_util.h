@@ -3,7 +3,7 @@
  * registration, in one place (as the JDK's libjava jni_util.h).
  *
  * Each cache (strait__jc in jni_base.h, strait__hc in base/interop_ids.h, jb in
- * model/bridge.h) is a struct of global class refs and member IDs, filled
+ * model/model.h) is a struct of global class refs and member IDs, filled
  * once from JNI_OnLoad by strait__ids_load() walking a table of
  * strait__jid rows written with the macros below; the natives of
  * org.strait.internal.Natives are registered by strait__natives_register()

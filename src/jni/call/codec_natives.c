@@ -280,7 +280,7 @@ static jobject JNICALL n_thread_buffer(JNIEnv *env, jclass cls) {
  */
 static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject owner, jlong handle,
                                  jint flags) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   flush_dead(env);
   strait__native entry;
   if (strait__native_enter(env, &entry, jrt)) return NULL;
@@ -347,7 +347,7 @@ static void JNICALL n_free(JNIEnv *env, jclass cls, jlong addr) {
  */
 static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owner, jobject buf,
                                jint len, jobjectArray refs) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   const uint8_t *bytes;
   jlong cap;
   if (buf) {
@@ -384,7 +384,7 @@ static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owne
  * alive (global ref) until the ArrayBuffer is collected. Any Java thread.
  */
 static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobject owner, jobject buf) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   void *p = (*env)->GetDirectBufferAddress(env, buf);
   jlong n = (*env)->GetDirectBufferCapacity(env, buf);
   if (!p || n < 0) {
@@ -425,7 +425,7 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
  * detached is asked of the getters captured at start-up. Any Java thread.
  */
 static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong handle, jlongArray out) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   strait__native entry;
   if (strait__native_enter(env, &entry, jrt)) return NULL;
   JSContextRef ctx = strait_runtime_context(jrt->rt);

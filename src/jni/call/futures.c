@@ -127,7 +127,7 @@ static JSObjectRef make_callback(JSContextRef ctx, strait__pending_future *rec, 
  * completed when promise settles. Any Java thread. */
 void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject owner,
                                     jlong promise, jobject future) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   pthread_once(&settle_once, make_settle_class);
   strait__native n;
   if (strait__native_enter(env, &n, jrt)) return;

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PEER STRAIT__PEER
 
 /* The object a handle names (0: the global object). */
 static JSObjectRef obj_of(strait__native *s, jlong h) {
@@ -53,7 +52,7 @@ static jobject JNICALL n_get(JNIEnv *env, jclass c, jlong peer, jobject owner, j
   if (!k) return NULL;
   strait__native s;
   jobject out = NULL;
-  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer)) == 0) {
     JSValueRef exc = NULL;
     JSValueRef r = JSObjectGetProperty(s.ctx, obj_of(&s, obj), k, &exc);
     out = finish(env, &s, owner, r, exc);
@@ -67,7 +66,7 @@ static jobject JNICALL n_get(JNIEnv *env, jclass c, jlong peer, jobject owner, j
 static jobject JNICALL n_get_at(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong obj,
                                 jint index) {
   strait__native s;
-  if (strait__native_enter(env, &s, PEER(peer))) return NULL;
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer))) return NULL;
   JSValueRef exc = NULL;
   JSValueRef r = JSObjectGetPropertyAtIndex(s.ctx, obj_of(&s, obj), (unsigned)index, &exc);
   jobject out = finish(env, &s, owner, r, exc);
@@ -96,7 +95,7 @@ static void JNICALL n_set(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring 
   JSStringRef k = key_of(env, key);
   if (!k) return;
   strait__native s;
-  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer)) == 0) {
     store(env, &s, obj, k, 0, vals, refs);
     strait__native_leave(&s);
   }
@@ -107,7 +106,7 @@ static void JNICALL n_set(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring 
 static void JNICALL n_set_at(JNIEnv *env, jclass c, jlong peer, jlong obj, jint index,
                              jlongArray vals, jobjectArray refs) {
   strait__native s;
-  if (strait__native_enter(env, &s, PEER(peer))) return;
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer))) return;
   store(env, &s, obj, NULL, (unsigned)index, vals, refs);
   strait__native_leave(&s);
 }
@@ -118,7 +117,7 @@ static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstr
   if (!k) return JNI_FALSE;
   strait__native s;
   jboolean r = JNI_FALSE;
-  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer)) == 0) {
     /* the ForKey form reports a throwing Proxy `has` trap (JsException)
      * instead of answering false */
     JSValueRef exc = NULL;
@@ -140,7 +139,7 @@ static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, j
   if (!k) return JNI_FALSE;
   strait__native s;
   jboolean r = JNI_FALSE;
-  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer)) == 0) {
     JSValueRef exc = NULL;
     r = JSObjectDeleteProperty(s.ctx, obj_of(&s, obj), k, &exc) ? JNI_TRUE : JNI_FALSE;
     if (exc) strait__rethrow_to_java(env, s.jrt, exc);
@@ -157,7 +156,7 @@ static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, j
  * Java thread. */
 static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj) {
   strait__native s;
-  if (strait__native_enter(env, &s, PEER(peer))) return NULL;
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer))) return NULL;
   jobjectArray out = NULL;
   JSValueRef exc = NULL;
   JSObjectRef o = obj_of(&s, obj);
@@ -214,7 +213,7 @@ done:
 /* Natives.length: ToLength(obj.length). Any Java thread. */
 static jlong JNICALL n_length(JNIEnv *env, jclass c, jlong peer, jlong obj) {
   strait__native s;
-  if (strait__native_enter(env, &s, PEER(peer))) return 0;
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer))) return 0;
   JSValueRef exc = NULL;
   JSStringRef k = JSStringCreateWithUTF8CString("length");
   JSValueRef v = JSObjectGetProperty(s.ctx, obj_of(&s, obj), k, &exc);
@@ -276,7 +275,7 @@ static jobject call_packed(JNIEnv *env, strait__native *s, jobject owner, JSObje
 static jobject JNICALL n_call(JNIEnv *env, jclass c, jlong peer, jobject owner, jlong fn,
                               jint flags, jlongArray vals, jobjectArray refs, jint argc) {
   strait__native s;
-  if (strait__native_enter(env, &s, PEER(peer))) return NULL;
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer))) return NULL;
   JSObjectRef f = (JSObjectRef)strait__handle_value(fn);
   jobject out = call_packed(env, &s, owner, f, NULL, flags, vals, refs, argc);
   strait__native_leave(&s);
@@ -290,7 +289,7 @@ static jobject invoke_member(JNIEnv *env, jlong peer, jobject owner, jlong obj, 
                              jlongArray vals, jobjectArray refs, jint argc) {
   strait__native s;
   jobject out = NULL;
-  if (strait__native_enter(env, &s, PEER(peer)) == 0) {
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer)) == 0) {
     JSObjectRef o = obj_of(&s, obj);
     JSValueRef exc = NULL;
     JSValueRef m = k ? JSObjectGetProperty(s.ctx, o, k, &exc) : o;
@@ -354,7 +353,7 @@ static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong
   }
   jint kinds[n > 0 ? n : 1];
   strait__native s;
-  if (strait__native_enter(env, &s, PEER(peer))) return NULL;
+  if (strait__native_enter(env, &s, STRAIT__PEER(peer))) return NULL;
   JSObjectRef o = obj_of(&s, obj);
   for (jsize i = 0; i < n; i++) {
     jstring js = (*env)->GetObjectArrayElement(env, names, i);
@@ -384,7 +383,7 @@ static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong
  * Throws (JsInterruptedException, "runtime closed") and stays out when the
  * wait fails. Any Java thread. */
 static void JNICALL n_enter_args(JNIEnv *env, jclass c, jlong peer) {
-  strait__jrt *jrt = PEER(peer);
+  strait__jrt *jrt = STRAIT__PEER(peer);
   if (strait__java_enter(env, jrt)) return;
   jb_rt *b = jrt->bridge;
   if (b) {
@@ -395,13 +394,13 @@ static void JNICALL n_enter_args(JNIEnv *env, jclass c, jlong peer) {
 
 /* Natives.leaveArgs: leaves the stay of enterArgs (drains the
  * microtasks when it is the outermost). The thread inside only. */
-static void JNICALL n_leave_args(JNIEnv *env, jclass c, jlong peer) { strait_leave(PEER(peer)->rt); }
+static void JNICALL n_leave_args(JNIEnv *env, jclass c, jlong peer) { strait_leave(STRAIT__PEER(peer)->rt); }
 
 /* Natives.objectTable: the runtime's org.strait.internal.ObjectTable (set
  * when the bridge is attached, constant afterwards), or null without the
  * bridge. Any Java thread holding an in-flight count. */
 static jobject JNICALL n_object_table(JNIEnv *env, jclass c, jlong peer) {
-  jb_rt *b = PEER(peer)->bridge;
+  jb_rt *b = STRAIT__PEER(peer)->bridge;
   return b && b->table ? (*env)->NewLocalRef(env, b->table) : NULL;
 }
 

@@ -385,7 +385,7 @@ static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject
 }
 
 
-/* Makes call c; see bridge.h. Every piece of the call's state (arguments,
+/* Makes call c; see model/model.h. Every piece of the call's state (arguments,
  * local refs, the JSLock, receiver and adopted `this`) lives in this frame
  * and is released at `done`. Inside the gate. */
 JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, size_t argc,
@@ -500,7 +500,7 @@ done:
   return result;
 }
 
-/* new k(...args); see bridge.h. */
+/* new k(...args); see model/model.h. */
 JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, jb_member *forced,
                         JSObjectRef adopt, size_t argc, const JSValueRef argv[], JSValueRef *exc) {
   if (k->flags & (JB_IFACE | JB_ABSTRACT)) {
@@ -522,7 +522,7 @@ JSValueRef jb_construct(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, jb
   return r;
 }
 
-/* Reads field f (recv NULL for static); see bridge.h. */
+/* Reads field f (recv NULL for static); see model/model.h. */
 JSValueRef jb_field_get(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv, JSValueRef *exc) {
   jb_maybe_flush(env, b);
   jvalue v;
@@ -562,7 +562,7 @@ JSValueRef jb_field_get(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, j
   return r;
 }
 
-/* Writes field f (recv NULL for static); see bridge.h. */
+/* Writes field f (recv NULL for static); see model/model.h. */
 bool jb_field_set(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject recv, JSValueRef val,
                   JSValueRef *exc) {
   jb_maybe_flush(env, b);

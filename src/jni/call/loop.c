@@ -9,7 +9,6 @@
  */
 #include "call/call.h"
 
-#define PEER STRAIT__PEER
 
 /* Runs a posted Runnable (a global ref, deleted here). On the loop thread,
  * inside the gate. */
@@ -50,7 +49,7 @@ static void JNICALL n_post(JNIEnv *env, jclass c, jlong peer, jobject task) {
   }
   jobject g = (*env)->NewGlobalRef(env, task);
   if (!g) return;
-  int rc = strait_post(PEER(peer)->rt, run_task, g, drop_task);
+  int rc = strait_post(STRAIT__PEER(peer)->rt, run_task, g, drop_task);
   if (rc) {
     (*env)->DeleteGlobalRef(env, g);
     strait__throw_status(env, rc, "post");
@@ -60,14 +59,14 @@ static void JNICALL n_post(JNIEnv *env, jclass c, jlong peer, jobject task) {
 /* Natives.loopRef: +1 keeps the loop alive, -1 lets it end. Any
  * thread. */
 static void JNICALL n_loop_ref(JNIEnv *env, jclass c, jlong peer, jint delta) {
-  if (delta > 0) strait_loop_ref(PEER(peer)->rt);
-  else strait_loop_unref(PEER(peer)->rt);
+  if (delta > 0) strait_loop_ref(STRAIT__PEER(peer)->rt);
+  else strait_loop_unref(STRAIT__PEER(peer)->rt);
 }
 
 /* Natives.loopStop: asks a running loop to return after its current
  * callback, and wakes it. Any thread. */
 static void JNICALL n_loop_stop(JNIEnv *env, jclass c, jlong peer) {
-  strait_loop_stop(PEER(peer)->rt);
+  strait_loop_stop(STRAIT__PEER(peer)->rt);
 }
 
 /* Natives.runLoop: runs the loop on the calling thread until nothing
@@ -75,7 +74,7 @@ static void JNICALL n_loop_stop(JNIEnv *env, jclass c, jlong peer) {
  * rejection comes out as JsException; a posted Runnable's exception as
  * itself. Any Java thread outside the runtime. */
 static void JNICALL n_run_loop(JNIEnv *env, jclass c, jlong peer) {
-  strait__jrt *jrt = PEER(peer);
+  strait__jrt *jrt = STRAIT__PEER(peer);
   strait_runtime *rt = jrt->rt;
   if (strait_inside(rt)) {
     strait__throw(env, strait__jc.IllegalStateException,

@@ -83,14 +83,14 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner) {
  * thread is inside or waiting: every entry holds the JsRuntime until it
  * returns); strait_runtime_free takes the gate either way. Any thread. */
 static void JNICALL n_runtime_free(JNIEnv *env, jclass cls, jlong peer) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   strait_runtime_free(jrt->rt);
 }
 
 /* Natives.enteredHere(peer): is the calling thread inside a native of this
  * runtime (close() from a callback)? Only compares pointers. Any thread. */
 static jboolean JNICALL n_entered_here(JNIEnv *env, jclass cls, jlong peer) {
-  return strait__jrt_entered_here((strait__jrt *)(intptr_t)peer) ? JNI_TRUE : JNI_FALSE;
+  return strait__jrt_entered_here(STRAIT__PEER(peer)) ? JNI_TRUE : JNI_FALSE;
 }
 
 /* Natives.eval(peer, owner, source, fileName): evaluates source as a
@@ -99,7 +99,7 @@ static jboolean JNICALL n_entered_here(JNIEnv *env, jclass cls, jlong peer) {
  * thread; blocks at the gate while another thread is inside. */
 static jobject JNICALL n_eval(JNIEnv *env, jclass cls, jlong peer, jobject owner,
                               jstring source, jstring file) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   strait_runtime *rt = jrt->rt;
   if (!source) {
     strait__throw(env, strait__jc.IllegalArgumentException, "eval: source is null");

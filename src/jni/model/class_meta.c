@@ -370,7 +370,7 @@ static void class_error(JNIEnv *env, JSContextRef ctx, const char *name, JSValue
   *exc = err;
 }
 
-/* The metadata of index; see bridge.h. ctx/exc may be NULL (no JS error
+/* The metadata of index; see model/model.h. ctx/exc may be NULL (no JS error
  * is made then). The bare entry is made under cls_mu (one upcall, no user
  * code); the description is built outside it (see describe()) and
  * published under it, so two threads may both describe a class once and
@@ -518,7 +518,7 @@ jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_
 
 /* Java source name of a class name for messages: "[I" -> "int[]",
  * "[[Ljava.lang.String;" -> "java.lang.String[][]"; other names as they
- * are. Returns buf or name; see bridge.h. Any thread. */
+ * are. Returns buf or name; see model/model.h. Any thread. */
 const char *jb_source_name(const char *name, char *buf, size_t n) {
   if (!name || name[0] != '[') return name;
   int dims = 0;

@@ -198,7 +198,7 @@ static jclass class_by_name(JNIEnv *env, JSContextRef ctx, JSValueRef name, JSVa
   return c;
 }
 
-/* Java.type(name); see bridge.h. */
+/* Java.type(name); see model/model.h. */
 JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef name, JSValueRef *exc) {
   jclass c = class_by_name(env, ctx, name, exc);
   if (!c) return NULL;
@@ -374,7 +374,7 @@ static void put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name
   JSStringRelease(n);
 }
 
-/* Installs the package globals and Java; see bridge.h. */
+/* Installs the package globals and Java; see model/model.h. */
 int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   pthread_once(&pkg_once, make_pkg_class);
   JSObjectRef global = JSContextGetGlobalObject(ctx);

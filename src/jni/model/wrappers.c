@@ -189,7 +189,7 @@ static jb_entry *find_by_id(jb_rt *b, int64_t id, uint32_t *slot_out) {
   return NULL;
 }
 
-/* The live entry whose wrapper is obj; see bridge.h. Inside the gate. */
+/* The live entry whose wrapper is obj; see model/model.h. Inside the gate. */
 jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj) {
   uint32_t mask = b->idxcap - 1;
   for (uint32_t i = hash_ptr(obj) & mask, v; (v = b->by_ptr[i]) != 0; i = (i + 1) & mask) {
@@ -268,7 +268,7 @@ static void unreg_remove(jb_rt *b, uint32_t slot) {
 }
 
 /* Enters the waiting constructed objects into the Java table; see
- * bridge.h. Keeps a pending Java exception pending. Inside the gate. */
+ * model/model.h. Keeps a pending Java exception pending. Inside the gate. */
 void jb_register_pending(JNIEnv *env, jb_rt *b) {
   if (!b->nunreg) return;
   jthrowable pending = (*env)->ExceptionOccurred(env);
@@ -323,7 +323,7 @@ static void release_ids(JNIEnv *env, jb_rt *b, jlong *ids, int n) {
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
 }
 
-/* Releases the queued dead entries; see bridge.h. Inside the gate. */
+/* Releases the queued dead entries; see model/model.h. Inside the gate. */
 void jb_flush(JNIEnv *env, jb_rt *b) {
   jthrowable pending = (*env)->ExceptionOccurred(env);
   if (pending) (*env)->ExceptionClear(env);
@@ -461,7 +461,7 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
 /* The private code of a token or array wrapper for slot/gen. */
 uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen) { return token_code(b->slot, slot, gen); }
 
-/* The JS value for obj; see bridge.h. Inside the gate. */
+/* The JS value for obj; see model/model.h. Inside the gate. */
 JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc) {
   if (!obj) return JSValueMakeNull(ctx);
   if (b->nunreg) jb_register_pending(env, b);
@@ -474,7 +474,7 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
 }
 
 /* The JS value for obj whose ObjectTable.register() result is r; see
- * bridge.h. Inside the gate. */
+ * model/model.h. Inside the gate. */
 JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc) {
   if (!obj) return JSValueMakeNull(ctx);
   if (r < 0) {
@@ -548,7 +548,7 @@ JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o
 
 #define JB_HINTS 4096
 
-/* The JS value for obj, found by its identity hash first; see bridge.h.
+/* The JS value for obj, found by its identity hash first; see model/model.h.
  * Inside the gate. */
 JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
                           JSValueRef *exc) {
@@ -574,7 +574,7 @@ JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, 
   return w;
 }
 
-/* The wrapper of a just-constructed object; see bridge.h. Inside the gate. */
+/* The wrapper of a just-constructed object; see model/model.h. Inside the gate. */
 JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_class *cls, JSObjectRef adopt,
                        JSValueRef *exc) {
   uint32_t slot;

@@ -167,7 +167,7 @@ void jb_args_release(jb_arg *a, size_t n) {
   }
 }
 
-/* Drops the string cache; see bridge.h. Teardown, inside the gate. */
+/* Drops the string cache; see value/value.h. Teardown, inside the gate. */
 void jb_strcache_free(jb_rt *b, JNIEnv *env) {
   for (int i = 0; i < JB_SCACHE; i++) {
     if (!b->sc_val[i]) continue;
@@ -210,7 +210,7 @@ static jclass box_class_of(const jb_arg *a) {
 #define ISA_CACHE 4096
 static _Atomic uint64_t isa_cache[ISA_CACHE];
 
-/* True when sub is assignable to sup; see bridge.h. Any thread inside a runtime. */
+/* True when sub is assignable to sup; see value/value.h. Any thread inside a runtime. */
 bool jb_is_a(JNIEnv *env, jb_class *sub, jb_class *sup) {
   if (sub == sup || sup->self_code == 'O') return true;
   uint64_t key = ((uint64_t)(uint32_t)sub->index << 32) | ((uint64_t)(uint32_t)sup->index << 1);
@@ -238,7 +238,7 @@ static int class_distance(JNIEnv *env, jb_class *sub, jb_class *sup) {
   return 10;
 }
 
-/* Cost of passing a to (code, pcls); see bridge.h. Inside the gate. */
+/* Cost of passing a to (code, pcls); see value/value.h. Inside the gate. */
 int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
   switch (a->kind) {
   case JK_UNDEF: case JK_NULL:
@@ -666,7 +666,7 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   return true;
 }
 
-/* Converts a to (code, pcls); see bridge.h. Inside the gate. */
+/* Converts a to (code, pcls); see value/value.h. Inside the gate. */
 bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
                 jvalue *out, jb_locals *l, const char *what, JSValueRef *exc) {
   return to_java(env, b, ctx, a, code, pcls, out, l, what, 0, exc);
@@ -792,7 +792,7 @@ static JSValueRef long_to_js(JSContextRef ctx, jlong v) {
   return JSBigIntCreateWithInt64(ctx, v, NULL);
 }
 
-/* Converts a Java value of code to JS; see bridge.h. Inside the gate.
+/* Converts a Java value of code to JS; see value/value.h. Inside the gate.
  * Object values are local refs the caller deletes. */
 JSValueRef jb_to_js(JNIEnv *env, jb_rt *b, JSContextRef ctx, char code, jvalue v, JSValueRef *exc) {
   if (jb_imm_ok) {

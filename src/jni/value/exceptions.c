@@ -181,7 +181,7 @@ static void add_java_stack(JNIEnv *env, JSContextRef ctx, JSObjectRef err, jstri
   JSStringRelease(sname);
 }
 
-/* Turns the pending Java exception into a JS Error; see bridge.h. */
+/* Turns the pending Java exception into a JS Error; see value/value.h. */
 void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   jthrowable t = (*env)->ExceptionOccurred(env);
   (*env)->ExceptionClear(env);

@@ -57,7 +57,7 @@ jobject strait__to_java(JNIEnv *env, strait__jrt *jrt, jobject owner, JSValueRef
 /* Natives.valueRelease(peer, handle): unprotects one handle. Any Java
  * thread (enters the gate). */
 static void JNICALL n_value_release(JNIEnv *env, jclass cls, jlong peer, jlong handle) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   if (strait_enter(jrt->rt) != 0) return;
   JSValueUnprotect(strait_runtime_context(jrt->rt), strait__handle_value(handle));
   strait_leave(jrt->rt);
@@ -67,7 +67,7 @@ static void JNICALL n_value_release(JNIEnv *env, jclass cls, jlong peer, jlong h
  * one stay (the release queue of collected JsValues). Any Java thread. */
 static void JNICALL n_value_release_all(JNIEnv *env, jclass cls, jlong peer,
                                         jlongArray handles, jint count) {
-  strait__jrt *jrt = (strait__jrt *)(intptr_t)peer;
+  strait__jrt *jrt = STRAIT__PEER(peer);
   jsize len = (*env)->GetArrayLength(env, handles);
   if (count < 0 || count > len) {
     strait__throw(env, strait__jc.IllegalArgumentException, "valueReleaseAll: bad count");

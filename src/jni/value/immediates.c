@@ -1,7 +1,7 @@
 /*
  * immediates.c - the self-test that decides whether the bridge may read
  * and make immediate JS values (numbers, booleans, null, undefined) from
- * their JSValueRef bits (see bridge.h) instead of through the C API.
+ * their JSValueRef bits (see value/value.h) instead of through the C API.
  */
 #include "value/value.h"
 
@@ -46,7 +46,7 @@ static void self_test(void) {
   jb_imm_ok = ok;
 }
 
-/* Runs the self-test once per process (see bridge.h). Inside the gate. */
+/* Runs the self-test once per process (see value/value.h). Inside the gate. */
 void jb_imm_init(JSContextRef ctx) {
   imm_ctx = ctx;
   pthread_once(&imm_once, self_test);
