@@ -68,7 +68,11 @@ STRAIT_API const char *strait_version(void);
   XX(ERANGE,   -11, "value out of range")                     \
   XX(ETYPE,    -12, "value of the wrong type")                \
   XX(EEXIT,    -13, "process.exit() was called")              \
-  XX(EJAVA,    -14, "Java exception")
+  XX(EJAVA,    -14, "Java exception")                         \
+  XX(ETERM,    -15, "execution terminated by an interrupt")   \
+  XX(ETIMEDOUT, -16, "execution time limit exceeded")         \
+  XX(EHEAP,    -17, "heap limit exceeded")                    \
+  XX(EDENIED,  -18, "not allowed by the runtime's policy")
 
 typedef enum strait_status {
   STRAIT_OK = 0,
@@ -122,7 +126,65 @@ typedef struct strait_options {
   long gate_spin_us;        /* a waiter's spin before it parks; <0: park at once */
   long gate_takeover_us;    /* a suspended owner's grace before a waiter takes
                                the gate over; <0: at once */
+  /* Limits (docs/sandbox.md). 0: none. A negative value is refused
+   * (STRAIT_EINVAL). */
+  int64_t time_limit_us;    /* wall time of one entry (an eval, a call from
+                               the embedder, one loop task) before it is
+                               terminated with STRAIT_ETIMEDOUT */
+  int64_t heap_limit;       /* bytes of the runtime's JS heap (objects and
+                               their external memory, e.g. ArrayBuffers)
+                               before the running entry is terminated with
+                               STRAIT_EHEAP */
+  /* What script may reach of the process (docs/sandbox.md): STRAIT_DENY_*
+   * bits. 0 allows everything (the launcher's default). */
+  unsigned deny;
+  /* With STRAIT_DENY_FS clear: NULL lets require() read any file; a
+   * directory restricts it to files under that directory (after resolving
+   * symbolic links). Copied. */
+  const char *fs_root;
 } strait_options;
+
+/* Bits of strait_options.deny. */
+#define STRAIT_DENY_ENV  1u  /* process.env is an empty object */
+#define STRAIT_DENY_FS   2u  /* require() of a file or directory throws (built-in
+                                modules still load) */
+#define STRAIT_DENY_EXIT 4u  /* process.exit() throws an Error and the runtime
+                                goes on */
+
+/*
+ * Stops the JS running in rt as soon as the engine checks (within about
+ * 10 ms): an uncatchable termination (`catch` and `finally` blocks do not
+ * run JS again), after which the entry that was running returns
+ * STRAIT_ETERM (strait_eval, strait_run_main, strait_loop_run) and the
+ * runtime is usable again. Applies to the entry running when it is called;
+ * a no-op when nothing runs. Any thread, including a signal handler
+ * (async-signal-safe). Returns 0, or STRAIT_ECLOSED.
+ */
+STRAIT_API int strait_interrupt(strait_runtime *rt);
+
+/*
+ * Why the JS exception the caller just got is a termination: STRAIT_ETERM
+ * (strait_interrupt or the embedder's poll), STRAIT_ETIMEDOUT,
+ * STRAIT_EHEAP; 0 when it is an ordinary exception. For layers that call
+ * JSC themselves (JSObjectCallAsFunction) inside an entry. Stays set until
+ * the outermost entry of the stay returns. Inside the gate.
+ */
+STRAIT_API int strait_terminating(strait_runtime *rt);
+
+/*
+ * A poll of the embedder, asked on the thread running JS at each watchdog
+ * tick (about every 10 ms while JS runs): a non-zero answer terminates the
+ * running entry as strait_interrupt() does (e.g. the JNI layer asks
+ * whether the Java thread was interrupted). NULL removes it. Inside the
+ * gate.
+ */
+STRAIT_API void strait_set_interrupt_poll(strait_runtime *rt, int (*poll)(void *ud), void *ud);
+
+/*
+ * Heap use of rt's JS heap in bytes (what heap_limit is compared with).
+ * Inside the gate.
+ */
+STRAIT_API int64_t strait_heap_size(strait_runtime *rt);
 
 /*
  * Creates a runtime. opts may be NULL. On success *out owns the runtime and
