@@ -107,6 +107,9 @@ typedef struct strait__jcache {
   jclass JsValue;
   jclass JsException;
   jclass JsExitException;
+  jclass JsInterruptedException;        /* a termination (strait_interrupt) */
+  jclass JsTimeLimitException;          /* STRAIT_ETIMEDOUT */
+  jclass JsHeapLimitException;          /* STRAIT_EHEAP */
 
   jobject Boolean_TRUE;                 /* global refs */
   jobject Boolean_FALSE;
@@ -183,6 +186,8 @@ typedef struct strait__jrt {
   int exit_code;            /* set by the embedded on_exit hook */
   bool exited;
   bool embedded;            /* created by JsRuntime.create() */
+  int64_t time_limit_us;    /* the limits it was made with (messages); 0: none */
+  int64_t heap_limit;
   void *bridge;             /* the bridge's per-runtime state */
   void *interop;            /* state of calls from Java (strait__hstate), or NULL */
   /* Intrinsics captured when the JNI layer first sees the runtime: for
@@ -307,6 +312,17 @@ static inline void strait__native_leave(strait__native *n) {
  * exception already pending is kept instead. Any thread.
  */
 void strait__throw_status(JNIEnv *env, int status, const char *what);
+
+/* Throws the Java exception of a termination of rt's JS (status
+ * STRAIT_ETERM, STRAIT_ETIMEDOUT or STRAIT_EHEAP): JsInterruptedException,
+ * JsTimeLimitException or JsHeapLimitException, with a message that names
+ * the limit. Keeps a pending exception. Inside the gate. */
+void strait__throw_termination(JNIEnv *env, strait_runtime *rt, int status);
+
+/* Whether status is one of a termination (see strait__throw_termination). */
+static inline bool strait__is_termination(int status) {
+  return status == STRAIT_ETERM || status == STRAIT_ETIMEDOUT || status == STRAIT_EHEAP;
+}
 
 /* Throws JsExitException(code) (process.exit() in an embedded runtime). */
 void strait__throw_exit(JNIEnv *env, int code);

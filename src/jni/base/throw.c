@@ -43,6 +43,18 @@ void strait__throw_status(JNIEnv *env, int status, const char *what) {
     case STRAIT_EBUSY:
       cls = strait__jc.IllegalStateException;
       break;
+    case STRAIT_ETERM:
+      cls = strait__jc.JsInterruptedException;
+      break;
+    case STRAIT_ETIMEDOUT:
+      cls = strait__jc.JsTimeLimitException;
+      break;
+    case STRAIT_EHEAP:
+      cls = strait__jc.JsHeapLimitException;
+      break;
+    case STRAIT_EDENIED:
+      cls = strait__jc.IllegalArgumentException;
+      break;
     default:
       cls = strait__jc.RuntimeException;
       break;
@@ -55,6 +67,37 @@ void strait__throw_status(JNIEnv *env, int status, const char *what) {
   else
     snprintf(buf, sizeof buf, "%s", strait_strerror(status));
   strait__throw(env, cls, "%s", buf);
+}
+
+/* Throws the exception of a termination (see jni_base.h). Inside the gate. */
+void strait__throw_termination(JNIEnv *env, strait_runtime *rt, int status) {
+  if ((*env)->ExceptionCheck(env)) return;
+  strait__jrt *jrt = strait_runtime_embedder(rt);
+  int64_t ms;
+  switch (status) {
+    case STRAIT_ETIMEDOUT:
+      ms = jrt ? (jrt->time_limit_us + 999) / 1000 : 0;
+      if (ms > 0)
+        strait__throw(env, strait__jc.JsTimeLimitException,
+                      "time limit of %lld ms exceeded: the script was terminated", (long long)ms);
+      else
+        strait__throw(env, strait__jc.JsTimeLimitException, "time limit exceeded: the script was terminated");
+      return;
+    case STRAIT_EHEAP:
+      if (jrt && jrt->heap_limit > 0)
+        strait__throw(env, strait__jc.JsHeapLimitException,
+                      "heap limit of %lld bytes exceeded: the script was terminated",
+                      (long long)jrt->heap_limit);
+      else
+        strait__throw(env, strait__jc.JsHeapLimitException, "heap limit exceeded: the script was terminated");
+      return;
+    case STRAIT_ETERM:
+      strait__throw(env, strait__jc.JsInterruptedException,
+                    "the script was interrupted (JsRuntime.interrupt(), Thread.interrupt() or close())");
+      return;
+    default:
+      strait__throw_status(env, status, NULL);
+  }
 }
 
 /* Throws JsExitException(code). Any thread. */

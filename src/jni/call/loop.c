@@ -95,6 +95,8 @@ static void JNICALL n_run_loop(JNIEnv *env, jclass c, jlong peer) {
       strait__rethrow_to_java(env, jrt, exc);
     } else if (rc == STRAIT_EEXIT) {
       strait__throw_exit(env, jrt->exit_code);
+    } else if (strait__is_termination(rc)) {
+      strait__throw_termination(env, rt, rc);
     } else if (rc) {
       strait__throw_status(env, rc, "runLoop");
     }

@@ -10,6 +10,7 @@
  * Inside the core, strait_enter/strait_leave (the gate) serialize threads.
  */
 #include "call/call.h"
+#include "base/interop_ids.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -24,30 +25,125 @@ static void embedded_exit(void *ud, int code) {
   jrt->exited = true;
 }
 
-/* Natives.runtimeNew(owner): a new runtime with the Java bridge attached.
- * Returns the peer, or 0 with an exception pending. Any Java thread. */
-static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner) {
+/* The interrupt poll of an embedded runtime (strait_set_interrupt_poll):
+ * Thread.interrupted() of the Java thread running its JS, so that a
+ * Thread.interrupt() of that thread terminates the call (and, as
+ * InterruptedException does, clears the flag). At a watchdog tick, on the
+ * thread running JS, inside the gate. */
+static int java_thread_interrupted(void *ud) {
+  (void)ud;
+  JNIEnv *env = strait__env();
+  if (!env || (*env)->ExceptionCheck(env)) return 0;
+  jboolean r = (*env)->CallStaticBooleanMethod(env, strait__hc.Thread, strait__hc.Thread_interrupted);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    return 0;
+  }
+  return r ? 1 : 0;
+}
+
+/* argv (a String[], may be null) as malloc'd UTF-8 strings in *out (n in
+ * *argc). 0, or STRAIT_ENOMEM / STRAIT_EINVAL with an exception pending. */
+static int argv_from_java(JNIEnv *env, jobjectArray args, char ***out, int *argc) {
+  *out = NULL;
+  *argc = 0;
+  if (!args) return 0;
+  jsize n = (*env)->GetArrayLength(env, args);
+  char **v = calloc((size_t)n + 1, sizeof *v);
+  if (!v) {
+    strait__throw_status(env, STRAIT_ENOMEM, "JsRuntime.Builder.arguments");
+    return STRAIT_ENOMEM;
+  }
+  *out = v;
+  for (jsize i = 0; i < n; i++) {
+    jobject s = (*env)->GetObjectArrayElement(env, args, i);
+    if (!s || !(*env)->IsInstanceOf(env, s, strait__jc.String)) {
+      strait__throw(env, strait__jc.IllegalArgumentException,
+                    "JsRuntime.Builder.arguments: element %d is not a String", (int)i);
+      return STRAIT_EINVAL;
+    }
+    JSStringRef js = strait__jsstring_from_java(env, (jstring)s);
+    (*env)->DeleteLocalRef(env, s);
+    v[i] = js ? strait_utf8_from_jsstring(js, NULL) : NULL;
+    if (js) JSStringRelease(js);
+    if (!v[i]) {
+      if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "JsRuntime.Builder.arguments");
+      return STRAIT_ENOMEM;
+    }
+    *argc = (int)i + 1;
+  }
+  return 0;
+}
+
+static void argv_free(char **v, int n) {
+  for (int i = 0; i < n; i++) free(v[i]);
+  free(v);
+}
+
+/* Natives.runtimeNew(owner, policy, argv, timeLimitUs, heapLimit, deny,
+ * fsRoot): a new runtime with the Java bridge attached under policy (an
+ * org.strait.internal.HostPolicy, validated by JsRuntime.Builder), its
+ * limits and deny bits (strait_options). Returns the peer, or 0 with an
+ * exception pending. Any Java thread. */
+static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner, jobject policy,
+                                   jobjectArray args, jlong time_limit_us, jlong heap_limit,
+                                   jint deny, jstring fs_root) {
+  char **argv = NULL;
+  int argc = 0;
+  char *root = NULL;
+  if (argv_from_java(env, args, &argv, &argc)) {
+    argv_free(argv, argc);
+    return 0;
+  }
+  if (fs_root) {
+    JSStringRef js = strait__jsstring_from_java(env, fs_root);
+    root = js ? strait_utf8_from_jsstring(js, NULL) : NULL;
+    if (js) JSStringRelease(js);
+    if (!root) {
+      if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "JsRuntime.create");
+      argv_free(argv, argc);
+      return 0;
+    }
+  }
   strait__jrt *jrt = calloc(1, sizeof *jrt);
   if (!jrt) {
     strait__throw_status(env, STRAIT_ENOMEM, "JsRuntime.create");
+    argv_free(argv, argc);
+    free(root);
     return 0;
   }
   jrt->embedded = true;
+  jrt->time_limit_us = time_limit_us;
+  jrt->heap_limit = heap_limit;
   jrt->owner = (*env)->NewWeakGlobalRef(env, owner);
   if (!jrt->owner) {
     free(jrt);
+    argv_free(argv, argc);
+    free(root);
     return 0;
   }
   strait_options opts;
   memset(&opts, 0, sizeof opts);
   opts.on_exit = embedded_exit;
   opts.exit_ud = jrt;
+  opts.argc = argc;
+  opts.argv = (const char *const *)argv;
+  opts.time_limit_us = time_limit_us;
+  opts.heap_limit = heap_limit;
+  opts.deny = (unsigned)deny;
+  opts.fs_root = root;
   strait_runtime *rt = NULL;
-  int rc = strait_runtime_new(&opts, &rt);
+  int rc = strait_runtime_new(&opts, &rt);   /* copies argv and fs_root */
+  argv_free(argv, argc);
+  free(root);
   if (rc) {
     (*env)->DeleteWeakGlobalRef(env, jrt->owner);
     free(jrt);
-    strait__throw_status(env, rc, "JsRuntime.create");
+    if (rc == STRAIT_EINVAL)
+      strait__throw(env, strait__jc.IllegalArgumentException,
+                    "JsRuntime.create: the engine refused an option (limits, fs-root)");
+    else
+      strait__throw_status(env, rc, "JsRuntime.create");
     return 0;
   }
   jrt->rt = rt;
@@ -58,8 +154,9 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner) {
      * interop state captures the realm's Promise the same way */
     strait__jrt_capture(jrt);
     strait__hstate_of(jrt);
+    strait_set_interrupt_poll(rt, java_thread_interrupted, NULL);
     JSValueRef exc = NULL;
-    rc = strait_java_attach(rt, &exc);
+    rc = strait__java_attach_policy(env, rt, policy, &exc);
     if (rc == STRAIT_EJS) strait__throw_js(env, rt, exc);
     else if (rc) strait__throw_status(env, rc, "JsRuntime.create: attaching the Java bridge");
     strait_leave(rt);
@@ -75,6 +172,15 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner) {
     return 0;
   }
   return (jlong)(intptr_t)jrt;
+}
+
+/* Natives.interrupt(peer): terminates the JS running in the runtime
+ * (strait_interrupt); a no-op when none runs. Any thread, without entering
+ * the gate (the running thread holds it). */
+static void JNICALL n_interrupt(JNIEnv *env, jclass cls, jlong peer) {
+  (void)env;
+  (void)cls;
+  strait_interrupt(STRAIT__PEER(peer)->rt);
 }
 
 /* Natives.runtimeFree(peer): frees the runtime; its teardown frees the jrt.
@@ -137,6 +243,7 @@ static jobject JNICALL n_eval(JNIEnv *env, jclass cls, jlong peer, jobject owner
     if (rc == 0) out = strait__to_java(env, jrt, owner, result);
     else if (rc == STRAIT_EJS) strait__throw_js(env, rt, exc);
     else if (rc == STRAIT_EEXIT) strait__throw_exit(env, jrt->exit_code);
+    else if (strait__is_termination(rc)) strait__throw_termination(env, rt, rc);
     else strait__throw_status(env, rc, "eval");
     strait__native_leave(&nf);
   }
@@ -150,7 +257,9 @@ done:
 }
 
 const JNINativeMethod strait__runtime_natives[] = {
-    {"runtimeNew", "(Ljava/lang/Object;)J", (void *)n_runtime_new},
+    {"runtimeNew", "(Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/String;JJILjava/lang/String;)J",
+     (void *)n_runtime_new},
+    {"interrupt", "(J)V", (void *)n_interrupt},
     {"runtimeFree", "(J)V", (void *)n_runtime_free},
     {"enteredHere", "(J)Z", (void *)n_entered_here},
     {"eval", "(JLjava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;",

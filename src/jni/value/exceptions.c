@@ -26,6 +26,13 @@ void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc) {
   /* a Java exception already pending (a failed upcall on the way) is the
    * one Java sees; no JNI call may be made on top of it */
   if ((*env)->ExceptionCheck(env)) return;
+  /* a termination (interrupt, time or heap limit) unwinding: whatever JS
+   * threw on its way out, Java gets the termination's own exception */
+  int term = strait_terminating(rt);
+  if (term) {
+    strait__throw_termination(env, rt, term);
+    return;
+  }
   JSContextRef ctx = strait_runtime_context(rt);
   if (!exc) exc = JSValueMakeUndefined(ctx);
   strait_error_info info;

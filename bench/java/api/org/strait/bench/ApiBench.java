@@ -10,7 +10,7 @@ public final class ApiBench {
     private ApiBench() {}
 
     public static void main(String[] args) throws Exception {
-        try (JsRuntime js = JsRuntime.create()) {
+        try (JsRuntime js = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             Bench.run("api", "eval_1", "floor.jsc_eval_1,floor.jsc_eval_1+floor.jni_downcall",
                     "JsRuntime.eval(\"1\") from Java, result converted to Integer/Double",
                     n -> {
@@ -18,9 +18,9 @@ public final class ApiBench {
                     });
         }
         Bench.run("api", "create_close", "floor.jsc_context_create",
-                "JsRuntime.create() + close()",
+                "JsRuntime.newBuilder().allowAllAccess(true).build() + close()",
                 n -> {
-                    for (long i = 0; i < n; i++) JsRuntime.create().close();
+                    for (long i = 0; i < n; i++) JsRuntime.newBuilder().allowAllAccess(true).build().close();
                 });
     }
 }

@@ -82,7 +82,7 @@ public final class CodecBench {
         } catch (Throwable e) {
             jackson = null;
         }
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             JsFunction gen = (JsFunction) rt.eval(GEN);
             JsFunction stringify = (JsFunction) rt.eval("(function (v) { return JSON.stringify(v); })");
             JsFunction parse = (JsFunction) rt.eval("(function (s) { return JSON.parse(s); })");

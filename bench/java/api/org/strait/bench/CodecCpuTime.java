@@ -40,7 +40,7 @@ public final class CodecCpuTime {
         String only = args.length > 0 && !args[0].isEmpty() ? args[0] : "json_400b,json_5kb,json_50kb,json_500kb,json_5mb,numbers_100k,string_1mb";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
         CodecBench.Jackson jk = new CodecBench.Jackson();
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             JsFunction gen = (JsFunction) rt.eval(CodecBench.GEN);
             JsFunction stringify = (JsFunction) rt.eval("(function (v) { return JSON.stringify(v); })");
             JsFunction parse = (JsFunction) rt.eval("(function (s) { return JSON.parse(s); })");

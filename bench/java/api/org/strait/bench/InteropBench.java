@@ -34,7 +34,7 @@ public final class InteropBench {
     }
 
     public static void main(String[] args) throws Exception {
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             JsFunction f = (JsFunction) rt.eval("(function () {})");
             JsFunction f3 = (JsFunction) rt.eval("(function (a, b, c) {})");
             Object a = new Object(), b = new Object(), c = new Object();
@@ -88,7 +88,7 @@ public final class InteropBench {
      * of slowing the rows measured after it.
      */
     static void newObjectRows() throws Exception {
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             JsFunction f = (JsFunction) rt.eval("(function () {})");
             JsFunction f3 = (JsFunction) rt.eval("(function (a, b, c) {})");
             try {
@@ -297,7 +297,7 @@ public final class InteropBench {
     }
 
     static void loopRows() throws Exception {
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             Runnable noop = () -> {};
             long[] ns = new long[1];
             long count = 1_000_000;

@@ -4,16 +4,30 @@ import org.strait.internal.ApiAccess;
 import org.strait.internal.Natives;
 import org.strait.internal.ObjectTable;
 import org.strait.internal.RuntimeInterop;
+import org.strait.internal.RuntimeOptions;
 import org.strait.internal.ValueCodec;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * A JavaScript engine instance (one JavaScriptCore heap) embedded in this
- * JVM. Create with {@link #create()}, release with {@link #close()}.
+ * JVM. Create with {@link #create()} or {@link #newBuilder()}, release with
+ * {@link #close()}.
+ *
+ * <p><b>Sandbox.</b> A runtime made by {@link #create()} reaches only what
+ * the embedder hands it ({@link HostAccess#GIVEN}): no class lookup, no
+ * environment variables, no files for {@code require}, no threads, no
+ * native code. {@link Builder} grants more, and sets time and heap limits;
+ * {@link #interrupt()} stops a running script from any thread
+ * (docs/sandbox.md).
  *
  * <p><b>Threads.</b> Any Java thread may call any method; calls into one
  * runtime are serialized by its native admission gate (a second thread
@@ -21,9 +35,10 @@ import java.util.Objects;
  * parallel.
  *
  * <p><b>Close.</b> {@code close()} is idempotent. It stops new calls at once
- * (they throw {@code IllegalStateException("runtime closed")}), then waits
- * for the calls already inside the runtime on other threads to return, then
- * frees the engine. Called from inside the runtime (a Java method that JS
+ * (they throw {@code IllegalStateException("runtime closed")}), terminates
+ * the JS running on other threads (as {@link #interrupt()}: their callers
+ * get {@link JsInterruptedException}), waits for the calls already inside
+ * the runtime to return, then frees the engine. Called from inside the runtime (a Java method that JS
  * called), it cannot wait for itself: the engine is then freed when the
  * last call in flight returns. Implementation: one word counts the calls in
  * flight and carries a CLOSED bit; every native call holds a count, so the
@@ -80,8 +95,9 @@ public final class JsRuntime implements AutoCloseable {
     /** True for a runtime made by the launcher (see {@link #adopt}). */
     private final boolean adopted;
 
-    private JsRuntime() {
-        this.peer = Natives.runtimeNew(this);
+    private JsRuntime(RuntimeOptions o) {
+        this.peer = Natives.runtimeNew(this, o.policy(), o.arguments, o.timeLimitUs, o.heapLimit,
+                o.denyBits(), o.allowFs ? o.fsRoot : null);
         this.adopted = false;
         this.engine = CLEANER.register(this, new EngineFree(peer));
     }
@@ -169,9 +185,150 @@ public final class JsRuntime implements AutoCloseable {
         }
     }
 
-    /** Creates a runtime. Loads libstrait.so on first use. */
+    /**
+     * Creates a runtime with the defaults of {@link Builder}: host access
+     * {@link HostAccess#GIVEN}, no environment, files, threads or native
+     * code, no limits. The same as {@code newBuilder().build()}. Loads
+     * libstrait.so on first use.
+     */
     public static JsRuntime create() {
-        return new JsRuntime();
+        return newBuilder().build();
+    }
+
+    /** A builder of a runtime with options (see {@link Builder}). */
+    public static Builder newBuilder() {
+        return new Builder();
+    }
+
+    /**
+     * Options of a new runtime. Each setter records an option by name; the
+     * generic {@link #option(String, String)} sets the same options from
+     * strings (the names are in docs/sandbox.md, and match the launcher's
+     * flags). {@link #build()} validates them all: an unknown name or a bad
+     * value throws {@code IllegalArgumentException} naming the option.
+     * Defaults are secure: host access {@link HostAccess#GIVEN}, no
+     * environment variables, no files for {@code require}, no thread
+     * creation or native code loading; {@code process.exit()} ends the
+     * runtime (not the JVM). A builder may be reused; it is not
+     * thread-safe.
+     */
+    public static final class Builder {
+        private final Map<String, Object> options = new LinkedHashMap<>();
+
+        private Builder() {}
+
+        private Builder put(String name, Object value) {
+            options.put(name, value);
+            return this;
+        }
+
+        /** Sets an option by name from a string, e.g. {@code option("time-limit", "500ms")}. */
+        public Builder option(String name, String value) {
+            Objects.requireNonNull(name, "option name");
+            return put(name, value);
+        }
+
+        /**
+         * process.argv after its first two entries, which are "strait" and
+         * "&lt;embedded&gt;" (where Node has the executable and the script).
+         */
+        public Builder arguments(String... args) {
+            return put("arguments", args == null ? null : args.clone());
+        }
+
+        /**
+         * Grants everything at once (host access {@link HostAccess#ALL},
+         * environment, files, threads, native code), as the launcher does.
+         * Options set one by one still win. A script with all access can do
+         * whatever the JVM can, including crash the process.
+         */
+        public Builder allowAllAccess(boolean all) {
+            return put("allow-all-access", all);
+        }
+
+        /** How much of the JVM scripts reach (default {@link HostAccess#GIVEN}). */
+        public Builder hostAccess(HostAccess access) {
+            return put("host-access", Objects.requireNonNull(access, "host-access"));
+        }
+
+        /**
+         * Class names (binary names, e.g. {@code java.util.Map$Entry}) scripts
+         * may reach: applied to lookups, to the classes of objects that
+         * reach JS, and to reflection. Under {@link HostAccess#GIVEN} and
+         * {@link HostAccess#EXPLICIT} it also enables lookups of the classes
+         * it accepts. Called on the thread running JS.
+         */
+        public Builder classFilter(Predicate<String> filter) {
+            return put("class-filter", Objects.requireNonNull(filter, "class-filter"));
+        }
+
+        /**
+         * Reflection and class-loading classes or members scripts may reach
+         * under a policy other than {@link HostAccess#ALL}: a class name
+         * ({@code java.lang.Class}), a package prefix
+         * ({@code java.lang.reflect.*}) or a member
+         * ({@code java.lang.Object#getClass}).
+         */
+        public Builder allowReflection(String... names) {
+            return put("allow-reflection", names == null ? null : names.clone());
+        }
+
+        /** process.env holds the environment (default: an empty object). */
+        public Builder allowEnvironment(boolean allow) {
+            return put("allow-env", allow);
+        }
+
+        /** require() may read any file (default: none). */
+        public Builder allowFileSystem(boolean allow) {
+            return put("allow-fs", allow);
+        }
+
+        /** require() may read the files under dir only (after resolving links). */
+        public Builder fileSystemRoot(Path dir) {
+            return put("fs-root", Objects.requireNonNull(dir, "fs-root"));
+        }
+
+        /**
+         * process.exit() ends the runtime: the call throws
+         * {@link JsExitException} (default); false: process.exit() throws
+         * an Error in JS and the script goes on.
+         */
+        public Builder allowExit(boolean allow) {
+            return put("allow-exit", allow);
+        }
+
+        /** Scripts may create Java threads (default: no). */
+        public Builder allowCreateThread(boolean allow) {
+            return put("allow-threads", allow);
+        }
+
+        /** Scripts may load native code, e.g. System.loadLibrary (default: no). */
+        public Builder allowNativeAccess(boolean allow) {
+            return put("allow-native", allow);
+        }
+
+        /**
+         * Wall time one entry may run (an eval, a call from Java, one event
+         * loop task) before it is terminated with
+         * {@link JsTimeLimitException}. Positive.
+         */
+        public Builder timeLimit(Duration limit) {
+            return put("time-limit", Objects.requireNonNull(limit, "time-limit"));
+        }
+
+        /**
+         * Bytes of JS heap before the running script is terminated with
+         * {@link JsHeapLimitException} (at least 1 MiB; docs/sandbox.md
+         * gives the precision).
+         */
+        public Builder heapLimit(long bytes) {
+            return put("heap-limit", bytes);
+        }
+
+        /** Validates the options and creates the runtime. */
+        public JsRuntime build() {
+            return new JsRuntime(RuntimeOptions.parse(RuntimeOptions.copy(options)));
+        }
     }
 
     /** Evaluates a script named "&lt;eval&gt;"; see {@link #eval(String, String)}. */
@@ -243,6 +400,23 @@ public final class JsRuntime implements AutoCloseable {
         return RuntimeInterop.keepAlive(this);
     }
 
+    /**
+     * Stops the JavaScript running in this runtime, from any thread: an
+     * uncatchable termination (JS {@code catch} and {@code finally} do not
+     * run script again) that the Java caller of the running call gets as
+     * {@link JsInterruptedException}, within about 10 ms. The runtime
+     * stays usable for the next call. A no-op when no JS runs or the
+     * runtime is closed.
+     */
+    public void interrupt() {
+        if (!tryEnter()) return;
+        try {
+            Natives.interrupt(peer);
+        } finally {
+            leave();
+        }
+    }
+
     /** True once {@link #close()} was called. */
     public boolean isClosed() {
         return state < 0;
@@ -267,12 +441,18 @@ public final class JsRuntime implements AutoCloseable {
             }
             return;
         }
+        // JS running on other threads is terminated (they get
+        // JsInterruptedException); the calls drain, then the engine goes
+        Natives.interrupt(peer);
         boolean interrupted = false;
         synchronized (this) {
             while (state != CLOSED) {
                 try {
                     wait(10);
-                    if (state != CLOSED) Natives.loopStop(peer);
+                    if (state != CLOSED) {
+                        Natives.loopStop(peer);
+                        Natives.interrupt(peer);
+                    }
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }

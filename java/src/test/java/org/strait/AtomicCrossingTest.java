@@ -24,7 +24,7 @@ class AtomicCrossingTest {
         for (String path : paths) {
             for (Number n : new Number[] {new AtomicInteger(41), new AtomicLong(41)}) {
                 out.add(DynamicTest.dynamicTest(n.getClass().getSimpleName() + " / " + path, () -> {
-                    try (JsRuntime rt = JsRuntime.create()) {
+                    try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                         switch (path) {
                             case "toJs" -> rt.setGlobal("a", rt.toJs(n));
                             case "toJs(Map)" -> rt.setGlobal("a", ((JsObject) rt.toJs(Map.of("k", n))).get("k"));

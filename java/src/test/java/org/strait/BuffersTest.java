@@ -52,7 +52,7 @@ class BuffersTest {
         List<DynamicTest> out = new ArrayList<>();
         for (String[] v : VIEWS) {
             out.add(DynamicTest.dynamicTest(v[0], () -> {
-                JsRuntime rt = JsRuntime.create();
+                JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
                 rt.eval("globalThis.v = " + v[0]);
                 JsValue h = (JsValue) rt.getGlobal("v");
                 ByteBuffer b = h.asByteBuffer();
@@ -62,7 +62,7 @@ class BuffersTest {
                 assertThrows(IllegalStateException.class, h::asByteBuffer);
                 // another runtime allocates typed arrays; writes through the old
                 // buffer must not reach them (the closed engine's memory is kept)
-                try (JsRuntime other = JsRuntime.create()) {
+                try (JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                     other.eval("globalThis.arrs = []; for (let i = 0; i < 2000; i++)"
                             + " arrs.push(new Uint8Array(" + b.capacity() + ").fill(0x5a));");
                     for (int round = 0; round < 4; round++)
@@ -80,7 +80,7 @@ class BuffersTest {
         List<DynamicTest> out = new ArrayList<>();
         for (String[] v : VIEWS) {
             out.add(DynamicTest.dynamicTest(v[0], () -> {
-                try (JsRuntime rt = JsRuntime.create()) {
+                try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                     rt.eval("globalThis.v = " + v[0]);
                     ByteBuffer b = ((JsValue) rt.getGlobal("v")).asByteBuffer();
                     // the ArrayBuffer is pinned: transfer() copies and leaves it attached
@@ -119,7 +119,7 @@ class BuffersTest {
         for (String[] c : cases) {
             for (String lie : lies) {
                 out.add(DynamicTest.dynamicTest(c[0] + (lie.isEmpty() ? "" : " / getters replaced"), () -> {
-                    try (JsRuntime rt = JsRuntime.create()) {
+                    try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                         rt.eval(lie);
                         JsValue h = (JsValue) rt.eval(c[0]);
                         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, h::asByteBuffer);
@@ -141,7 +141,7 @@ class BuffersTest {
      */
     @Test
     void leaseEndsWhenTheBufferIsCollected() throws Exception {
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         ByteBuffer b = ((JsValue) rt.eval("new Uint8Array(32)")).asByteBuffer();
         rt.close();
         java.lang.ref.WeakReference<JsRuntime> weak = new java.lang.ref.WeakReference<>(rt);
@@ -187,7 +187,7 @@ class BuffersTest {
             }));
             out.add(DynamicTest.dynamicTest("writable direct is shared, " + n + " bytes", () -> {
                 ByteBuffer w = ByteBuffer.allocateDirect(n);
-                try (JsRuntime rt = JsRuntime.create()) {
+                try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                     rt.setGlobal("ab", rt.toJs(w));
                     rt.eval("new Uint8Array(ab).fill(9)");
                     for (int i = 0; i < n; i++) assertEquals(9, w.get(i));
@@ -200,7 +200,7 @@ class BuffersTest {
     /** toJs(ro) is a JS ArrayBuffer with ro's bytes; JS writes land in the copy only. */
     static void checkCopied(ByteBuffer backing, ByteBuffer ro) {
         int n = ro.capacity();
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             Object ab = rt.toJs(ro);
             rt.setGlobal("ab", ab);
             assertEquals(n, rt.eval("ab.byteLength"));

@@ -67,11 +67,11 @@ public class ClassInitTest {
     }
 
     static String reenter() {
-        try (JsRuntime inner = JsRuntime.create()) {
+        try (JsRuntime inner = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             String a = (String) inner.eval("Java.type('" + Helper1.class.getName() + "').hello()");
             String[] b = new String[1];
             Thread t = new Thread(() -> {
-                try (JsRuntime other = JsRuntime.create()) {
+                try (JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                     b[0] = (String) other.eval("Java.type('" + Helper2.class.getName() + "').hello()");
                 }
             });
@@ -89,7 +89,7 @@ public class ClassInitTest {
     @org.junit.jupiter.api.Test
     void staticInitializerMayUseTheBridge() {
         assertTimeoutPreemptively(java.time.Duration.ofSeconds(120), () -> {
-            try (JsRuntime rt = JsRuntime.create()) {
+            try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                 assertEquals("h1+h2", rt.eval("Java.type('" + ReentrantInit.class.getName() + "').value()"));
             }
         }, "a static initializer that uses the bridge must not deadlock");
@@ -177,7 +177,7 @@ public class ClassInitTest {
         ClassLoader saved = th.getContextClassLoader();
         th.setContextClassLoader(new Fresh());
         cause = CAUSES[c];
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             rt.setGlobal("N", Fresh.NAME);
             String name = Fresh.NAME.replace("$", "\\$").replace(".", "\\.");
             String first = messageOf(rt, access);

@@ -18,7 +18,7 @@ class GateOrderTest {
     @Test
     void javaCallsFromJsReturningOutOfOrderDoNotDeadlock() throws Exception {
         // Not closed on a deadlock: close() would wait for the stuck calls.
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         {
             for (int round = 0; round < 20; round++) {
                 rt.eval("var latch = new java.util.concurrent.CountDownLatch(2);");
@@ -44,7 +44,7 @@ class GateOrderTest {
 
     @Test
     void manyThreadsInAndOutOfJavaCallsFromJs() throws Exception {
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         {
             rt.eval("function work(k) { let s = 0; for (let i = 0; i < 200; i++) {"
                     + " s += new java.lang.StringBuilder('x' + k).length(); if (i % 50 === 0) java.lang.Thread.yield(); }"

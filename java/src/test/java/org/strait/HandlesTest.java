@@ -110,7 +110,7 @@ class HandlesTest extends RuntimeTestBase {
 
     @Test
     void handleOfAnotherRuntimeIsRejected() {
-        try (JsRuntime other = JsRuntime.create()) {
+        try (JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             JsObject foreign = (JsObject) other.eval("({})");
             JsFunction f = (JsFunction) rt.eval("(function (x) { return x; })");
             IllegalArgumentException e =

@@ -145,7 +145,7 @@ class InterfacesTest extends RuntimeTestBase {
 
     @Test
     void runnableOfClosedRuntimeThrowsIllegalState() {
-        JsRuntime other = JsRuntime.create();
+        JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build();
         Runnable r = ((JsObject) other.eval("({ run() {} })")).as(Runnable.class);
         r.run();
         other.close();

@@ -128,7 +128,7 @@ class JsRuntimeTest extends RuntimeTestBase {
 
     @Test
     void jsValueUseAfterRuntimeCloseThrows() {
-        JsRuntime other = JsRuntime.create();
+        JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build();
         JsValue v = (JsValue) other.eval("({})");
         other.close();
         IllegalStateException e = assertThrows(IllegalStateException.class, v::typeOf);
@@ -139,7 +139,7 @@ class JsRuntimeTest extends RuntimeTestBase {
 
     @Test
     void closeIsIdempotent() {
-        JsRuntime other = JsRuntime.create();
+        JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build();
         assertFalse(other.isClosed());
         other.close();
         other.close();
@@ -148,7 +148,7 @@ class JsRuntimeTest extends RuntimeTestBase {
 
     @Test
     void useAfterCloseThrows() {
-        JsRuntime other = JsRuntime.create();
+        JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build();
         other.close();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> other.eval("1"));
         assertEquals("runtime closed", e.getMessage());
@@ -156,7 +156,7 @@ class JsRuntimeTest extends RuntimeTestBase {
 
     @Test
     void twoRuntimesAreIndependent() {
-        try (JsRuntime a = JsRuntime.create(); JsRuntime b = JsRuntime.create()) {
+        try (JsRuntime a = JsRuntime.newBuilder().allowAllAccess(true).build(); JsRuntime b = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             a.eval("var shared = 'a';");
             b.eval("var shared = 'b';");
             assertEquals("a", a.eval("shared"));
@@ -221,7 +221,7 @@ class JsRuntimeTest extends RuntimeTestBase {
 
     @Test
     void closeWaitsForEvalOnAnotherThread() throws Exception {
-        JsRuntime other = JsRuntime.create();
+        JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build();
         CountDownLatch inside = new CountDownLatch(1);
         AtomicReference<Object> result = new AtomicReference<>();
         Thread t = new Thread(() -> {
@@ -240,7 +240,7 @@ class JsRuntimeTest extends RuntimeTestBase {
     @Test
     void closeRacingManyThreads() throws Exception {
         for (int round = 0; round < 20; round++) {
-            JsRuntime other = JsRuntime.create();
+            JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build();
             List<Thread> ts = new ArrayList<>();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             for (int i = 0; i < 4; i++) {
@@ -268,7 +268,7 @@ class JsRuntimeTest extends RuntimeTestBase {
 
     @Test
     void processExitDoesNotEndTheJvm() {
-        JsRuntime other = JsRuntime.create();
+        JsRuntime other = JsRuntime.newBuilder().allowAllAccess(true).build();
         try {
             JsExitException e = assertThrows(JsExitException.class,
                     () -> other.eval("process.exit(3); 'not reached'"));

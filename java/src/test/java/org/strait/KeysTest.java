@@ -51,7 +51,7 @@ class KeysTest {
         for (String rep : REPLACEMENTS) {
             for (String[] o : OBJECTS) {
                 out.add(DynamicTest.dynamicTest((rep.isEmpty() ? "intrinsic" : rep) + " / " + o[0], () -> {
-                    try (JsRuntime rt = JsRuntime.create()) {
+                    try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                         JsObject obj = (JsObject) rt.eval(o[0]);
                         rt.eval(rep);
                         assertEquals(o[1], String.join("|", obj.keys()));
@@ -73,7 +73,7 @@ class KeysTest {
         List<DynamicTest> out = new ArrayList<>();
         for (String rep : reps) {
             out.add(DynamicTest.dynamicTest(rep, () -> {
-                try (JsRuntime rt = JsRuntime.create()) {
+                try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                     rt.eval("globalThis.P = Promise; globalThis.ran = false;" + rep);
                     assertTrue(rt.eval("P.resolve(1)") instanceof JsPromise);
                     assertFalse(rt.eval("({then() {}})") instanceof JsPromise);
@@ -95,7 +95,7 @@ class KeysTest {
         List<DynamicTest> out = new ArrayList<>();
         for (String[] c : cases) {
             out.add(DynamicTest.dynamicTest(c[1] + " / " + c[2], () -> {
-                try (JsRuntime rt = JsRuntime.create()) {
+                try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                     JsObject o = (JsObject) rt.eval(c[0]);
                     JsException e = assertThrows(JsException.class, () -> o.has("x"));
                     assertEquals(c[2], e.getMessage());
@@ -120,7 +120,7 @@ class KeysTest {
         for (String[] t : traps) {
             for (String rep : new String[] {"", REPLACEMENTS[1]}) {
                 out.add(DynamicTest.dynamicTest(t[0] + (rep.isEmpty() ? "" : " / keys replaced"), () -> {
-                    try (JsRuntime rt = JsRuntime.create()) {
+                    try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                         JsObject p = (JsObject) rt.eval("new Proxy({a: 1}, { " + t[0] + " })");
                         rt.eval(rep);
                         JsException e = assertThrows(JsException.class, p::keys);

@@ -10,7 +10,7 @@ import org.strait.internal.NativeLoader;
 class NativeLoaderTest {
     @Test
     void libraryLoadsFromTheJar() {
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             assertEquals(Integer.valueOf(2), rt.eval("1 + 1"));
         }
         String from = NativeLoader.loadedFrom();

@@ -37,7 +37,7 @@ class ReentryTest {
     @BeforeEach
     void setUp() {
         for (int i = 0; i < 3; i++) {
-            JsRuntime rt = JsRuntime.create();
+            JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
             rt.setGlobal("X", x);
             rt.eval("globalThis.NAME = '" + NAMES.charAt(i) + "'; " + HOP);
             x.rts.add(rt);
@@ -114,7 +114,7 @@ class ReentryTest {
     void runtimeCreatedFromAScriptCallsBackIntoTheFirst() {
         JsRuntime a = x.rts.get(0);
         Object r = a.eval("(() => {"
-                + " const b = org.strait.JsRuntime.create();"
+                + " const b = org.strait.JsRuntime.newBuilder().allowAllAccess(true).build();"
                 + " try {"
                 + "   globalThis.bump = (v) => v + 1;"
                 + "   const f = b.eval('(function (g) { return g.apply(41) + 100; })');"

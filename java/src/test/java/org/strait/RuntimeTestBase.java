@@ -14,7 +14,7 @@ abstract class RuntimeTestBase {
 
     @BeforeEach
     void openRuntime() {
-        rt = JsRuntime.create();
+        rt = JsRuntime.newBuilder().allowAllAccess(true).build();
     }
 
     @AfterEach

@@ -34,8 +34,8 @@ public final class SignalStress {
         AtomicLong javaGcs = new AtomicLong();
         AtomicLong handles = new AtomicLong();
 
-        JsRuntime shared = JsRuntime.create();
-        JsRuntime second = JsRuntime.create();
+        JsRuntime shared = JsRuntime.newBuilder().allowAllAccess(true).build();
+        JsRuntime second = JsRuntime.newBuilder().allowAllAccess(true).build();
         for (JsRuntime rt : new JsRuntime[] {shared, second}) {
             TestNatives.probeInstall(rt.peer);
             // With the Java bridge present, bursts also wrap Java objects in

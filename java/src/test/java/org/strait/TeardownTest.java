@@ -16,7 +16,7 @@ import org.strait.testing.TestNatives;
 class TeardownTest {
     @Test
     void everyHandleKindThrowsAfterClose() {
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         JsFunction f = (JsFunction) rt.eval("(function () { return 1; })");
         JsObject o = (JsObject) rt.eval("({a: 1})");
         JsArray a = (JsArray) rt.eval("[1]");
@@ -36,7 +36,7 @@ class TeardownTest {
     @Test
     @Timeout(60)
     void closeWhileOtherThreadsHammerTheRuntime() throws Exception {
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         rt.eval("var n = 0; function inc() { return ++n; }");
         JsFunction inc = (JsFunction) rt.getGlobal("inc");
         Runnable r = ((JsObject) rt.eval("({ run() { n++; } })")).as(Runnable.class);
@@ -76,7 +76,7 @@ class TeardownTest {
     @Timeout(60)
     void cleanerRunningAfterCloseTouchesNothing() throws Exception {
         for (int round = 0; round < 3; round++) {
-            JsRuntime rt = JsRuntime.create();
+            JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
             JsFunction mk = (JsFunction) rt.eval("(function (i) { return {i: i}; })");
             for (int i = 0; i < 20_000; i++) mk.call(i);
             rt.close();
@@ -85,7 +85,7 @@ class TeardownTest {
                 Thread.sleep(20);
             }
         }
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             assertEquals(2, rt.eval("1 + 1"));
         }
     }
@@ -93,7 +93,7 @@ class TeardownTest {
     @Test
     @Timeout(60)
     void forgottenHandlesAreReleasedByTheNextCall() throws Exception {
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             JsFunction mk = (JsFunction) rt.eval("(function (i) { return {i: i}; })");
             for (int i = 0; i < 50_000; i++) mk.call(i);
             System.gc();
@@ -105,7 +105,7 @@ class TeardownTest {
     @Test
     @Timeout(60)
     void closeWaitsForACallInProgress() throws Exception {
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         JsFunction spin = (JsFunction) rt.eval(
                 "(function (ms) { var end = Date.now() + ms; while (Date.now() < end); return 'done'; })");
         AtomicReference<Object> result = new AtomicReference<>();
@@ -126,7 +126,7 @@ class TeardownTest {
     @Test
     @Timeout(60)
     void closeFromAPostedTaskStopsTheLoop() {
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         rt.keepAlive();
         rt.eval("setInterval(() => {}, 5)");
         rt.post(rt::close);
@@ -137,7 +137,7 @@ class TeardownTest {
     @Test
     @Timeout(60)
     void closeFromAnotherThreadStopsARunningLoop() throws Exception {
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         rt.keepAlive();
         rt.eval("setInterval(() => {}, 5)");
         Thread loop = new Thread(rt::runLoop);
@@ -151,7 +151,7 @@ class TeardownTest {
     @Test
     @Timeout(60)
     void postedTasksThatNeverRanAreDropped() {
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         AtomicInteger ran = new AtomicInteger();
         for (int i = 0; i < 100; i++) rt.post(ran::incrementAndGet);
         rt.close();
@@ -172,7 +172,7 @@ class TeardownTest {
 
     /** Creates a runtime that is used (a handle, a Java object in JS) and then forgotten. */
     private static void createAndForget(int i) {
-        JsRuntime rt = JsRuntime.create();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
         JsFunction f = (JsFunction) rt.eval("(function (x, o) { globalThis.keep = o; return x + 1; })");
         assertEquals(i + 1, f.call(i, new Object()));
     }
@@ -193,7 +193,7 @@ class TeardownTest {
     @Test
     @Timeout(120)
     void aReachableHandleKeepsItsForgottenRuntime() throws Exception {
-        JsFunction f = (JsFunction) JsRuntime.create().eval("(function (x) { return x * 2; })");
+        JsFunction f = (JsFunction) JsRuntime.newBuilder().allowAllAccess(true).build().eval("(function (x) { return x * 2; })");
         for (int i = 0; i < 5; i++) {
             System.gc();
             Thread.sleep(20);
@@ -210,7 +210,7 @@ class TeardownTest {
         gcUntilLive(0, 2000);
         long before = TestNatives.probeLiveRuntimes();
         for (int i = 0; i < 10; i++) {
-            JsRuntime rt = JsRuntime.create();
+            JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
             JsObject o = (JsObject) rt.eval("({a: 1})");
             rt.close();
             assertThrows(IllegalStateException.class, () -> o.get("a"));
@@ -218,7 +218,7 @@ class TeardownTest {
         assertEquals(before, TestNatives.probeLiveRuntimes(), "close() freed each engine at once");
         gcUntilLive(-1, 500);
         assertEquals(before, TestNatives.probeLiveRuntimes(), "the Cleaner freed nothing twice");
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             assertEquals(2, rt.eval("1 + 1"));
         }
     }

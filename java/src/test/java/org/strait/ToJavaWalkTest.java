@@ -22,7 +22,7 @@ class ToJavaWalkTest {
 
     @BeforeEach
     void open() {
-        rt = JsRuntime.create();
+        rt = JsRuntime.newBuilder().allowAllAccess(true).build();
     }
 
     @AfterEach

@@ -109,8 +109,8 @@ class UseAfterCloseTest {
 
     @org.junit.jupiter.api.BeforeAll
     static void openShared() {
-        shared = JsRuntime.create();
-        sharedOther = JsRuntime.create();
+        shared = JsRuntime.newBuilder().allowAllAccess(true).build();
+        sharedOther = JsRuntime.newBuilder().allowAllAccess(true).build();
     }
 
     @org.junit.jupiter.api.AfterAll
@@ -154,7 +154,7 @@ class UseAfterCloseTest {
         for (Kind k : KINDS) {
             for (Use u : USES) {
                 out.add(DynamicTest.dynamicTest(k.name() + " / " + u.name(), () -> {
-                    JsRuntime rt = JsRuntime.create();
+                    JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
                     JsValue v = k.make().apply(rt);
                     if (!applies(u, v)) {
                         rt.close();
@@ -186,7 +186,7 @@ class UseAfterCloseTest {
                             + (closedOther ? " / other runtime closed" : ""), () -> {
                         JsRuntime rt = shared;
                         {
-                            JsRuntime other = closedOther ? JsRuntime.create() : sharedOther;
+                            JsRuntime other = closedOther ? JsRuntime.newBuilder().allowAllAccess(true).build() : sharedOther;
                             JsValue foreign = k.make().apply(other);
                             if (closedOther) other.close();
                             RuntimeException e = assertThrows(RuntimeException.class,
@@ -217,7 +217,7 @@ class UseAfterCloseTest {
         for (int i = 0; i < thrown.length; i++) {
             String t = thrown[i], c = check[i];
             out.add(DynamicTest.dynamicTest(t, () -> {
-                try (JsRuntime rt = JsRuntime.create()) {
+                try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                     JsException ex = assertThrows(JsException.class, () -> rt.eval("throw " + t));
                     JsValue v = (JsValue) ex.getValue();
                     v.close();
@@ -241,10 +241,10 @@ class UseAfterCloseTest {
         List<DynamicTest> out = new ArrayList<>();
         for (boolean closeA : new boolean[] {false, true}) {
             out.add(DynamicTest.dynamicTest(closeA ? "runtime A closed" : "runtime A open", () -> {
-                JsRuntime a = JsRuntime.create();
+                JsRuntime a = JsRuntime.newBuilder().allowAllAccess(true).build();
                 JsException ex = assertThrows(JsException.class, () -> a.eval("throw {tag: 'from A'}"));
                 if (closeA) a.close();
-                try (JsRuntime b = JsRuntime.create()) {
+                try (JsRuntime b = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                     b.setGlobal("thrower", (Runnable) () -> {
                         throw ex;
                     });
@@ -268,7 +268,7 @@ class UseAfterCloseTest {
         for (String impl : impls) {
             for (boolean withArg : new boolean[] {false, true}) {
                 out.add(DynamicTest.dynamicTest(impl + (withArg ? " / closed argument" : ""), () -> {
-                    try (JsRuntime rt = JsRuntime.create()) {
+                    try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
                         JsObject o = (JsObject) rt.eval(impl);
                         if (!withArg) {
                             Runnable r = o.as(Runnable.class);
@@ -298,7 +298,7 @@ class UseAfterCloseTest {
     /** close() on one thread while another calls through the same handle: no crash. */
     @Test
     void closeRacingWithCallsNeverCrashes() throws Exception {
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             for (int round = 0; round < 60; round++) {
                 JsFunction f = (JsFunction) rt.eval("(function (o) { return o.n + 1; })");
                 JsObject arg = (JsObject) rt.eval("({n: " + round + "})");

@@ -34,8 +34,18 @@ public final class Natives {
 
     // ---- runtime ------------------------------------------------------------
 
-    /** Creates a runtime owned by {@code owner}; returns its peer. Throws on failure. */
-    public static native long runtimeNew(Object owner);
+    /**
+     * Creates a runtime owned by {@code owner} (a JsRuntime) with the host
+     * access {@code policy} (a {@link HostPolicy}), process.argv
+     * {@code argv} (may be null), limits (0: none), {@code deny} bits
+     * ({@link RuntimeOptions}) and require()'s root directory (null: none);
+     * all validated by the builder. Returns its peer. Throws on failure.
+     */
+    public static native long runtimeNew(Object owner, Object policy, String[] argv,
+                                         long timeLimitUs, long heapLimit, int deny, String fsRoot);
+
+    /** Terminates the JS running in the runtime (strait_interrupt). Any thread, no gate. */
+    public static native void interrupt(long peer);
 
     /** Frees the runtime of peer. Called once, when no call is inside. */
     public static native void runtimeFree(long peer);

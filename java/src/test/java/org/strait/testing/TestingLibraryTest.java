@@ -15,7 +15,7 @@ import org.strait.JsRuntime;
 class TestingLibraryTest {
     @Test
     void benchmarkHooksInstallOnRequest() {
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             assertEquals("undefined", rt.eval("typeof Java.__bench"));
             TestNatives.bridgeBenchInstall(TestNatives.peer(rt));
             assertEquals("function", rt.eval("typeof Java.__bench.jni"));
@@ -26,7 +26,7 @@ class TestingLibraryTest {
 
     @Test
     void probesCount() {
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             assertTrue(TestNatives.probeLiveRuntimes() >= 1, "this runtime is counted");
             TestNatives.probeInstall(TestNatives.peer(rt));
             assertEquals("object", rt.eval("typeof __straitProbe()"));

@@ -1,0 +1,115 @@
+package org.strait;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Time and heap limits of JsRuntime.Builder: a time limit fires within 10%
+ * of its value, per entry; a heap limit stops an unbounded allocation before
+ * the process grows past limit + 64 MB, leaves other runtimes alone, and
+ * the runtime is usable again when its garbage is collected or refuses
+ * calls while live data still exceeds the limit.
+ */
+class LimitsTest {
+
+    private static long timeOnce(JsRuntime rt, String script) {
+        long start = System.nanoTime();
+        JsTimeLimitException e = assertThrows(JsTimeLimitException.class, () -> rt.eval(script));
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(e.getMessage().contains("time limit of"), e.getMessage());
+        return ms;
+    }
+
+    @Test
+    @Timeout(60)
+    void timeLimitFiresWithinTenPercent() {
+        for (int limit : new int[] {100, 300}) {
+            try (JsRuntime rt = JsRuntime.newBuilder().timeLimit(Duration.ofMillis(limit)).build()) {
+                long best = Long.MAX_VALUE;
+                for (int i = 0; i < 3; i++) {
+                    long ms = timeOnce(rt, "while (true) {}");
+                    assertTrue(ms >= limit - 1, "fired early: " + ms + " ms for " + limit);
+                    best = Math.min(best, ms);
+                    assertEquals(2, rt.eval("1 + 1"));
+                }
+                System.out.println("time limit " + limit + " ms fired after " + best + " ms");
+                assertTrue(best <= limit * 1.1, "fired after " + best + " ms for a limit of " + limit);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void timeLimitIsPerEntry() {
+        try (JsRuntime rt = JsRuntime.newBuilder().timeLimit(Duration.ofMillis(300)).build()) {
+            String spin = "(function (ms) { const end = Date.now() + ms; while (Date.now() < end) {} return ms; })";
+            JsFunction f = (JsFunction) rt.eval(spin);
+            for (int i = 0; i < 4; i++) assertEquals(150, f.call(150));   // 600 ms in all, 150 per entry
+            assertThrows(JsTimeLimitException.class, () -> f.call(5000));
+            assertEquals(1, f.call(1));
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void timeLimitCannotBeCaught() {
+        try (JsRuntime rt = JsRuntime.newBuilder().timeLimit(Duration.ofMillis(100)).build()) {
+            assertThrows(JsTimeLimitException.class,
+                    () -> rt.eval("for (;;) { try { while (true) {} } catch (e) {} finally { globalThis.f = 1 } }"));
+            assertEquals(2, rt.eval("1 + 1"));
+        }
+    }
+
+    private static long rssBytes() throws IOException {
+        String[] f = Files.readString(Path.of("/proc/self/statm")).trim().split("\\s+");
+        return Long.parseLong(f[1]) * 4096;
+    }
+
+    private static final long MB = 1 << 20;
+
+    @Test
+    @Timeout(120)
+    void heapLimitStopsUnboundedAllocationAndGarbageIsForgiven() throws IOException {
+        try (JsRuntime other = JsRuntime.create();
+             JsRuntime rt = JsRuntime.newBuilder().heapLimit(64 * MB).build()) {
+            other.eval("var kept = []; for (let i = 0; i < 1000; i++) kept.push({i})");
+            long before = rssBytes();
+            JsHeapLimitException e = assertThrows(JsHeapLimitException.class, () -> rt.eval(
+                    "(function () { const a = []; for (;;) a.push({ s: 'x'.repeat(64) + a.length, n: [1, 2, 3] }); })()"));
+            long grew = rssBytes() - before;
+            System.out.println("heap limit 64 MB: the process grew by " + grew / MB + " MB");
+            assertTrue(grew < (64 + 64) * MB, "grew by " + grew / MB + " MB");
+            assertTrue(e.getMessage().contains("heap limit"), e.getMessage());
+            // the array was garbage once the script was gone: usable again
+            assertEquals(2, rt.eval("1 + 1"));
+            assertEquals(1000, other.eval("kept.length"));
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void liveDataOverTheLimitRefusesFurtherCalls() {
+        try (JsRuntime rt = JsRuntime.newBuilder().heapLimit(32 * MB).build()) {
+            assertThrows(JsHeapLimitException.class, () -> rt.eval(
+                    "globalThis.keep = []; for (;;) keep.push({ s: 'y'.repeat(64) + keep.length })"));
+            JsHeapLimitException again = assertThrows(JsHeapLimitException.class, () -> rt.eval("1 + 1"));
+            assertTrue(again.getMessage().contains("heap limit"), again.getMessage());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void arrayBuffersCountAgainstTheHeapLimit() {
+        try (JsRuntime rt = JsRuntime.newBuilder().heapLimit(64 * MB).build()) {
+            assertThrows(JsHeapLimitException.class, () -> rt.eval(
+                    "(function () { const a = []; for (;;) a.push(new ArrayBuffer(1 << 20)); })()"));
+            assertEquals(2, rt.eval("1 + 1"));
+        }
+    }
+}
