@@ -70,9 +70,12 @@ var bench = (function () {
   function run(name, fn, opts) {
     opts = opts || {};
     var base = [];
-    if (BENCH_ENGINE !== 'rhino') base.push(BENCH_GROUP + '.' + name + '.rhino');
+    // strait with limits set (scripts/bench.sh runs compute.js so): its
+    // baseline is the same row without them
+    if (BENCH_ENGINE === 'strait_limited') base.push(BENCH_GROUP + '.' + name + '.strait');
+    else if (BENCH_ENGINE !== 'rhino') base.push(BENCH_GROUP + '.' + name + '.rhino');
     if (BENCH_ENGINE === 'strait') base.push(BENCH_GROUP + '.' + name + '.jsc');
-    if (opts.floor && BENCH_ENGINE !== 'rhino') base.push(opts.floor);
+    if (opts.floor && BENCH_ENGINE !== 'rhino' && BENCH_ENGINE !== 'strait_limited') base.push(opts.floor);
     var ns;
     try {
       ns = measure(fn);

@@ -109,7 +109,7 @@ describe('one thread crossing runtimes', () => {
   // enters the runtime PATH[k + 1] (a Java call to that runtime's entry
   // Function) and returns the names of the runtimes it went through.
   function setUp() {
-    const rts = [null, org.strait.JsRuntime.create(), org.strait.JsRuntime.create()];
+    const rts = [null, org.strait.JsRuntime.newBuilder().allowAllAccess(true).build(), org.strait.JsRuntime.newBuilder().allowAllAccess(true).build()];
     const hopSrc = `(function (name) {
       globalThis.NAME = name;
       globalThis.hop = (k) => {
@@ -148,7 +148,7 @@ describe('one thread crossing runtimes', () => {
   }
 
   it('JsRuntime.create() from a script, eval in it, and a callback into the first runtime', () => {
-    const B = org.strait.JsRuntime.create();
+    const B = org.strait.JsRuntime.newBuilder().allowAllAccess(true).build();
     globalThis.bump = (x) => x + 1;
     const f = B.eval('(function (g) { return g.apply(41) + 100; })');
     expect(f.call(new java.util.function.Function({ apply: (x) => bump(x) }))).toBe(142);
