@@ -44,7 +44,7 @@
  * and allocation-heavy code with polling traps (NOTES in the report). */
 #define TICK_S 0.010
 /* The period while a stay is being terminated. */
-#define FAST_S 0.0001
+#define FAST_S 0.001
 /* Bounds of heap_step (RSS growth between two heap measurements). */
 #define STEP_MIN ((int64_t)4 << 20)
 #define STEP_MAX ((int64_t)32 << 20)
@@ -177,17 +177,39 @@ void strait__watch_stay_begin(strait_runtime *rt) {
   }
 }
 
+/* JSC keeps a termination request that arrived in a nested entry (a
+ * native callback's call) or in a promise job after the exception was
+ * reported, and throws it at the next entry, which would kill the next
+ * stay: a terminated stay runs an empty script until one completes.
+ * JSC lock held. */
+static void absorb_termination(strait_runtime *rt) {
+  JSStringRef s = JSStringCreateWithUTF8CString("(function () { for (var i = 0; i < 2; i++) {} })()");
+  for (int i = 0; i < 4; i++) {
+    JSValueRef exc = NULL;
+    JSEvaluateScript(rt->ctx, s, NULL, NULL, 1, &exc);
+    if (!exc) break;
+  }
+  JSStringRelease(s);
+}
+
 void strait__watch_stay_end(strait_runtime *rt) {
   strait__watch *w = &rt->wd;
-  if (w->cur.reason == STRAIT_EHEAP && !w->heap_dead && w->armed) {
+  if (w->cur.reason && w->armed && !w->heap_dead) {
     JSLock(rt->ctx);
-    JSSynchronousGarbageCollectForDebugging(rt->ctx);
-    int64_t h = heap_bytes(rt->ctx);
-    if (h > w->heap_limit) {
-      w->heap_dead = true;
-      w->dead_heap = h;
+    /* nothing in the stay runs any more (it is over): let the next run */
+    w->cur.reason = 0;
+    w->cur.gen = atomic_load_explicit(&w->intr_gen, memory_order_relaxed);
+    w->cur.deadline_ns = 0;
+    absorb_termination(rt);
+    if (w->cur.reason == 0 && w->heap_limit) {
+      JSSynchronousGarbageCollectForDebugging(rt->ctx);
+      int64_t h = heap_bytes(rt->ctx);
+      if (h > w->heap_limit) {
+        w->heap_dead = true;
+        w->dead_heap = h;
+      }
+      w->rss_mark = rss_bytes();
     }
-    w->rss_mark = rss_bytes();
     JSUnlock(rt->ctx);
   }
   /* Neutral until the next stay: no deadline, no reason. */
