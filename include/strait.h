@@ -134,13 +134,28 @@ typedef struct strait_options {
   int64_t heap_limit;       /* bytes of the runtime's JS heap (objects and
                                their external memory, e.g. ArrayBuffers)
                                before the running entry is terminated with
-                               STRAIT_EHEAP */
+                               STRAIT_EHEAP. Checked at the watchdog's tick
+                               when the process's RSS grew by limit/8 (4-32
+                               MB) since the last check; live data after a
+                               full collection counts. Strings' character
+                               storage is outside JSC's count, so string-
+                               heavy data overshoots (docs/sandbox.md).
+                               After an EHEAP stay the runtime collects: if
+                               live data is back under the limit it is
+                               usable, else strait_eval, strait_run_main and
+                               strait_loop_run refuse with STRAIT_EHEAP and
+                               a RangeError "heap limit exceeded: ... over
+                               its heap limit of N bytes ..." (JS run by
+                               other means is terminated at once) */
   /* What script may reach of the process (docs/sandbox.md): STRAIT_DENY_*
    * bits. 0 allows everything (the launcher's default). */
   unsigned deny;
   /* With STRAIT_DENY_FS clear: NULL lets require() read any file; a
    * directory restricts it to files under that directory (after resolving
-   * symbolic links). Copied. */
+   * symbolic links), the main module of strait_run_main too; a file outside
+   * throws an Error with code ERR_ACCESS_DENIED. A root that does not exist
+   * is STRAIT_ENOENT, one that is not a directory (or "") STRAIT_EINVAL.
+   * Copied. */
   const char *fs_root;
 } strait_options;
 
@@ -156,13 +171,24 @@ typedef struct strait_options {
  * 10 ms): an uncatchable termination (`catch` and `finally` blocks do not
  * run JS again), after which the entry that was running returns
  * STRAIT_ETERM (strait_eval, strait_run_main, strait_loop_run) and the
- * runtime is usable again. Applies to the entry running when it is called;
- * a no-op when nothing runs. Any thread, including a signal handler
- * (async-signal-safe). Returns 0, or STRAIT_ECLOSED.
+ * runtime is usable again. Applies to the entry running when it is called
+ * (and to a strait_loop_run() under way, also while it waits for timers:
+ * it returns STRAIT_ETERM, with *exception NULL when no callback ran); a
+ * no-op when nothing runs. It stays in force until the outermost entry of
+ * that stay returns. Noticed at the watchdog's 10 ms tick, which runs only
+ * while JS runs in one VM entry: JS split into many entries shorter than
+ * the tick (a caller looping over short calls) is not stopped. Any thread,
+ * including a signal handler (async-signal-safe). Returns 0, STRAIT_EINVAL
+ * (rt NULL) or STRAIT_ECLOSED.
  */
 STRAIT_API int strait_interrupt(strait_runtime *rt);
 
 /*
+ * time_limit_us: checked at the same tick (armed with min(10 ms, time
+ * left)), so an entry ends within about 10 ms after its limit. Nested
+ * entries (JS -> native -> strait_eval) share the outer entry's deadline;
+ * each loop callback (task, timer) gets its own.
+ *
  * Why the JS exception the caller just got is a termination: STRAIT_ETERM
  * (strait_interrupt or the embedder's poll), STRAIT_ETIMEDOUT,
  * STRAIT_EHEAP; 0 when it is an ordinary exception. For layers that call

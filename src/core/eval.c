@@ -36,6 +36,8 @@ int strait_eval(strait_runtime *rt, const JSChar *src, size_t len,
   if (result) *result = NULL;
   if (exception) *exception = NULL;
   if (!src && len) return STRAIT_EINVAL;
+  int refused = strait__watch_refused(rt, exception);
+  if (refused) return refused;
   JSStringRef s = JSStringCreateWithCharacters(src ? src : (const JSChar *)u"", len);
   JSStringRef url = file ? strait_jsstring_from_utf8(file, strlen(file)) : NULL;
   JSValueRef exc = NULL;
@@ -45,7 +47,8 @@ int strait_eval(strait_runtime *rt, const JSChar *src, size_t len,
   if (rt->exiting) return STRAIT_EEXIT;
   if (!r || exc) {
     if (exception) *exception = exc ? exc : JSValueMakeUndefined(rt->ctx);
-    return STRAIT_EJS;
+    int why = strait__watch_reason(rt);   /* terminated: ETERM, ETIMEDOUT, EHEAP */
+    return why ? why : STRAIT_EJS;
   }
   if (result) *result = r;
   return 0;

@@ -405,6 +405,11 @@ static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   atomic_store_explicit(&g->owner, me, memory_order_relaxed);
   g->depth = 1;
   lock_engine(rt);
+  /* A call from Java inside this thread's own suspended callback goes on
+   * with that stay (its deadline, its interrupt); anything else is a new
+   * stay. */
+  if (s) rt->wd.cur = s->stay;
+  else strait__watch_stay_begin(rt);
   return 0;
 }
 
@@ -439,6 +444,7 @@ void strait_leave(strait_runtime *rt) {
   GATE_DEBUG(g->dbg_locked = 0);
   g->depth = 0;
   strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
+  if (s) s->stay = rt->wd.cur;   /* the stay goes on in the callback */
   if (s && s->state == SUSP_RECLAIMED) {
     GATE_CHECK(g->top == s, "re-armed suspension is not the newest");
     arm(g, s);
@@ -447,6 +453,8 @@ void strait_leave(strait_runtime *rt) {
   if (s) {
     GATE_CHECK(s->state == SUSP_REACQUIRED, "leave: bad suspension state");
     s->state = SUSP_TAKEN;
+  } else {
+    strait__watch_stay_end(rt);
   }
   release(g);
 }
@@ -468,6 +476,7 @@ void strait_gate_suspend(strait_runtime *rt, strait_suspension *ps) {
   GATE_DEBUG(s->dbg_locked = g->dbg_locked; g->dbg_locked = 0);
   s->gate = g;
   s->depth = g->depth;
+  s->stay = rt->wd.cur;
   s->below = g->top;
   g->top = s;
   GATE_DEBUG(g->nsusp++);
@@ -492,6 +501,7 @@ int strait_gate_suspend_unlocked(strait_runtime *rt) {
     GATE_CHECK(s->state == SUSP_RECLAIMED || s->state == SUSP_REACQUIRED,
                "suspend_unlocked: bad suspension state");
     s->state = SUSP_TAKEN;
+    s->stay = rt->wd.cur;
     ticket |= TICKET_HAD_SUSP;
   }
   /* The caller released the JSC lock itself (JSUnlock). */
@@ -513,6 +523,9 @@ void strait_gate_resume_unlocked(strait_runtime *rt, int ticket) {
     strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
     GATE_CHECK(s && s->state == SUSP_TAKEN, "resume_unlocked: suspension lost");
     s->state = SUSP_REACQUIRED;
+    rt->wd.cur = s->stay;
+  } else {
+    strait__watch_stay_resume_unlocked(rt);
   }
 }
 
@@ -551,6 +564,7 @@ void strait_gate_resume(strait_runtime *rt, strait_suspension *ps) {
       pop(g, s);
       g->depth = s->depth;
       GATE_DEBUG(g->dbg_locked = s->dbg_locked);
+      rt->wd.cur = s->stay;
       return;
     }
   }
@@ -570,4 +584,5 @@ void strait_gate_resume(strait_runtime *rt, strait_suspension *ps) {
   atomic_store_explicit(&g->owner, strait__thread_token(), memory_order_relaxed);
   g->depth = s->depth;
   GATE_DEBUG(g->dbg_locked = s->dbg_locked);
+  rt->wd.cur = s->stay;
 }

@@ -7,6 +7,7 @@
 #define STRAIT_GATE_H
 
 #include "strait.h"
+#include "watchdog.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -35,8 +36,10 @@ typedef struct strait__susp_rec {
   struct strait__susp_rec *skip;         /* the thread's nearest older one on another gate */
   uint64_t seq;              /* value of gate.away while this one is armed */
   int depth;                 /* the thread's depth when it suspended */
-  int state;                 /* SUSP_* (gate.c) */
-  int dbg_locked;            /* gate.dbg_locked when it suspended (STRAIT_DEBUG) */
+  int8_t state;              /* SUSP_* (gate.c) */
+  int8_t dbg_locked;         /* gate.dbg_locked when it suspended (STRAIT_DEBUG) */
+  strait__stay stay;         /* the thread's stay (watchdog.h) while another
+                                thread may take the gate over */
 } strait__susp_rec;
 
 /* The record lives in the caller's strait_suspension (strait.h), whose

@@ -10,6 +10,7 @@
 #include "eval.h"
 #include "runtime.h"
 #include "timers.h"
+#include "watchdog.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,11 +19,8 @@
 /* Initializes an empty loop. Any thread. */
 void strait__loop_init(strait__loop *l) {
   pthread_mutex_init(&l->mu, NULL);
-  pthread_condattr_t a;
-  pthread_condattr_init(&a);
-  pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-  pthread_cond_init(&l->cv, &a);
-  pthread_condattr_destroy(&a);
+  atomic_init(&l->wake, 0);
+  atomic_init(&l->sleeping, 0);
   l->head = l->tail = NULL;
   atomic_init(&l->ntasks, 0);
   atomic_init(&l->refs, 0);
@@ -44,8 +42,8 @@ int strait_post(strait_runtime *rt, strait_task_fn fn, void *data, void (*drop)(
   if (l->tail) l->tail->next = t; else l->head = t;
   l->tail = t;
   atomic_fetch_add(&l->ntasks, 1);
-  pthread_cond_signal(&l->cv);
   pthread_mutex_unlock(&l->mu);
+  strait__loop_wake(l);
   return 0;
 }
 
@@ -56,18 +54,14 @@ void strait_loop_ref(strait_runtime *rt) { atomic_fetch_add(&rt->loop.refs, 1); 
 void strait_loop_unref(strait_runtime *rt) {
   strait__loop *l = &rt->loop;
   atomic_fetch_sub(&l->refs, 1);
-  pthread_mutex_lock(&l->mu);
-  pthread_cond_signal(&l->cv);
-  pthread_mutex_unlock(&l->mu);
+  strait__loop_wake(l);
 }
 
 /* Asks the running loop to return (see strait.h). Any thread. */
 void strait_loop_stop(strait_runtime *rt) {
   strait__loop *l = &rt->loop;
-  pthread_mutex_lock(&l->mu);
   atomic_store(&l->stop, 1);
-  pthread_cond_signal(&l->cv);
-  pthread_mutex_unlock(&l->mu);
+  strait__loop_wake(l);
 }
 
 /* Takes the whole queue at once (FIFO), or NULL. Any thread. */
@@ -116,56 +110,90 @@ static int take_pending(strait_runtime *rt, JSValueRef *exception) {
   return 1;
 }
 
+/* Sleeps until a waker bumps l->wake or wait_ms passes (<0: no limit),
+ * unless work arrived or the interrupt generation moved on from gen0
+ * meanwhile. Any thread (the loop's). */
+static void sleep_until_woken(strait_runtime *rt, double wait_ms, uint32_t gen0) {
+  strait__loop *l = &rt->loop;
+  atomic_store(&l->sleeping, 1);
+  uint32_t seen = atomic_load(&l->wake);
+  if (atomic_load(&l->ntasks) == 0 && !atomic_load(&l->stop) &&
+      strait__watch_gen(rt) == gen0) {
+    struct timespec ts, *tp = NULL;
+    if (wait_ms >= 0) {
+      ts.tv_sec = (time_t)(wait_ms / 1e3);
+      ts.tv_nsec = (long)((wait_ms - (double)ts.tv_sec * 1e3) * 1e6);
+      tp = &ts;
+    }
+    syscall(SYS_futex, (uint32_t *)&l->wake, FUTEX_WAIT_PRIVATE, seen, tp, NULL, 0);
+  }
+  atomic_store(&l->sleeping, 0);
+}
+
+/* The status that ends a loop run after a callback was terminated, with
+ * its termination value (if a timer's callback threw it) in *exception.
+ * Inside the gate. */
+static int terminated(strait_runtime *rt, JSValueRef *exception) {
+  int why = strait__watch_reason(rt);
+  if (!take_pending(rt, exception) && exception) *exception = NULL;
+  return why;
+}
+
 /* Runs the loop (see strait.h). Outside the gate. */
 int strait_loop_run(strait_runtime *rt, JSValueRef *exception) {
   strait__loop *l = &rt->loop;
   if (exception) *exception = NULL;
   atomic_store(&l->stop, 0);
+  /* An interrupt from now on ends this run (one that came before is not
+   * for it). */
+  uint32_t gen0 = strait__watch_gen(rt);
   for (;;) {
     if (atomic_load(&l->stop)) return 0;
+    if (strait__watch_gen(rt) != gen0) return STRAIT_ETERM;
     int rc = strait_enter(rt);
     if (rc) return rc;
     drop_returned(rt);
+    JSValueRef refused = NULL;
+    if ((rc = strait__watch_refused(rt, &refused)) != 0) {
+      rt->returned_error = refused;
+      JSValueProtect(rt->ctx, refused);
+      if (exception) *exception = refused;
+      strait_leave(rt);
+      return rc;
+    }
     for (strait__task *t = take_all(l); t;) {
       strait__task *next = t->next;
+      strait__watch_entry_begin(rt);
       t->fn(rt, t->data);
       free(t);
       strait__drain_microtasks(rt);
       t = next;
-      if (rt->exiting || rt->pending_error) {
+      if (rt->exiting || rt->pending_error || strait__watch_reason(rt) ||
+          (t && strait__watch_gen(rt) != gen0)) {
         requeue_front(l, t);
         break;
       }
     }
     double next = -1;
-    if (!rt->exiting && !rt->pending_error) next = strait__timers_run_due(rt);
+    if (!rt->exiting && !rt->pending_error && !strait__watch_reason(rt) &&
+        strait__watch_gen(rt) == gen0)
+      next = strait__timers_run_due(rt);
     int err = 0;
     if (rt->exiting) err = STRAIT_EEXIT;
+    else if (strait__watch_reason(rt)) err = terminated(rt, exception);
     else if (take_pending(rt, exception)) err = STRAIT_EJS;
     bool alive = l->nrefed > 0;
     strait_leave(rt);
     if (err) return err;
-    pthread_mutex_lock(&l->mu);
     if (atomic_load(&l->ntasks) == 0 && !atomic_load(&l->stop)) {
-      if (!alive && atomic_load(&l->refs) <= 0) {
-        pthread_mutex_unlock(&l->mu);
-        return 0;
-      }
+      if (!alive && atomic_load(&l->refs) <= 0) return 0;
       if (next < 0) {
-        pthread_cond_wait(&l->cv, &l->mu);
+        sleep_until_woken(rt, -1, gen0);
       } else {
         double wait = next - strait__now_ms();
-        if (wait > 0) {
-          struct timespec ts;
-          clock_gettime(CLOCK_MONOTONIC, &ts);
-          double ns = (double)ts.tv_nsec + wait * 1e6;
-          ts.tv_sec += (time_t)(ns / 1e9);
-          ts.tv_nsec = (long)(ns - (double)(time_t)(ns / 1e9) * 1e9);
-          pthread_cond_timedwait(&l->cv, &l->mu, &ts);
-        }
+        if (wait > 0) sleep_until_woken(rt, wait, gen0);
       }
     }
-    pthread_mutex_unlock(&l->mu);
   }
 }
 

@@ -12,6 +12,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 typedef struct strait__task {
   struct strait__task *next;
@@ -33,8 +36,12 @@ typedef struct strait__timer {
 } strait__timer;
 
 typedef struct strait__loop {
-  pthread_mutex_t mu;        /* guards tasks, cv */
-  pthread_cond_t cv;
+  pthread_mutex_t mu;        /* guards the task list */
+  /* The loop's wake-up: a futex word bumped by every post, stop, unref
+   * and interrupt; the loop sleeps on it only while `sleeping` is set, so
+   * a waker makes the syscall only then (strait__loop_wake). */
+  _Atomic uint32_t wake;
+  _Atomic int sleeping;
   strait__task *head, *tail;
   _Atomic size_t ntasks;     /* cheap emptiness check, no lock */
   _Atomic long refs;         /* embedder handles keeping the loop alive */
@@ -51,6 +58,14 @@ typedef struct strait__loop {
   double next_id;
   size_t nrefed;
 } strait__loop;
+
+/* Wakes the loop if it sleeps: one atomic add, and a futex wake when the
+ * loop sleeps. Async-signal-safe (strait_interrupt calls it). Any thread. */
+static inline void strait__loop_wake(strait__loop *l) {
+  atomic_fetch_add(&l->wake, 1);
+  if (atomic_load(&l->sleeping))
+    syscall(SYS_futex, (uint32_t *)&l->wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 
 /* Initializes an empty loop. Any thread. */
 void strait__loop_init(strait__loop *l);

@@ -84,6 +84,87 @@ static int read_all(const char *path, char **out, size_t *len_out) {
   return 0;
 }
 
+/* ---- the file policy (strait_options.deny & STRAIT_DENY_FS, fs_root) ---- */
+
+/* Non-zero when real (an absolute, resolved path) is rt's fs_root or
+ * under it, or when there is no root. Any thread. */
+static int under_root(strait_runtime *rt, const char *real) {
+  const char *root = rt->fs_root;
+  if (!root) return 1;
+  size_t n = strlen(root);
+  if (n == 1 && root[0] == '/') return real[0] == '/';
+  return strncmp(real, root, n) == 0 && (real[n] == '/' || real[n] == 0);
+}
+
+/* The Error of a request the policy refuses (code ERR_ACCESS_DENIED,
+ * .path). JS thread. */
+static JSValueRef denied_error(JSContextRef ctx, const char *path, const char *fmt,
+                               const char *a, const char *b) {
+  char why[PATH_MAX * 2 + 128];
+  snprintf(why, sizeof why, fmt, a, b);
+  JSValueRef e = strait_make_error(ctx, "Error", "Cannot load '%s': %s", path, why);
+  if (JSValueIsObject(ctx, e)) {
+    strait_set_property(ctx, (JSObjectRef)e, "code", strait__string_value(ctx, "ERR_ACCESS_DENIED"),
+                        kJSPropertyAttributeNone);
+    strait_set_property(ctx, (JSObjectRef)e, "path", strait__string_value(ctx, path),
+                        kJSPropertyAttributeNone);
+  }
+  return e;
+}
+
+/* Whether the runtime may read path: 0, or an errno-like refusal with
+ * *exception set. With fs_root the path is resolved (realpath, so neither
+ * `..` nor a symbolic link leaves the root); a path that does not resolve
+ * is left to the caller (it fails to open). JS thread. */
+static int check_file(JSContextRef ctx, const char *path, const char *shown,
+                      JSValueRef *exception) {
+  strait_runtime *rt = strait__runtime_of(ctx);
+  if (rt->opts.deny & STRAIT_DENY_FS) {
+    *exception = denied_error(ctx, shown, "file access is not allowed in this runtime%s%s", "", "");
+    return EACCES;
+  }
+  if (!rt->fs_root) return 0;
+  char *real = realpath(path, NULL);
+  if (!real) return 0;
+  int ok = under_root(rt, real);
+  if (!ok)
+    *exception = denied_error(ctx, shown, "'%s' is outside the runtime's file root '%s'", real,
+                              rt->fs_root);
+  free(real);
+  return ok ? 0 : EACCES;
+}
+
+/* native.checkAccess(id): throws when the runtime may not read files at
+ * all (STRAIT_DENY_FS). JS thread. */
+static JSValueRef js_check_access(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                  const JSValueRef argv[], JSValueRef *exception) {
+  strait_runtime *rt = strait__runtime_of(ctx);
+  if (rt->opts.deny & STRAIT_DENY_FS) {
+    char *id = argc > 0 ? strait_utf8_from_value(ctx, argv[0], NULL) : NULL;
+    *exception = denied_error(ctx, id ? id : "?", "file access is not allowed in this runtime%s%s",
+                              "", "");
+    free(id);
+    return NULL;
+  }
+  return JSValueMakeUndefined(ctx);
+}
+
+/* native.checkFile(path, id): throws when the policy refuses path (see
+ * check_file), naming id. JS thread. */
+static JSValueRef js_check_file(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                const JSValueRef argv[], JSValueRef *exception) {
+  if (argc < 2 || !JSValueIsString(ctx, argv[0])) {
+    *exception = strait_make_error(ctx, "TypeError", "checkFile: (path, id) expected");
+    return NULL;
+  }
+  char *path = strait_utf8_from_value(ctx, argv[0], NULL);
+  char *id = strait_utf8_from_value(ctx, argv[1], NULL);
+  if (path && id) check_file(ctx, path, id, exception);
+  free(path);
+  free(id);
+  return *exception ? NULL : JSValueMakeUndefined(ctx);
+}
+
 /* The first argument as malloc'd UTF-8 path, or NULL with a TypeError.
  * JS thread. */
 static char *path_arg(JSContextRef ctx, size_t argc, const JSValueRef argv[], const char *fn,
@@ -102,6 +183,10 @@ static JSValueRef js_read_file(JSContextRef ctx, JSObjectRef f, JSObjectRef self
                                const JSValueRef argv[], JSValueRef *exception) {
   char *path = path_arg(ctx, argc, argv, "readFile", exception);
   if (!path) return NULL;
+  if (check_file(ctx, path, path, exception)) {
+    free(path);
+    return NULL;
+  }
   char *buf = NULL;
   size_t len = 0;
   int err = read_all(path, &buf, &len);
@@ -130,7 +215,7 @@ static JSValueRef js_stat(JSContextRef ctx, JSObjectRef f, JSObjectRef self, siz
   if (!path) return NULL;
   struct stat st;
   int kind = 0;
-  if (stat(path, &st) == 0) kind = S_ISDIR(st.st_mode) ? 2 : S_ISREG(st.st_mode) ? 1 : 0;
+  if (!(strait__runtime_of(ctx)->opts.deny & STRAIT_DENY_FS) && stat(path, &st) == 0) kind = S_ISDIR(st.st_mode) ? 2 : S_ISREG(st.st_mode) ? 1 : 0;
   free(path);
   return JSValueMakeNumber(ctx, kind);
 }
@@ -195,6 +280,8 @@ void strait__module_natives(JSContextRef ctx, JSObjectRef native) {
   strait_set_function(ctx, native, "stat", js_stat);
   strait_set_function(ctx, native, "realpath", js_realpath);
   strait_set_function(ctx, native, "compile", js_compile);
+  strait_set_function(ctx, native, "checkAccess", js_check_access);
+  strait_set_function(ctx, native, "checkFile", js_check_file);
   strait_set_property(ctx, native, "wrapLength", JSValueMakeNumber(ctx, sizeof kWrapHead - 1),
                     kJSPropertyAttributeDontEnum);
 }
@@ -207,12 +294,15 @@ int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception)
   if (exception) *exception = NULL;
   if (!path || !*path) return STRAIT_EINVAL;
   if (!rt->internal) return STRAIT_EINVAL;
+  int refused = strait__watch_refused(rt, exception);
+  if (refused) return refused;
   JSValueRef arg = strait__string_value(rt->ctx, path);
   JSValueRef exc = NULL;
   JSValueRef file = strait__call_method(rt->ctx, rt->internal, "resolveMain", 1, &arg, &exc);
   if (exc) {
     if (exception) *exception = exc;
-    return STRAIT_EJS;
+    int why = strait__watch_reason(rt);
+    return why ? why : STRAIT_EJS;
   }
   if (!file || !JSValueIsString(rt->ctx, file)) return STRAIT_ENOENT;
   char *cfile = strait_utf8_from_value(rt->ctx, file, NULL);
@@ -227,7 +317,8 @@ int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception)
   if (rt->exiting) return STRAIT_EEXIT;
   if (exc) {
     if (exception) *exception = exc;
-    return STRAIT_EJS;
+    int why = strait__watch_reason(rt);   /* terminated: ETERM, ETIMEDOUT, EHEAP */
+    return why ? why : STRAIT_EJS;
   }
   return 0;
 }

@@ -43,6 +43,8 @@ static JSValueRef js_argv(JSContextRef ctx, JSObjectRef f, JSObjectRef self, siz
 static JSValueRef js_env(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                          const JSValueRef argv[], JSValueRef *exception) {
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
+  /* STRAIT_DENY_ENV: an empty object (script may still add to it) */
+  if (strait__runtime_of(ctx)->opts.deny & STRAIT_DENY_ENV) return o;
   for (char **e = environ; e && *e; e++) {
     const char *eq = strchr(*e, '=');
     if (!eq || eq == *e) continue;
@@ -100,12 +102,32 @@ int strait__is_exit_signal(strait_runtime *rt, JSValueRef v) {
   return sig && JSValueIsObject(rt->ctx, sig) && JSValueIsStrictEqual(rt->ctx, sig, v);
 }
 
+/* The message of process.exit() in a runtime with STRAIT_DENY_EXIT. */
+static const char kExitDenied[] = "process.exit() is not allowed in this runtime";
+
+/* native.exitDenied(): throws the Error of process.exit() when the
+ * runtime has STRAIT_DENY_EXIT (process.js asks before it touches
+ * exitCode). JS thread. */
+static JSValueRef js_exit_denied(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exception) {
+  if (strait__runtime_of(ctx)->opts.deny & STRAIT_DENY_EXIT) {
+    *exception = strait_make_error(ctx, "Error", "%s", kExitDenied);
+    return NULL;
+  }
+  return JSValueMakeUndefined(ctx);
+}
+
 /* native.exit(code): without an embedder hook flushes stdio and exits the
  * process; with one, calls it once, marks the runtime exiting and throws
- * the exit signal to unwind the script. JS thread. */
+ * the exit signal to unwind the script. With STRAIT_DENY_EXIT throws an
+ * Error and the runtime goes on. JS thread. */
 static JSValueRef js_exit(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                           const JSValueRef argv[], JSValueRef *exception) {
   strait_runtime *rt = strait__runtime_of(ctx);
+  if (rt->opts.deny & STRAIT_DENY_EXIT) {
+    *exception = strait_make_error(ctx, "Error", "%s", kExitDenied);
+    return NULL;
+  }
   /* process.js checked the code (Node's rules) and passes ToInt32 of it */
   int code = argc > 0 && JSValueIsNumber(ctx, argv[0]) ? to_int32(JSValueToNumber(ctx, argv[0], NULL)) : 0;
   if (!rt->exiting) {
@@ -149,4 +171,5 @@ void strait__process_natives(JSContextRef ctx, JSObjectRef native) {
   strait_set_function(ctx, native, "pid", js_pid);
   strait_set_function(ctx, native, "hrtime", js_hrtime);
   strait_set_function(ctx, native, "exit", js_exit);
+  strait_set_function(ctx, native, "exitDenied", js_exit_denied);
 }

@@ -6,9 +6,13 @@
 #include "env.h"
 #include "timers.h"
 
+#include "common/jsc_private.h"
+
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static pthread_once_t jsc_once = PTHREAD_ONCE_INIT;
 
@@ -30,7 +34,12 @@ static void jsc_init(void) {
    * JSC then never relies on a SIGSEGV of its own. */
   set_default_option("JSC_useWasmFastMemory", "false");
   set_default_option("JSC_useWasmFaultSignalHandler", "false");
-  set_default_option("JSC_usePollingTraps", "true");
+  /* Polling traps: JSC interrupts JS (the watchdog's tick, watchdog.c)
+   * by a flag the code polls, not by a signal; a signal-based trap also
+   * throws away optimized code at every tick (a 20 ms tick made a tight
+   * loop 1.7x slower). Process-wide, set once here; JSC_usePollingTraps
+   * in the environment wins (JSC reads it when it initializes). */
+  if (!getenv("JSC_usePollingTraps")) jsc_options_set_boolean("usePollingTraps", 1);
   /* Creating a group initializes JSC and its signal handlers. */
   JSContextGroupRef g = JSContextGroupCreate();
   JSGlobalContextRef c = JSGlobalContextCreateInGroup(g, NULL);
@@ -75,19 +84,36 @@ strait_runtime *strait_runtime_from_context(JSContextRef ctx) {
 /* Creates a runtime (see strait.h). Any thread. */
 int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
   *out = NULL;
+  if (opts && (opts->time_limit_us < 0 || opts->heap_limit < 0 ||
+               opts->time_limit_us > INT64_MAX / 1000 ||
+               (opts->deny & ~(STRAIT_DENY_ENV | STRAIT_DENY_FS | STRAIT_DENY_EXIT))))
+    return STRAIT_EINVAL;
+  char *root = NULL;
+  if (opts && opts->fs_root) {
+    struct stat st;
+    root = *opts->fs_root ? realpath(opts->fs_root, NULL) : NULL;
+    if (!root || stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      int e = root ? ENOTDIR : *opts->fs_root ? errno : EINVAL;
+      free(root);
+      return e == ENOENT ? STRAIT_ENOENT : e == ENOMEM ? STRAIT_ENOMEM : STRAIT_EINVAL;
+    }
+  }
   strait__jsc_init_once();
   strait_runtime *rt = calloc(1, sizeof *rt);
-  if (!rt) return STRAIT_ENOMEM;
+  if (!rt) { free(root); return STRAIT_ENOMEM; }
   if (opts) rt->opts = *opts;
   rt->opts.argv = NULL;
+  rt->opts.fs_root = NULL;
+  rt->fs_root = root;
   if (opts && opts->argc > 0) {
     rt->argv = calloc((size_t)opts->argc, sizeof(char *));
-    if (!rt->argv) { free(rt); return STRAIT_ENOMEM; }
+    if (!rt->argv) { free(rt->fs_root); free(rt); return STRAIT_ENOMEM; }
     for (int i = 0; i < opts->argc; i++) {
       rt->argv[i] = dupstr(opts->argv[i] ? opts->argv[i] : "");
       if (!rt->argv[i]) {
         for (int j = 0; j < i; j++) free(rt->argv[j]);
         free(rt->argv);
+        free(rt->fs_root);
         free(rt);
         return STRAIT_ENOMEM;
       }
@@ -107,6 +133,7 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
   /* JSC has no context user data: the global object's private slot holds
    * the runtime. */
   JSObjectSetPrivate(JSContextGetGlobalObject(rt->ctx), rt);
+  strait__watch_init(rt);
   int rc = strait_enter(rt);
   if (rc) { strait_runtime_free(rt); return rc; }
   JSValueRef exc = NULL;
@@ -137,6 +164,7 @@ void strait_runtime_free(strait_runtime *rt) {
         td(rt, rt->embedder);
       }
       strait__loop_destroy(rt);
+      strait__watch_destroy(rt);
       if (rt->internal) JSValueUnprotect(rt->ctx, rt->internal);
       if (rt->pending_error) JSValueUnprotect(rt->ctx, rt->pending_error);
       if (rt->returned_error) JSValueUnprotect(rt->ctx, rt->returned_error);
@@ -151,9 +179,9 @@ void strait_runtime_free(strait_runtime *rt) {
   if (rt->group) JSContextGroupRelease(rt->group);
   strait__gate_destroy(&rt->gate);
   pthread_mutex_destroy(&rt->loop.mu);
-  pthread_cond_destroy(&rt->loop.cv);
   for (int i = 0; i < rt->argc; i++) free(rt->argv[i]);
   free(rt->argv);
+  free(rt->fs_root);
   free(rt);
 }
 

@@ -9,13 +9,17 @@
 #include "strait.h"
 #include "gate.h"
 #include "loop.h"
+#include "watchdog.h"
 
 struct strait_runtime {
   JSContextGroupRef group;
   JSGlobalContextRef ctx;
   strait__gate gate;
   strait__loop loop;
-  strait_options opts;       /* argv deep-copied below */
+  strait__watch wd;          /* interrupt, time and heap limits (watchdog.c) */
+  strait_options opts;       /* argv deep-copied below; fs_root is NULL
+                                (see fs_root) */
+  char *fs_root;             /* realpath of opts.fs_root, malloc'd, or NULL */
   char **argv;
   int argc;
   void *embedder;

@@ -256,10 +256,11 @@ double strait__timers_run_due(strait_runtime *rt) {
   strait__loop *l = &rt->loop;
   double now = strait__now_ms();
   uint64_t limit_seq = l->next_seq;
-  while (l->nheap > 0 && !rt->exiting && !rt->pending_error) {
+  while (l->nheap > 0 && !rt->exiting && !rt->pending_error && !strait__watch_reason(rt)) {
     strait__timer *t = l->heap[0];
     if (t->when_ms > now || t->seq >= limit_seq) break;
     heap_remove(l, t);
+    strait__watch_entry_begin(rt);
     JSValueRef exc = NULL;
     JSObjectRef cb = t->callback;
     if (t->interval_ms >= 0) {

@@ -30,13 +30,22 @@ static const char kUsage[] =
     "  -p, --print CODE         run CODE and print its result\n"
     "  -cp, --classpath PATH    user class path (after strait.jar); replaces $CLASSPATH\n"
     "  -J<option>               pass <option> to the JVM, e.g. -J-Xmx2g\n"
+    "  --timeout=DURATION       stop a script entry (the main run, each timer or\n"
+    "                           callback) after DURATION: 500ms, 2s, 1m or ms\n"
+    "  --heap-limit=SIZE        stop the script when its JS heap passes SIZE\n"
+    "                           bytes (suffix k, m or g: 512m)\n"
+    "  --deny-env               process.env is empty\n"
+    "  --deny-fs                require() of files is refused (built-ins load)\n"
+    "  --fs-root=DIR            require() loads only files under DIR\n"
+    "  --deny-exit              process.exit() throws instead of exiting\n"
     "  -h, --help               print this help and exit\n"
     "  -v, --version            print the versions and exit\n"
     "  --                       end of options: the next argument is the script\n"
     "\n"
     "Script arguments are in process.argv (after the strait path and the script\n"
-    "path). Exit status: 0 success, 1 uncaught error, 2 usage error or unreadable\n"
-    "script, n after process.exit(n).\n"
+    "path). Exit status: 0 success, 1 uncaught error or a limit passed (--timeout,\n"
+    "--heap-limit), 2 usage error or unreadable script, 130 after Ctrl-C (SIGINT;\n"
+    "a second one exits at once), n after process.exit(n).\n"
     "\n"
     "Environment: JAVA_HOME selects the JDK (17 or newer); CLASSPATH is the user\n"
     "class path when -cp is not given.\n";
@@ -112,6 +121,43 @@ static int take_value(int argc, char **argv, int *i, const char *shrt, const cha
   return 1;
 }
 
+/* Parses a --timeout value: a positive number with an optional unit (us,
+ * ms, s, m; none is ms) into microseconds. 0 or -1 on a bad value. */
+static int parse_duration(const char *v, int64_t *us) {
+  char *end;
+  if (!*v || *v == '-' || *v == '+') return -1;
+  double d = strtod(v, &end);
+  double mul = 1000;
+  if (strcmp(end, "") == 0 || strcmp(end, "ms") == 0) mul = 1000;
+  else if (strcmp(end, "us") == 0) mul = 1;
+  else if (strcmp(end, "s") == 0) mul = 1e6;
+  else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0) mul = 60e6;
+  else return -1;
+  d *= mul;
+  if (!(d >= 1) || d > 9e15) return -1;
+  *us = (int64_t)d;
+  return 0;
+}
+
+/* Parses a --heap-limit value: a positive integer of bytes with an
+ * optional k, m or g (powers of 1024; a trailing b is allowed). */
+static int parse_size(const char *v, int64_t *bytes) {
+  char *end;
+  if (!*v || *v < '0' || *v > '9') return -1;
+  unsigned long long n = strtoull(v, &end, 10);
+  unsigned long long mul = 1;
+  switch (*end) {
+    case 'k': case 'K': mul = 1ull << 10; end++; break;
+    case 'm': case 'M': mul = 1ull << 20; end++; break;
+    case 'g': case 'G': mul = 1ull << 30; end++; break;
+    default: break;
+  }
+  if (*end == 'b' || *end == 'B') end++;
+  if (*end || n == 0 || n > (1ull << 62) / mul) return -1;
+  *bytes = (int64_t)(n * mul);
+  return 0;
+}
+
 /* Parses the command line (see launcher.h). Main thread. */
 int launch_parse(int argc, char **argv, launch_args *a) {
   memset(a, 0, sizeof *a);
@@ -143,6 +189,24 @@ int launch_parse(int argc, char **argv, launch_args *a) {
       have_code = 1;
       a->code = val;
       a->mode = (arg[1] == 'e' || strncmp(arg, "--eval", 6) == 0) ? MODE_EVAL : MODE_PRINT;
+      continue;
+    }
+    if (strcmp(arg, "--deny-env") == 0) { a->deny |= STRAIT_DENY_ENV; continue; }
+    if (strcmp(arg, "--deny-fs") == 0) { a->deny |= STRAIT_DENY_FS; continue; }
+    if (strcmp(arg, "--deny-exit") == 0) { a->deny |= STRAIT_DENY_EXIT; continue; }
+    if ((r = take_value(argc, argv, &i, NULL, "--timeout", NULL, &val)) != 0) {
+      if (r < 0 || parse_duration(val, &a->time_limit_us) != 0)
+        return usage_error("--timeout needs a duration such as 500ms, 2s or 1m, got", r < 0 ? "" : val);
+      continue;
+    }
+    if ((r = take_value(argc, argv, &i, NULL, "--heap-limit", NULL, &val)) != 0) {
+      if (r < 0 || parse_size(val, &a->heap_limit) != 0)
+        return usage_error("--heap-limit needs a size such as 64m, 1g or 500000, got", r < 0 ? "" : val);
+      continue;
+    }
+    if ((r = take_value(argc, argv, &i, NULL, "--fs-root", NULL, &val)) != 0) {
+      if (r < 0 || !*val) return usage_error("--fs-root needs a directory", NULL);
+      a->fs_root = val;
       continue;
     }
     if ((r = take_value(argc, argv, &i, "-cp", "--classpath", "-classpath", &val)) != 0) {

@@ -6,6 +6,7 @@
 #define STRAIT_LAUNCHER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "strait.h"
 #include "strait_jvm.h"
@@ -36,6 +37,10 @@ typedef struct launch_args {
   int classpath_given;      /* -cp was on the command line */
   const char **jvm_opts;    /* -J options without the -J */
   int njvm_opts;
+  int64_t time_limit_us;    /* --timeout (per entry), 0: none */
+  int64_t heap_limit;       /* --heap-limit in bytes, 0: none */
+  unsigned deny;            /* --deny-env, --deny-fs, --deny-exit: STRAIT_DENY_* */
+  const char *fs_root;      /* --fs-root */
   char *const *rest;        /* script arguments (after the script or -e code) */
   int nrest;
 } launch_args;
@@ -102,6 +107,19 @@ int launch_java_start(launch_java *j);
  * of use. j must outlive rt. Inside the gate.
  */
 int launch_java_lazy(strait_runtime *rt, launch_java *j, JSValueRef *exc);
+
+/*
+ * Ctrl-C: SIGINT interrupts the runtime published with launch_sigint_target
+ * (strait_interrupt, async-signal-safe) and a second one exits at once
+ * with 130. launch_sigint_install() (re)installs the handler: at start and
+ * again after the JVM started, because HotSpot installs its own. Any
+ * thread.
+ */
+void launch_sigint_install(void);
+/* The runtime Ctrl-C interrupts (NULL: none; then Ctrl-C exits 130). */
+void launch_sigint_target(strait_runtime *rt);
+/* Non-zero once Ctrl-C was pressed. */
+int launch_sigint_seen(void);
 
 /* Writes all of buf to fd, retrying on EINTR and short writes and waiting
  * on a full non-blocking fd (EAGAIN); other errors drop the rest. Any

@@ -40,6 +40,10 @@ int launch_java_start(launch_java *j) {
   int rc = strait_jvm_start(j->jvm_opts, j->err, sizeof j->err);
   if (rc == 0) {
     j->started = 1;
+    /* HotSpot replaced the SIGINT handler (its own runs shutdown hooks and
+     * exits 130 at once, without interrupting the script): put ours back,
+     * so Ctrl-C behaves the same with and without the JVM. */
+    launch_sigint_install();
   } else {
     j->failed = 1;
     if (!j->err[0]) snprintf(j->err, sizeof j->err, "%s", strait_strerror(rc));

@@ -36,6 +36,7 @@ int main(int argc, char **argv) {
   if (a.mode == MODE_HELP) { launch_usage(); free(a.jvm_opts); return 0; }
   if (a.mode == MODE_VERSION) { launch_version(); free(a.jvm_opts); return 0; }
 
+  launch_sigint_install();
   worker w = {.args = &a, .code = LAUNCH_UNCAUGHT};
   pthread_attr_t attr;
   pthread_t tid;

@@ -293,10 +293,17 @@ int launch_run(const launch_args *a) {
 
   int argc = 0;
   const char **argv = make_argv(a, paths.exe, abs, &argc);
-  strait_options ro = {.argc = argc, .argv = argv};
+  strait_options ro = {.argc = argc, .argv = argv, .time_limit_us = a->time_limit_us,
+                       .heap_limit = a->heap_limit, .deny = a->deny, .fs_root = a->fs_root};
   strait_runtime *rt = NULL;
   int rc = argv ? strait_runtime_new(&ro, &rt) : STRAIT_ENOMEM;
   free(argv);
+  if (rc != 0 && a->fs_root && (rc == STRAIT_ENOENT || rc == STRAIT_EINVAL)) {
+    say("strait: --fs-root '%s': %s\n", a->fs_root,
+        rc == STRAIT_ENOENT ? "no such directory" : "not a directory");
+    strait_jvm_stop();
+    return LAUNCH_USAGE;
+  }
   if (rc != 0) {
     say("strait: cannot create the JavaScript runtime: %s%s\n", strait_strerror(rc), "");
     strait_jvm_stop();
@@ -305,6 +312,7 @@ int launch_run(const launch_args *a) {
 
   int code = LAUNCH_OK;
   JSValueRef exc = NULL;
+  launch_sigint_target(rt);
   strait_enter(rt);
   if (java.started) rc = strait_java_attach(rt, &exc);
   else rc = launch_java_lazy(rt, &java, &exc);
@@ -327,6 +335,19 @@ int launch_run(const launch_args *a) {
   } else if (rc == STRAIT_EJS) {
     if (!reported) report(rt, exc);
     code = LAUNCH_UNCAUGHT;
+  } else if (rc == STRAIT_ETERM) {
+    say("strait: %s%s\n", launch_sigint_seen() ? "interrupted" : "terminated", "");
+    code = launch_sigint_seen() ? 130 : LAUNCH_UNCAUGHT;
+  } else if (rc == STRAIT_ETIMEDOUT) {
+    char ms[64];
+    snprintf(ms, sizeof ms, "%.10g", (double)a->time_limit_us / 1000.0);
+    say("strait: time limit of %s ms exceeded\n", ms, "");
+    code = LAUNCH_UNCAUGHT;
+  } else if (rc == STRAIT_EHEAP) {
+    char b[64];
+    snprintf(b, sizeof b, "%lld", (long long)a->heap_limit);
+    say("strait: heap limit of %s bytes exceeded\n", b, "");
+    code = LAUNCH_UNCAUGHT;
   } else if (rc == STRAIT_ERANGE && a->mode == MODE_STDIN) {
     code = LAUNCH_USAGE; /* read_stdin's caller said why */
   } else if (rc == STRAIT_ENOENT || rc == STRAIT_EIO) {
@@ -336,6 +357,7 @@ int launch_run(const launch_args *a) {
     say("strait: %s%s\n", strait_strerror(rc), "");
     code = LAUNCH_UNCAUGHT;
   }
+  launch_sigint_target(NULL);
   strait_runtime_free(rt);
   /* A clean end waits for non-daemon Java threads, as `java` does; after an
    * uncaught error the process exits at once, as Node does (main() returns

@@ -20,8 +20,13 @@
   const FILE = 1;
   const DIR = 2;
 
+  // The real path of file p, or null; throws ERR_ACCESS_DENIED when it is
+  // outside the runtime's file root (strait_options.fs_root).
   function tryFile(p) {
-    return native.stat(p) === FILE ? native.realpath(p) : null;
+    if (native.stat(p) !== FILE) return null;
+    const real = native.realpath(p);
+    native.checkFile(real, p);
+    return real;
   }
   function tryExtensions(p) {
     return tryFile(p) || tryFile(p + '.js') || tryFile(p + '.json');
@@ -174,6 +179,7 @@
       throw requestError(new TypeError(`require: module id must be a string, got ${typeof id}`));
     }
     if (id === '') throw requestError(new TypeError('require: module id must be a non-empty string'));
+    native.checkAccess(id);
     const dirOnly = id.endsWith('/');
     if (isRelative(id)) {
       const f = resolveAt(resolve(from, id), dirOnly);
@@ -288,6 +294,7 @@
 
   // The file strait_run_main() would load for path, or null.
   internal.resolveMain = function resolveMain(path) {
+    native.checkAccess(path);
     return resolveAt(resolve(native.cwd(), path), path.endsWith('/'));
   };
 

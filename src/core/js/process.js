@@ -119,6 +119,7 @@
     // As Node: the code is checked (checkCode), kept as process.exitCode,
     // and the process status is its low 8 bits (ToInt32, then & 0xff).
     exit(code) {
+      native.exitDenied();
       if (arguments.length !== 0) process.exitCode = code;
       const c = process.exitCode;
       native.exit(c === undefined || c === null ? 0 : Number(c) | 0);

@@ -1,0 +1,77 @@
+/*
+ * watchdog.h - stopping running JS (watchdog.c): strait_interrupt, the
+ * embedder's poll, the per-entry time limit and the heap limit, all
+ * checked by one periodic tick of JSC's execution-time watchdog on the
+ * thread running JS. Private to the core; the layers above use
+ * strait_interrupt, strait_terminating, strait_set_interrupt_poll and
+ * strait_heap_size (strait.h).
+ */
+#ifndef STRAIT_WATCHDOG_H
+#define STRAIT_WATCHDOG_H
+
+#include "strait.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * The state of one stay in the gate (from the enter at depth 0 to the
+ * leave back to 0): its deadline, the interrupt generation it started
+ * with, and why it is being terminated. The gate keeps the current one in
+ * strait__watch.cur and saves it in a suspension record while another
+ * thread may take the gate over (gate.c), so one thread's stay never
+ * clobbers another's. Word holder only.
+ */
+typedef struct strait__stay {
+  int64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: no time limit */
+  uint32_t gen;              /* strait__watch.intr_gen when the stay began */
+  int reason;                /* 0, or STRAIT_ETERM / ETIMEDOUT / EHEAP once terminated */
+} strait__stay;
+
+typedef struct strait__watch {
+  /* Bumped by strait_interrupt (any thread, signal handlers too): a stay
+   * whose gen differs is terminated at the next tick. */
+  _Atomic uint32_t intr_gen;
+  int (*poll)(void *ud);     /* the embedder's poll; inside the gate */
+  void *poll_ud;
+  strait__stay cur;          /* the running stay; word holder only */
+  int64_t limit_ns;          /* opts.time_limit_us in ns; 0: none */
+  int64_t heap_limit;        /* opts.heap_limit; 0: none */
+  int64_t rss_mark;          /* process RSS at the last heap measurement */
+  int64_t heap_step;         /* RSS growth that triggers a heap measurement */
+  int64_t dead_heap;         /* heap size after the collection that refused */
+  bool fast;                 /* armed at FAST_S: a stay is being terminated */
+  bool heap_dead;            /* live data exceeds heap_limit: entries refused */
+  bool armed;                /* the group's watchdog is set (runtime made) */
+} strait__watch;
+
+/* Reads the limits of rt->opts and arms the tick on rt->group. Inside the
+ * gate is not needed; before the first stay. */
+void strait__watch_init(strait_runtime *rt);
+/* Clears the group's watchdog (before the group goes away). Inside the
+ * gate. */
+void strait__watch_destroy(strait_runtime *rt);
+/* A new stay begins (gate.c, depth 0 -> 1, JSC lock held). */
+void strait__watch_stay_begin(strait_runtime *rt);
+/* The stay ended: its JS unwound and the JSC lock is released; still the
+ * word holder. Collects garbage after an EHEAP termination and decides
+ * whether the runtime is usable again (gate.c). */
+void strait__watch_stay_end(strait_runtime *rt);
+/* The thread took the gate back after strait_gate_suspend_unlocked()
+ * without a suspension record: keeps the stay if nobody else ran, else
+ * starts a fresh deadline (gate.c). */
+void strait__watch_stay_resume_unlocked(strait_runtime *rt);
+/* A loop callback (task, timer) begins: a fresh deadline. Inside the
+ * gate. */
+void strait__watch_entry_begin(strait_runtime *rt);
+/* The interrupt generation now (to compare with a later one). Any thread. */
+uint32_t strait__watch_gen(strait_runtime *rt);
+/* Why the running stay is terminated (0: it is not). Inside the gate. */
+int strait__watch_reason(strait_runtime *rt);
+/* STRAIT_EHEAP with *exception an Error saying why when the runtime
+ * refuses entries (its live data exceeded heap_limit), else 0. exception
+ * may be NULL. Inside the gate. */
+int strait__watch_refused(strait_runtime *rt, JSValueRef *exception);
+
+#endif /* STRAIT_WATCHDOG_H */

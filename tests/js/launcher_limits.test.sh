@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# launcher_limits.test.sh - the sandbox flags of the strait command
+# (--timeout, --heap-limit, --deny-env, --deny-fs, --fs-root, --deny-exit),
+# bad values, and Ctrl-C (SIGINT -> exit 130) with and without the JVM.
+# Run by scripts/test-js.sh. Prints `N passed, N failed`.
+set -u
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+STRAIT=${STRAIT:-$BUILD/bin/strait}
+case $STRAIT in /*) ;; *) STRAIT=$PWD/$STRAIT ;; esac
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/strait-limits.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+passed=0 failed=0
+check() { if eval "$2"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $1: rc=$RC out=$OUT err=$ERR"; fi; }
+st() { timeout -k 5 60 "$STRAIT" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null; RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err"); }
+
+st --timeout=300ms -e 'for (;;) {}'
+check "--timeout ends a busy loop" '[[ $RC -eq 1 && "$ERR" == *"time limit of 300 ms exceeded"* ]]'
+st --timeout 2s -e 'setTimeout(() => console.log("ok"), 10)'
+check "--timeout lets a short script finish" '[[ $RC -eq 0 && "$OUT" == ok ]]'
+st --timeout=500 -e 'setTimeout(() => { for (;;) {} }, 1)'
+check "--timeout applies to a timer callback" '[[ $RC -eq 1 && "$ERR" == *"time limit of 500 ms"* ]]'
+for bad in --timeout=abc --timeout=0 --timeout=-5 --timeout=5h --heap-limit=lots --heap-limit=0 --heap-limit=12x; do
+  st "$bad" -e 1
+  check "bad value $bad" '[[ $RC -eq 2 && "$ERR" == *"${bad%%=*}"* ]]'
+done
+st --heap-limit=64m -e 'const a = []; for (;;) a.push({ i: a.length })'
+check "--heap-limit" '[[ $RC -eq 1 && "$ERR" == *"heap limit of 67108864 bytes exceeded"* ]]'
+st --deny-env -e 'console.log(Object.keys(process.env).length)'
+check "--deny-env" '[[ $RC -eq 0 && "$OUT" == 0 ]]'
+echo 'module.exports = 1' >"$TMP/m.js"
+st --deny-fs -e "try { require('$TMP/m.js') } catch (e) { console.log(e.message) } console.log(typeof require('util').inspect)"
+check "--deny-fs" '[[ "$OUT" == *"file access is not allowed"* && "$OUT" == *function* ]]'
+st --deny-fs "$TMP/m.js"
+check "--deny-fs refuses the main module" '[[ $RC -ne 0 && "$ERR" == *"not allowed"* ]]'
+mkdir -p "$TMP/root" && echo 'console.log(require("./b"))' >"$TMP/root/a.js" && echo 'module.exports = "b"' >"$TMP/root/b.js"
+ln -s "$TMP/m.js" "$TMP/root/link.js"
+st --fs-root="$TMP/root" "$TMP/root/a.js"
+check "--fs-root inside" '[[ $RC -eq 0 && "$OUT" == b ]]'
+st --fs-root="$TMP/root" -e "try { require('$TMP/root/link.js') } catch (e) { console.log(e.code) }"
+check "--fs-root symlink out" '[[ "$OUT" == ERR_ACCESS_DENIED ]]'
+st --fs-root="$TMP/root" -e "try { require('$TMP/root/../m.js') } catch (e) { console.log(e.code) }"
+check "--fs-root ../" '[[ "$OUT" == ERR_ACCESS_DENIED ]]'
+st --fs-root="$TMP/nope" -e 1
+check "--fs-root missing dir" '[[ $RC -eq 2 && "$ERR" == *"--fs-root"* ]]'
+st --deny-exit -e 'try { process.exit(3) } catch (e) { console.log(e.message) } console.log("on")'
+check "--deny-exit" '[[ $RC -eq 0 && "$OUT" == *"not allowed in this runtime"*on ]]'
+st --help
+check "--help lists the flags" '[[ "$OUT" == *--timeout* && "$OUT" == *--heap-limit* && "$OUT" == *--fs-root* && "$OUT" == *--deny-exit* ]]'
+
+# Ctrl-C: SIGINT after the script printed its ready line.
+sigint() {
+  rm -f "$TMP/o"
+  "$STRAIT" -e "$1" >"$TMP/o" 2>"$TMP/e" </dev/null & local pid=$!
+  for _ in $(seq 300); do grep -q ready "$TMP/o" 2>/dev/null && break; sleep 0.1; done
+  sleep 0.2; kill -INT $pid; wait $pid; RC=$?; OUT=$(cat "$TMP/o"); ERR=$(cat "$TMP/e")
+}
+sigint 'console.log("ready"); for (;;) {}'
+check "Ctrl-C busy loop" '[[ $RC -eq 130 && "$ERR" == "strait: interrupted" ]]'
+sigint 'console.log("ready"); setInterval(() => {}, 1000)'
+check "Ctrl-C idle interval" '[[ $RC -eq 130 && "$ERR" == "strait: interrupted" ]]'
+if st -e 'console.log(typeof java.lang.System)' && [[ "$OUT" == function || "$OUT" == object ]]; then
+  sigint 'java.lang.System.currentTimeMillis(); console.log("ready"); for (;;) {}'
+  check "Ctrl-C busy loop with the JVM" '[[ $RC -eq 130 && "$ERR" == "strait: interrupted" ]]'
+  sigint 'java.lang.System.currentTimeMillis(); console.log("ready"); setInterval(() => {}, 1000)'
+  check "Ctrl-C idle interval with the JVM" '[[ $RC -eq 130 && "$ERR" == "strait: interrupted" ]]'
+fi
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
