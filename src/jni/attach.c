@@ -13,7 +13,7 @@
 /* The test library's hook (tests/jni/policy_hook.c): the policy a test
  * asked for the next runtime this thread makes, as a new local ref, or
  * NULL. Not defined in the product library. */
-extern jobject strait__testing_next_policy(JNIEnv *env) __attribute__((weak));
+extern jobject strait__testing_next_policy(JNIEnv *env) __attribute__((weak, visibility("hidden")));
 
 /* Frees b: global refs, protected JS values, tables, owned blocks.
  * Called once from the JNI layer's runtime teardown, inside the gate. */
