@@ -13,7 +13,8 @@ extern "C" {
 #endif
 
 /*
- * The global names strait_java_attach() defines: the package roots, then
+ * The global names strait_java_attach() defines (strait_java_attach_policy:
+ * none under NONE, or under GIVEN and EXPLICIT without a class filter): the package roots, then
  * the root of every package and the Java object. A string list for array
  * initializers: {STRAIT_JAVA_GLOBALS}.
  */
@@ -43,6 +44,37 @@ STRAIT_API int strait_jvm_start(const strait_jvm_options *opts, char *err, size_
  * gate, on a thread attached to the JVM.
  */
 STRAIT_API int strait_java_attach(strait_runtime *rt, JSValueRef *exception);
+
+/* Host access levels of strait_java_policy (org.strait.HostAccess). */
+#define STRAIT_HOST_ALL 0        /* every public class and member */
+#define STRAIT_HOST_NONE 1       /* no Java: no globals, every Java object refused */
+#define STRAIT_HOST_GIVEN 2      /* no lookups: the members of objects handed in and what they return */
+#define STRAIT_HOST_EXPLICIT 3   /* only members annotated @org.strait.HostAccess.Export */
+/* strait_java_policy.deny bits */
+#define STRAIT_JAVA_DENY_THREADS 1u  /* classes that create threads (Thread, Executors...) */
+#define STRAIT_JAVA_DENY_NATIVE 2u   /* loading native code (System.load, java.lang.foreign...) */
+
+/*
+ * What a runtime's scripts may reach of the JVM (docs/sandbox.md). A
+ * zero-initialized struct is ALL with nothing denied: strait_java_attach().
+ * allow: comma-separated names reflection denials spare: a class
+ * ("java.lang.Class"), a package prefix ("java.lang.reflect.*") or a member
+ * ("java.lang.Object#getClass"); NULL for none. Copied by the call.
+ */
+typedef struct strait_java_policy {
+  int host_access;     /* STRAIT_HOST_ALL (0), STRAIT_HOST_NONE, STRAIT_HOST_GIVEN, STRAIT_HOST_EXPLICIT */
+  unsigned deny;       /* STRAIT_JAVA_DENY_THREADS | STRAIT_JAVA_DENY_NATIVE */
+  const char *allow;   /* comma-separated allowed names, or NULL */
+} strait_java_policy;
+
+/*
+ * strait_java_attach() under policy p (NULL: ALL). Under NONE no global
+ * is defined and every Java object crossing into the runtime is refused.
+ * Inside the gate, on a thread attached to the JVM. STRAIT_EINVAL for an
+ * unknown host_access. A runtime keeps the first policy it was attached
+ * with.
+ */
+STRAIT_API int strait_java_attach_policy(strait_runtime *rt, const strait_java_policy *p, JSValueRef *exception);
 
 /* Detaches the calling thread and destroys the JVM (waits for non-daemon
  * Java threads, as `java` does). Call after every runtime is freed. */

@@ -2,12 +2,18 @@
  * attach.c - the Java bridge installed into one runtime
  * (strait_java_attach, include/strait_jvm.h): its per-runtime state (jb_rt)
  * with the call layer's callbacks, the wrapper table and its Java
- * ObjectTable, the helper script, the package globals and Java; and the
- * teardown that frees all of it with the runtime.
+ * ObjectTable, the helper script, the package globals and Java, under the
+ * runtime's host access policy (model/policy.c); and the teardown that
+ * frees all of it with the runtime.
  */
 #include "call/call.h"
 
 #include <stdlib.h>
+
+/* The test library's hook (tests/jni/policy_hook.c): the policy a test
+ * asked for the next runtime this thread makes, as a new local ref, or
+ * NULL. Not defined in the product library. */
+extern jobject strait__testing_next_policy(JNIEnv *env) __attribute__((weak, visibility("hidden")));
 
 /* Frees b: global refs, protected JS values, tables, owned blocks.
  * Called once from the JNI layer's runtime teardown, inside the gate. */
@@ -18,6 +24,7 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
   jb_registry_remove(b);
   if (!env) env = strait__env();
   jb_strcache_free(b, env);
+  jb_policy_free(env, b);
   jb_jsclass_free(b);
   strait__ptrmap_free(&b->fns);
   if (b->java) JSValueUnprotect(b->ctx, b->java);
@@ -31,24 +38,45 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
 }
 
 /*
- * Installs the bridge globals into rt (java, javax, jdk, org, com, net,
- * Packages, Java). Inside the gate, on a thread attached to the JVM (or
- * attachable). Returns 0 or a negative status (STRAIT_EJS with *exception
- * set on a JS exception). Calling it again for the same runtime is a no-op.
+ * Installs the bridge into rt under policy (an org.strait.internal.HostPolicy;
+ * NULL: HostPolicy.all(), or the test library's policy for this thread's
+ * next runtime): its per-runtime state, and the package globals and Java
+ * when the policy allows lookups. Under NONE the state is made all the
+ * same, so every Java object crossing is refused by name (an
+ * IllegalArgumentException to Java, a TypeError to JS). Inside the gate,
+ * on a thread attached to the JVM. Returns 0 or a negative status
+ * (STRAIT_EJS with *exception set on a JS exception). Calling it again for
+ * the same runtime is a no-op (the first policy stays).
  */
-int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {
-  JNIEnv *env = strait__env();
+int strait__java_attach_policy(JNIEnv *env, strait_runtime *rt, jobject policy, JSValueRef *exception) {
   if (!env || !jb.Bridge) return STRAIT_EINVAL;
   strait__jrt *jrt = strait__jrt_of(rt);
   if (!jrt) return STRAIT_ENOMEM;
   if (jrt->bridge) return 0;
+  jobject own = NULL;
+  if (!policy && strait__testing_next_policy) policy = own = strait__testing_next_policy(env);
+  if (!policy) {
+    policy = own = (*env)->CallStaticObjectMethod(env, jb.HostPolicy, jb.HostPolicy_all);
+    if (!policy || (*env)->ExceptionCheck(env)) {
+      (*env)->ExceptionClear(env);
+      return STRAIT_ENOMEM;
+    }
+  } else if (!(*env)->IsInstanceOf(env, policy, jb.HostPolicy)) {
+    return STRAIT_EINVAL;
+  }
   jb_rt *b = calloc(1, sizeof *b);
-  if (!b) return STRAIT_ENOMEM;
+  if (!b) {
+    if (own) (*env)->DeleteLocalRef(env, own);
+    return STRAIT_ENOMEM;
+  }
   b->rt = rt;
   b->cb = &jb_js_callbacks;
   b->ctx = strait_runtime_context(rt);
-  int rc = jb_registry_add(b);
+  int rc = jb_policy_init(env, b, policy);
+  if (own) (*env)->DeleteLocalRef(env, own);
+  if (rc == 0) rc = jb_registry_add(b);
   if (rc) {
+    jb_policy_free(env, b);
     free(b);
     return rc;
   }
@@ -74,5 +102,39 @@ int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {
   rc = jb_jsclass_init(b, b->ctx, &exc);
   if (rc == 0) rc = jb_packages_install(b, b->ctx, &exc);
   if (rc && exc && exception) *exception = exc;
+  return rc;
+}
+
+/* The bridge with every class and member (HostPolicy.all()); see
+ * include/strait_jvm.h. */
+int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {
+  return strait__java_attach_policy(strait__env(), rt, NULL, exception);
+}
+
+/* The bridge under the C API's policy; see include/strait_jvm.h. */
+int strait_java_attach_policy(strait_runtime *rt, const strait_java_policy *p, JSValueRef *exception) {
+  JNIEnv *env = strait__env();
+  if (!env || !jb.Bridge) return STRAIT_EINVAL;
+  if (!p || (p->host_access == STRAIT_HOST_ALL && !p->deny && !p->allow))
+    return strait__java_attach_policy(env, rt, NULL, exception);
+  if (p->host_access < STRAIT_HOST_ALL || p->host_access > STRAIT_HOST_EXPLICIT) return STRAIT_EINVAL;
+  jstring allow = NULL;
+  if (p->allow) {
+    allow = strait__jstring_from_utf8(env, p->allow, strlen(p->allow));
+    if (!allow) {
+      (*env)->ExceptionClear(env);
+      return STRAIT_ENOMEM;
+    }
+  }
+  jobject pol = (*env)->CallStaticObjectMethod(env, jb.HostPolicy, jb.HostPolicy_of, (jint)p->host_access, allow,
+                                              (p->deny & STRAIT_JAVA_DENY_THREADS) ? JNI_FALSE : JNI_TRUE,
+                                              (p->deny & STRAIT_JAVA_DENY_NATIVE) ? JNI_FALSE : JNI_TRUE);
+  if (allow) (*env)->DeleteLocalRef(env, allow);
+  if (!pol || (*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    return STRAIT_ENOMEM;
+  }
+  int rc = strait__java_attach_policy(env, rt, pol, exception);
+  (*env)->DeleteLocalRef(env, pol);
   return rc;
 }

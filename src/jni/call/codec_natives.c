@@ -206,8 +206,17 @@ static JSValueRef hook_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValu
     if (!b) {
       *exc = strait_make_error(ctx, "TypeError", "value holds a Java object but the Java bridge is not attached");
       r = NULL;
+    } else if (b->access == JB_HOST_NONE) {
+      /* refused on the Java side (n_to_js keeps this pending) */
+      strait__throw(env, strait__jc.IllegalArgumentException,
+                    "value %u: a Java object cannot cross into JS: the runtime's host access is NONE", id);
+      *exc = strait_make_error(ctx, "TypeError", "a Java object cannot cross into JS: host access is NONE");
+      r = NULL;
     } else {
-      r = jb_wrap(env, b, ctx, o, exc);
+      /* handed in by the embedder; a class the policy denies is refused */
+      b->refused = false;
+      r = jb_wrap_given(env, b, ctx, o, exc);
+      if (!r && b->refused) strait__throw(env, strait__jc.IllegalArgumentException, "value %u: %s", id, b->refused_msg);
     }
   }
   if (o) (*env)->DeleteLocalRef(env, o);
@@ -371,6 +380,7 @@ static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owne
   int rc = strait_value_decode(jrt->rt, bytes, (size_t)len, &hooks, &v, &err, &exc);
   jobject r = NULL;
   if (rc == 0) r = strait__to_java(env, jrt, owner, v);
+  else if ((*env)->ExceptionCheck(env)) { /* a reference the host access policy refused (hook_ref_value) */ }
   else if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);
   else if (rc == STRAIT_ECORRUPT) strait__throw(env, strait__jc.IllegalArgumentException, "%s", err.msg);
   else strait__throw_status(env, rc, err.msg);

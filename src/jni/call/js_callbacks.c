@@ -101,7 +101,7 @@ static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRe
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
-  JSValueRef r = jb_wrap(env, b, ctx, it, exc);
+  JSValueRef r = jb_wrap_given(env, b, ctx, it, exc);   /* the bridge made it */
   (*env)->DeleteLocalRef(env, it);
   return r;
 }
@@ -281,12 +281,21 @@ static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class
                       g ? "; candidates: " : "", sigs);
       return NULL;
     }
+    if (!jb_member_ok(env, b, m)) {
+      if (quiet) return JSValueMakeUndefined(ctx);
+      if (jb_member_forbidden(b, m)) return jb_deny_member(b, ctx, k->name, m->sig, exc);
+      /* EXPLICIT without the annotation: as a missing member */
+      *exc = strait_make_error(ctx, "TypeError", "%s has no %smethod %s", k->name, is_static ? "static " : "", buf);
+      return NULL;
+    }
     jb_group *g = m->kind == 'c' ? &k->ctors : jb_group_find(k, m->name, strlen(m->name), is_static);
     JSObjectRef f = g ? jb_method_fn(b, ctx, g, m) : NULL;
     return f ? f : JSValueMakeUndefined(ctx);
   }
   if (!is_identifier(buf)) return JSValueMakeUndefined(ctx);
   if (strcmp(buf, "constructor") == 0 && !is_static) {
+    /* a probe name: undefined where the policy allows no lookup of k */
+    if (!(jb_verdict(env, b, k) & JB_V_LOOKUP)) return JSValueMakeUndefined(ctx);
     JSObjectRef c = jb_class_ctor(env, b, ctx, k->index, quiet ? &ignored : exc);
     return c ? c : quiet ? JSValueMakeUndefined(ctx) : NULL;
   }
@@ -303,6 +312,16 @@ static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class
   }
 not_nested:
   if (quiet || is_probe_name(buf)) return JSValueMakeUndefined(ctx);
+  /* a member the class has and the runtime's policy denies (left off the
+   * prototype): named as denied; EXPLICIT's unannotated ones are missing */
+  {
+    jb_group *own = jb_group_find(k, buf, len, is_static);
+    jb_member *fld = jb_field_find(k, buf, len, is_static);
+    bool forbidden = false;
+    for (int i = 0; own && i < own->n; i++) forbidden |= jb_member_forbidden(b, own->m[i]);
+    if (fld) forbidden |= jb_member_forbidden(b, fld);
+    if (forbidden) return jb_deny_member(b, ctx, k->name, buf, exc);
+  }
   jb_group *other = jb_group_find(k, buf, len, !is_static);
   if (other) {
     *exc = strait_make_error(ctx, "TypeError", "%s.%s is %s method; use it on %s", k->name, buf,

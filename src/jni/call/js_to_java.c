@@ -439,6 +439,15 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   } else if (!(m = resolve(env, b, ctx, g, args, argc, &as_varargs, exc))) {
     goto done;
   }
+  /* the runtime's policy: one byte test under a plain ALL; an overload it
+   * denies in a group it allows in part (an explicit signature was checked
+   * when its function was made, a constructor only here) */
+  if (b->mdeny && !jb_member_ok(env, b, m)) {
+    if (jb_member_forbidden(b, m)) jb_deny_member(b, ctx, m->owner->name, m->sig, exc);
+    else *exc = strait_make_error(ctx, "TypeError", "%s has no accessible %s %s", m->owner->name,
+                                  m->kind == 'c' ? "constructor" : "method", m->sig);
+    goto done;
+  }
   if ((size_t)m->nparams > MAX_STACK_ARGS && !(jv = malloc(sizeof(jvalue) * (size_t)m->nparams))) {
     *exc = strait_make_error(ctx, "Error", "out of memory");
     goto done;

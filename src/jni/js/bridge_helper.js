@@ -43,7 +43,7 @@
     for (let i = 0; i < names.length; i++) {
       const fl = flags[i], name = names[i], g = getters[i], s = setters[i];
       const isStatic = (fl & 1) !== 0, isFinal = (fl & 2) !== 0;
-      if (isStatic !== wantStatic) continue;
+      if (isStatic !== wantStatic || (fl & 4) !== 0) continue;   // 4: denied by the runtime's policy
       const ro = () => { throw new TypeErr('cannot assign to final field ' + cname + '.' + name); };
       if (isStatic && isFinal) {
         defineProperty(obj, name, { __proto__: null, configurable: true, enumerable: true,

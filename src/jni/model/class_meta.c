@@ -152,7 +152,8 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
     strait__throw(env, strait__jc.IllegalStateException, "Bridge.describe returned null");
     return STRAIT_EJAVA;
   }
-  jintArray header = NULL, classes = NULL;
+  jintArray header = NULL, classes = NULL, factsa = NULL;
+  jint *facts = NULL;
   jobjectArray members = NULL, names = NULL, sigs = NULL;
   jstring codes = NULL;
   jint *cls = NULL;
@@ -165,14 +166,16 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
       !(names = element(env, d, 2, NULL, "names")) ||
       !(codes = element(env, d, 3, strait__jc.String, "codes")) ||
       !(classes = element(env, d, 4, NULL, "classes")) ||
-      !(sigs = element(env, d, 5, NULL, "signatures")))
+      !(sigs = element(env, d, 5, NULL, "signatures")) ||
+      !(factsa = element(env, d, 6, NULL, "facts")))
     goto out;
   jint h[5];
   (*env)->GetIntArrayRegion(env, header, 0, 5, h);
   if ((*env)->ExceptionCheck(env)) goto out;
   n = (*env)->GetArrayLength(env, members);
   nc = (*env)->GetArrayLength(env, classes);
-  if ((*env)->GetArrayLength(env, names) < n || (*env)->GetArrayLength(env, sigs) < n) {
+  if ((*env)->GetArrayLength(env, names) < n || (*env)->GetArrayLength(env, sigs) < n ||
+      (*env)->GetArrayLength(env, factsa) < n) {
     strait__throw(env, strait__jc.IllegalStateException, "Bridge.describe: short arrays");
     goto out;
   }
@@ -181,9 +184,12 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
   code = utf8_of(env, codes);
   dd->members = calloc((size_t)n + 1, sizeof(jb_member));
   sorted = calloc((size_t)n + 1, sizeof *sorted);
-  if (!cls || !code || !dd->members || !sorted) goto out;
+  facts = malloc(sizeof(jint) * (size_t)(n + 1));
+  if (!cls || !code || !dd->members || !sorted || !facts) goto out;
   rc = STRAIT_EJAVA;
   (*env)->GetIntArrayRegion(env, classes, 0, nc, cls);
+  if ((*env)->ExceptionCheck(env)) goto out;
+  (*env)->GetIntArrayRegion(env, factsa, 0, n, facts);
   if ((*env)->ExceptionCheck(env)) goto out;
   const char *p = code;
   int ci = 0, nsorted = 0, nfields = 0, nctors = 0;
@@ -197,6 +203,8 @@ static int describe(JNIEnv *env, jb_class *k, jb_class *d_out) {
       goto out;
     }
     m->owner = k;
+    m->pol = (unsigned char)(facts[i] & 0xff);
+    m->decl_cls = facts[i] >> 8;
     m->kind = p[0];
     m->is_static = p[1] == 's';
     m->is_final = p[2] == 'F';
@@ -289,6 +297,8 @@ out:
   free(cls);
   free(code);
   free(sorted);
+  free(facts);
+  if (factsa) (*env)->DeleteLocalRef(env, factsa);
   if (header) (*env)->DeleteLocalRef(env, header);
   if (members) (*env)->DeleteLocalRef(env, members);
   if (names) (*env)->DeleteLocalRef(env, names);

@@ -213,11 +213,22 @@ static void set_prop(JSContextRef ctx, JSObjectRef o, const char *name, JSValueR
   JSStringRelease(n);
 }
 
-/* Adds method functions of k's groups (static or instance) to obj. */
-static void add_methods(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj, bool is_static) {
+/* True when b lets scripts use some overload of g (the others are refused
+ * at the call, jb_invoke). */
+static bool group_usable(JNIEnv *env, jb_rt *b, const jb_group *g) {
+  if (!b->mdeny) return true;
+  for (int i = 0; i < g->n; i++)
+    if (jb_member_ok(env, b, g->m[i])) return true;
+  return false;
+}
+
+/* Adds method functions of k's groups (static or instance) to obj; a
+ * group the runtime's policy denies whole is left out (a read then reaches
+ * the catch-all, which names the denial or the missing member). */
+static void add_methods(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj, bool is_static) {
   for (int i = 0; i < k->ngroups; i++) {
     jb_group *g = &k->groups[i];
-    if (g->is_static != is_static) continue;
+    if (g->is_static != is_static || !group_usable(env, b, g)) continue;
     JSObjectRef f = jb_method_fn(b, ctx, g, NULL);
     if (f) set_prop(ctx, obj, g->name, f, 0);
   }
@@ -233,10 +244,10 @@ static void add_methods(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj
  * time), so each one is protected from its creation until the arrays are
  * made: unprotected, a collection frees it and the helper then defines a
  * field under a dead string, or installs a dead function. */
-static bool add_fields(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj, bool is_static,
+static bool add_fields(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj, bool is_static,
                        JSValueRef *exc) {
   int n = 0;
-  for (int i = 0; i < k->nfields; i++) n += k->fields[i]->is_static == is_static;
+  for (int i = 0; i < k->nfields; i++) n += k->fields[i]->is_static == is_static && jb_member_ok(env, b, k->fields[i]);
   if (n == 0) return true;
   JSValueRef *names = malloc(sizeof(JSValueRef) * (size_t)k->nfields * 4);
   if (!names) return false;
@@ -248,9 +259,11 @@ static bool add_fields(jb_rt *b, JSContextRef ctx, jb_class *k, JSObjectRef obj,
     JSStringRef s = JSStringCreateWithUTF8CString(f->name);
     names[i] = JSValueMakeString(ctx, s);
     JSValueProtect(ctx, names[i]);
-    flags[i] = JSValueMakeNumber(ctx, (f->is_static ? 1 : 0) | (f->is_final ? 2 : 0));
+    /* 4: denied by the runtime's policy, left out by the helper */
+    bool ok = f->is_static == is_static && jb_member_ok(env, b, f);
+    flags[i] = JSValueMakeNumber(ctx, (f->is_static ? 1 : 0) | (f->is_final ? 2 : 0) | (ok ? 0 : 4));
     getters[i] = setters[i] = JSValueMakeUndefined(ctx);
-    if (f->is_static == is_static) {
+    if (ok) {
       jb_bound *bd = new_bound(b, k, NULL, f, is_static);
       if (bd) {
         JSObjectRef g = JSObjectMakeFunctionWithCallback(ctx, s, b->cb->field_get);
@@ -317,9 +330,10 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
   /* A writable slot for the wrappers' token key here ends the prototype
    * walk JSC makes when each wrapper gets its token, before the catch-all. */
   JSObjectSetPropertyForKey(ctx, proto, b->token_key, JSValueMakeUndefined(ctx), kJSPropertyAttributeDontEnum, NULL);
-  add_methods(b, ctx, k, proto, false);
-  if (!add_fields(b, ctx, k, proto, false, exc)) return NULL;
-  if (b->iterate && b->iter_sym &&
+  add_methods(env, b, ctx, k, proto, false);
+  if (!add_fields(env, b, ctx, k, proto, false, exc)) return NULL;
+  /* EXPLICIT: only exported members, so no iteration through the bridge */
+  if (b->iterate && b->iter_sym && b->access != JB_HOST_EXPLICIT &&
       ((k->flags & JB_ARRAY) || (*env)->IsAssignableFrom(env, k->ref, jb.Iterable) ||
        (*env)->IsAssignableFrom(env, k->ref, jb.Map)))
     JSObjectSetPropertyForKey(ctx, proto, b->iter_sym, b->iterate, kJSPropertyAttributeDontEnum, NULL);
@@ -332,7 +346,11 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
   jb_jsclass *s = slot_of(b, index);
   if (!s) return NULL;
   if (s->ctor) return s->ctor;
-  jb_class *k = jb_class_get(env, ctx, index, true, exc);
+  jb_class *k = jb_class_get(env, ctx, index, false, exc);
+  if (!k) return NULL;
+  /* the class object gives its statics and `new`: a lookup */
+  if (!(jb_verdict(env, b, k) & JB_V_LOOKUP)) return jb_deny_class(b, ctx, k->name, exc);
+  k = jb_class_get(env, ctx, index, true, exc);
   if (!k) return NULL;
   JSObjectRef proto = jb_class_proto(env, b, ctx, index, exc);
   if (!proto) return NULL;
@@ -353,8 +371,8 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
   JSObjectSetPropertyForKey(ctx, ctor, b->token_key, JSValueMakeNumber(ctx, index),
                             kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete,
                             NULL);
-  add_methods(b, ctx, k, ctor, true);
-  if (!add_fields(b, ctx, k, ctor, true, exc)) return NULL;
+  add_methods(env, b, ctx, k, ctor, true);
+  if (!add_fields(env, b, ctx, k, ctor, true, exc)) return NULL;
   if (!attach_catchall(b, ctx, k, true, ctor, b->fn_proto, exc)) return NULL;
   return ctor;
 }

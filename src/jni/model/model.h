@@ -57,7 +57,18 @@ typedef struct jb_member {
   char *sig;                /* "append(char)" (UTF-8, for messages) */
   char *name;               /* member name (UTF-8) */
   jb_class *owner;          /* the described class it was found on */
+  unsigned char pol;        /* host policy facts (JB_MP_*, HostPolicy.memberFacts), process-wide */
+  int decl_cls;             /* class index of the declaring class (for named members) */
 } jb_member;
+
+/* jb_member.pol: what a member is, once per process (HostPolicy.M_*); a
+ * runtime denies the facts in jb_rt.mdeny. */
+enum { JB_MP_EXPORT = 1, JB_MP_REFLECT = 2, JB_MP_NATIVE = 4, JB_MP_THREAD = 8, JB_MP_HIDDEN = 16 };
+/* Per-runtime class verdicts (HostPolicy.V_*), kept in jb_rt.verdict as
+ * bits | JB_V_KNOWN. */
+enum { JB_V_GIVEN = 1, JB_V_RETURNED = 2, JB_V_LOOKUP = 4, JB_V_KNOWN = 0x80 };
+/* jb_rt.access (include/strait_jvm.h STRAIT_HOST_*) */
+enum { JB_HOST_ALL = 0, JB_HOST_NONE = 1, JB_HOST_GIVEN = 2, JB_HOST_EXPLICIT = 3 };
 
 /* jb_member.cs: a boot or platform class's method is asked about once, at
  * its first call (caller_sensitive in call/js_to_java.c), the others are
@@ -214,6 +225,21 @@ typedef struct jb_rt {
   /* bound groups and package objects, freed at teardown */
   void **owned;
   size_t nowned, capowned;
+
+  /* host access policy (model/policy.c): the level, the member facts it
+   * denies (0 under a plain ALL: the call path then tests nothing more),
+   * whether classes may be looked up at all, whether the embedder named
+   * members, the HostPolicy (global ref) asked once per class, and its
+   * answers by class index (0: not asked yet) */
+  int access;
+  unsigned char mdeny;
+  bool lookups;
+  bool named_members;
+  bool refused;             /* the last wrap was refused by the policy (set, never cleared, by wraps) */
+  jobject policy;
+  unsigned char *verdict;
+  size_t nverdict;
+  char refused_msg[320];    /* its message, for the IllegalArgumentException of a Java caller */
 } jb_rt;
 
 /* ---- process-wide (model/bridge_init.c, model/class_meta.c) ---------------------- */
@@ -242,6 +268,15 @@ typedef struct jb_cache {
   jmethodID Bridge_memberNames;   /* static (Class) String[] */
   jmethodID Bridge_invokeSensitive; /* static (Executable,Object,long[],Object[]) Object */
   jmethodID Bridge_callerSensitive; /* static (Executable) boolean */
+  jclass HostPolicy;
+  jmethodID HostPolicy_all;         /* static () HostPolicy */
+  jmethodID HostPolicy_of;          /* static (int, String, boolean, boolean) HostPolicy */
+  jmethodID HostPolicy_accessCode;  /* () int */
+  jmethodID HostPolicy_lookups;     /* () boolean */
+  jmethodID HostPolicy_namesMembers; /* () boolean */
+  jmethodID HostPolicy_memberDenyMask; /* () int */
+  jmethodID HostPolicy_memberNamed; /* (String, String) boolean */
+  jmethodID HostPolicy_classVerdict; /* (Class) int */
   jmethodID ObjectTable_init;     /* () */
   jmethodID ObjectTable_register; /* (Object) long */
   jmethodID ObjectTable_release;  /* (long[], int) */
@@ -280,6 +315,46 @@ const char *jb_source_name(const char *name, char *buf, size_t n);
 /* Name of a type code for messages ("int", "java.lang.String"). */
 const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls);
 
+/* ---- host access policy (model/policy.c) ------------------------------ */
+
+/* The bridge installed into rt under policy (org.strait.internal.HostPolicy;
+ * NULL: HostPolicy.all()); strait_java_attach() is this with NULL. Defined
+ * in attach.c. Inside the gate. */
+int strait__java_attach_policy(JNIEnv *env, strait_runtime *rt, jobject policy, JSValueRef *exception);
+
+/* Reads policy (a HostPolicy) into b: level, member mask, lookups, and a
+ * global ref for the class verdicts. 0 or STRAIT_ENOMEM/STRAIT_EJAVA (Java
+ * exception cleared). Inside the gate. */
+int jb_policy_init(JNIEnv *env, jb_rt *b, jobject policy);
+void jb_policy_free(JNIEnv *env, jb_rt *b);
+/* The verdict bits of k for b, asked once (HostPolicy.classVerdict). */
+unsigned jb_verdict_slow(JNIEnv *env, jb_rt *b, jb_class *k);
+static inline unsigned jb_verdict(JNIEnv *env, jb_rt *b, jb_class *k) {
+  if ((size_t)k->index < b->nverdict && b->verdict[k->index]) return b->verdict[k->index];
+  return jb_verdict_slow(env, b, k);
+}
+/* Sets *exc to the TypeError of a denied class, records it in b->refused
+ * and b->refused_msg. Always NULL (for `return jb_deny_class(...)`). */
+JSObjectRef jb_deny_class(jb_rt *b, JSContextRef ctx, const char *name, JSValueRef *exc);
+/* The same for member `name` of class `cls`. */
+JSObjectRef jb_deny_member(jb_rt *b, JSContextRef ctx, const char *cls, const char *name, JSValueRef *exc);
+/* The level's name for messages ("GIVEN"). */
+const char *jb_policy_name(const jb_rt *b);
+/* True when the embedder named m ("Class#member"): the slow half of
+ * jb_member_ok. */
+bool jb_member_named(JNIEnv *env, jb_rt *b, const jb_member *m);
+/* True when b lets scripts use m. Inline: every call asks (one byte test
+ * under a plain ALL). */
+static inline bool jb_member_ok(JNIEnv *env, jb_rt *b, const jb_member *m) {
+  return !(m->pol & b->mdeny) || jb_member_named(env, b, m);
+}
+/* True when m is denied for a reason other than EXPLICIT's missing
+ * annotation (reflection, threads, native): a denial message, not a
+ * missing member. */
+static inline bool jb_member_forbidden(const jb_rt *b, const jb_member *m) {
+  return (m->pol & b->mdeny & ~JB_MP_HIDDEN) != 0;
+}
+
 /* ---- per-runtime registry (model/registry.c) ------------------------------ */
 
 /* The bridge of ctx's runtime, or NULL when the bridge is not attached. */
@@ -305,13 +380,18 @@ jb_entry *jb_entry_of(jb_rt *b, JSObjectRef obj);
  * primitive for String and boxes, else the one wrapper of that object.
  * NULL with *exc set on failure. */
 JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc);
-/* jb_wrap() for an object the caller has already registered: r is what
+/* jb_wrap() for an object the embedder hands in (arguments of calls from
+ * Java, setGlobal, codec references) or the bridge made itself (interface
+ * implementations, iterators): the class filter does not apply, the
+ * policy's denied classes do. */
+JSValueRef jb_wrap_given(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc);
+/* jb_wrap_given() for an object the caller has already registered: r is what
  * ObjectTable.register(obj) returned (on this runtime's table, on this
  * thread, after the last release, and after jb_register_pending entered the
  * objects JS constructed, so that none gets a second id), so no upcall is
  * made. Inside the gate. */
 JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc);
-/* jb_wrap() for an object whose System.identityHashCode the caller knows
+/* jb_wrap_given() for an object whose System.identityHashCode the caller knows
  * (Java -> JS arguments packed by org.strait.internal.Args): an object JS has seen
  * is found without the ObjectTable upcall. Inside the gate. */
 JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,

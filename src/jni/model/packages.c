@@ -237,6 +237,13 @@ static int class_index_of_type(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueR
   if (!c) return -1;
   int ci = jb_class_index(env, c);
   (*env)->DeleteLocalRef(env, c);
+  /* a type named by a string is a lookup: the runtime's policy decides */
+  jb_class *k = ci >= 0 ? jb_class_get(env, ctx, ci, false, exc) : NULL;
+  if (!k) return -1;
+  if (!(jb_verdict(env, b, k) & JB_V_LOOKUP)) {
+    jb_deny_class(b, ctx, k->name, exc);
+    return -1;
+  }
   return ci;
 }
 
@@ -374,9 +381,12 @@ static void put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name
   JSStringRelease(n);
 }
 
-/* Installs the package globals and Java; see model/model.h. */
+/* Installs the package globals and Java; see model/model.h. Nothing when
+ * the runtime's policy allows no lookup (NONE; GIVEN and EXPLICIT without
+ * a class filter). */
 int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   pthread_once(&pkg_once, make_pkg_class);
+  if (!b->lookups) return 0;
   JSObjectRef global = JSContextGetGlobalObject(ctx);
   static const char *const roots[] = {STRAIT_JAVA_PACKAGE_ROOTS};
   for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {

@@ -461,8 +461,11 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
 /* The private code of a token or array wrapper for slot/gen. */
 uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen) { return token_code(b->slot, slot, gen); }
 
-/* The JS value for obj; see model/model.h. Inside the gate. */
-JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc) {
+static JSValueRef wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, bool given,
+                                  JSValueRef *exc);
+
+/* Registers obj in the Java table and wraps it. Inside the gate. */
+static JSValueRef wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, bool given, JSValueRef *exc) {
   if (!obj) return JSValueMakeNull(ctx);
   if (b->nunreg) jb_register_pending(env, b);
   jlong r = (*env)->CallLongMethod(env, b->table, jb.ObjectTable_register, obj);
@@ -470,12 +473,31 @@ JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValue
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
-  return jb_wrap_registered(env, b, ctx, obj, r, exc);
+  return wrap_registered(env, b, ctx, obj, r, given, exc);
 }
 
-/* The JS value for obj whose ObjectTable.register() result is r; see
- * model/model.h. Inside the gate. */
+/* The JS value for obj; see model/model.h. Inside the gate. */
+JSValueRef jb_wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc) {
+  return wrap(env, b, ctx, obj, false, exc);
+}
+
+/* The JS value for obj the embedder hands in; see model/model.h. Inside the gate. */
+JSValueRef jb_wrap_given(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, JSValueRef *exc) {
+  return wrap(env, b, ctx, obj, true, exc);
+}
+
+/* jb_wrap_given() of a registered object; see model/model.h. Inside the gate. */
 JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc) {
+  return wrap_registered(env, b, ctx, obj, r, true, exc);
+}
+
+/* The JS value for obj whose ObjectTable.register() result is r (see
+ * model/model.h): a string or box as a JS value, a known object as its
+ * wrapper, and an object new to this runtime only when the runtime's
+ * policy lets its class cross (given: handed in by the embedder, else a
+ * result). Inside the gate. */
+static JSValueRef wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, bool given,
+                                  JSValueRef *exc) {
   if (!obj) return JSValueMakeNull(ctx);
   if (r < 0) {
     jvalue v;
@@ -521,7 +543,16 @@ JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o
     atomic_store(&e->dead, 0);
     return make_wrapper(env, b, ctx, slot, NULL, exc);
   }
-  jb_class *k = jb_class_get(env, ctx, ci, true, exc);
+  jb_class *k = jb_class_get(env, ctx, ci, false, exc);
+  if (!k) return NULL;
+  /* the policy first: a denied class is never described for this object
+   * (its static initializer does not run on JS's behalf) */
+  if (!(jb_verdict(env, b, k) & (given ? JB_V_GIVEN : JB_V_RETURNED))) {
+    jlong one = id;
+    release_ids(env, b, &one, 1);
+    return jb_deny_class(b, ctx, k->name, exc);
+  }
+  k = jb_class_get(env, ctx, ci, true, exc);
   if (!k) return NULL;
   if (ensure_index(b) || take_slot(b, &slot)) {
     *exc = strait_make_error(ctx, "Error", "out of memory wrapping a Java object");
@@ -563,7 +594,7 @@ JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, 
       if (live) return live;
     }
   }
-  JSValueRef w = jb_wrap(env, b, ctx, obj, exc);
+  JSValueRef w = jb_wrap_given(env, b, ctx, obj, exc);
   if (h && w && JSValueIsObject(ctx, w)) {
     jb_entry *e = jb_entry_of(b, (JSObjectRef)w);
     if (e) {

@@ -49,6 +49,19 @@ jobject strait__handle_wrap_as_object(JNIEnv *env, strait__jrt *jrt, jobject own
   return r;
 }
 
+/* The IllegalArgumentException of a Java object the runtime's host access
+ * policy refuses (NONE: every one; else a denied class), pending on
+ * return; the JS error the wrap made is dropped. STRAIT_EJAVA. */
+static int refuse(JNIEnv *env, jb_rt *b, int i, JSValueRef *exc) {
+  *exc = NULL;
+  if (b->access == JB_HOST_NONE)
+    strait__throw(env, strait__jc.IllegalArgumentException,
+                  "argument %d: a Java object cannot cross into JS: the runtime's host access is NONE", i);
+  else
+    strait__throw(env, strait__jc.IllegalArgumentException, "argument %d: %s", i, b->refused_msg);
+  return STRAIT_EJAVA;
+}
+
 /* JS wrapper of a Java object via the bridge (b: the runtime's bridge, NULL
  * when not attached: TypeError). Inside the gate. */
 static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, uint32_t ihash,
@@ -56,6 +69,12 @@ static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, 
   if (!b) {
     *exc = strait_make_error(ctx, "TypeError",
                               "a Java object cannot cross into JS: the Java bridge is not attached");
+    return NULL;
+  }
+  b->refused = false;
+  if (b->access == JB_HOST_NONE && o) {
+    b->refused = true;
+    *exc = strait_make_error(ctx, "TypeError", "a Java object cannot cross into JS: host access is NONE");
     return NULL;
   }
   return jb_wrap_hinted(env, b, ctx, o, ihash, exc);
@@ -134,7 +153,7 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
         jobject o = (*env)->GetObjectArrayElement(env, refs, i);
         out[i] = wrap_java(env, b, ctx, o, (uint32_t)vals[i], exc);
         if (!keep_locals) (*env)->DeleteLocalRef(env, o);
-        if (!out[i]) return STRAIT_EJS;
+        if (!out[i]) return b && b->refused ? refuse(env, b, i, exc) : STRAIT_EJS;
         break;
       }
       case STRAIT__ARG_JAVA_REG: {
@@ -143,9 +162,15 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
           return STRAIT_EJS;
         }
         jobject o = (*env)->GetObjectArrayElement(env, refs, i);
-        out[i] = jb_wrap_registered(env, b, ctx, o, vals[i], exc);
+        b->refused = false;
+        if (b->access == JB_HOST_NONE && o) {
+          b->refused = true;
+          out[i] = NULL;
+        } else {
+          out[i] = jb_wrap_registered(env, b, ctx, o, vals[i], exc);
+        }
         if (!keep_locals) (*env)->DeleteLocalRef(env, o);
-        if (!out[i]) return STRAIT_EJS;
+        if (!out[i]) return b->refused ? refuse(env, b, i, exc) : STRAIT_EJS;
         break;
       }
       default:

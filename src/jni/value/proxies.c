@@ -163,7 +163,7 @@ JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass if
   jobject proxy = strait__js_implement_class(env, rt, iface, impl, exc);
   if (!proxy) return NULL;
   jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
-  JSValueRef r = b && jb_wrap ? jb_wrap(env, b, ctx, proxy, exc) : NULL;
+  JSValueRef r = b ? jb_wrap_given(env, b, ctx, proxy, exc) : NULL;
   if (!r && !*exc)
     *exc = strait_make_error(ctx, "TypeError", "the Java bridge is not attached");
   (*env)->DeleteLocalRef(env, proxy);
@@ -241,7 +241,7 @@ JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectR
     if (!*exc) java_to_type_error(env, ctx, "Java.implement", exc);
     return NULL;
   }
-  JSValueRef r = jb_wrap(env, b, ctx, proxy, exc);
+  JSValueRef r = jb_wrap_given(env, b, ctx, proxy, exc);
   (*env)->DeleteLocalRef(env, proxy);
   return r;
 }

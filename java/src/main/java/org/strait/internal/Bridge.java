@@ -196,7 +196,9 @@ final class Bridge {
     /**
      * Describes c for the native side:
      * {int[] header, Object[] members, String[] names, String codes, int[] classes,
-     * String[] signatures}.
+     * String[] signatures, int[] facts}.
+     * facts[i] = the member's {@link HostPolicy#memberFacts} | (class index of
+     * its declaring class << 8).
      * header = {superIndex, flags, componentCode, componentIndex, ownCode}.
      * members[i] is a Constructor, Method or Field; codes holds, per member,
      * kind ('c','m','f'), static ('s'/'i'), final/varargs ('F','V','-'),
@@ -236,6 +238,13 @@ final class Bridge {
         for (Object o : members) nidx += 1 + (o instanceof Executable ? ((Executable) o).getParameterCount() : 0);
         int[] classes = new int[nidx];
         int k = 0;
+        // per member: HostPolicy facts | (index of the declaring class << 8)
+        int[] facts = new int[members.size()];
+        java.lang.reflect.Method sam = HostPolicy.functionalMethod(c);
+        for (int i = 0; i < members.size(); i++) {
+            java.lang.reflect.Member mm = (java.lang.reflect.Member) members.get(i);
+            facts[i] = HostPolicy.memberFacts(c, mm, sam) | (classIndex(mm.getDeclaringClass()) << 8);
+        }
         for (int i = 0; i < members.size(); i++) {
             Object o = members.get(i);
             if (i > 0) codes.append(';');
@@ -270,7 +279,7 @@ final class Bridge {
                 classes[k++] = isReference(pc) ? classIndex(p) : -1;
             }
         }
-        return new Object[] {header, members.toArray(), names, codes.toString(), classes, sigs};
+        return new Object[] {header, members.toArray(), names, codes.toString(), classes, sigs, facts};
     }
 
     private static final String CALLER_SENSITIVE = "jdk.internal.reflect.CallerSensitive";
