@@ -10,11 +10,6 @@
 
 #include <stdlib.h>
 
-/* The test library's hook (tests/jni/policy_hook.c): the policy a test
- * asked for the next runtime this thread makes, as a new local ref, or
- * NULL. Not defined in the product library. */
-extern jobject strait__testing_next_policy(JNIEnv *env) __attribute__((weak, visibility("hidden")));
-
 /* Frees b: global refs, protected JS values, tables, owned blocks.
  * Called once from the JNI layer's runtime teardown, inside the gate. */
 static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
@@ -54,7 +49,6 @@ int strait__java_attach_policy(JNIEnv *env, strait_runtime *rt, jobject policy, 
   if (!jrt) return STRAIT_ENOMEM;
   if (jrt->bridge) return 0;
   jobject own = NULL;
-  if (!policy && strait__testing_next_policy) policy = own = strait__testing_next_policy(env);
   if (!policy) {
     policy = own = (*env)->CallStaticObjectMethod(env, jb.HostPolicy, jb.HostPolicy_all);
     if (!policy || (*env)->ExceptionCheck(env)) {

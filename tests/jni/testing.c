@@ -15,8 +15,6 @@
 
 extern const JNINativeMethod strait__probe_natives[];
 extern const int strait__probe_natives_count;
-extern const JNINativeMethod strait__policy_natives[];
-extern const int strait__policy_natives_count;
 extern const JNINativeMethod strait__bridge_bench_natives[];
 extern const int strait__bridge_bench_natives_count;
 extern const JNINativeMethod strait__codec_naive_natives[];
@@ -32,7 +30,6 @@ static const struct {
 } tables[] = {
     {"org/strait/testing/TestNatives", strait__probe_natives, &strait__probe_natives_count},
     {"org/strait/testing/TestNatives", strait__bridge_bench_natives, &strait__bridge_bench_natives_count},
-    {"org/strait/testing/TestNatives", strait__policy_natives, &strait__policy_natives_count},
     {"org/strait/bench/BenchNatives", strait__codec_naive_natives, &strait__codec_naive_natives_count},
     {"org/strait/bench/BenchNatives", strait__bench_raw_natives, &strait__bench_raw_natives_count},
 };

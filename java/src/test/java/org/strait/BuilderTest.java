@@ -96,7 +96,7 @@ class BuilderTest {
     void fileSystemRootConfinesRequire(@TempDir Path dir) throws Exception {
         Path root = Files.createDirectory(dir.resolve("root"));
         Files.writeString(root.resolve("a.js"), "module.exports = 'inside'");
-        Files.writeString(dir.resolve("secret.js"), "module.exports = 'outside'");
+        Files.writeString(dir.resolve("secret.js"), "module.exports = 'SECRET-CONTENT'");
         Files.createSymbolicLink(root.resolve("link.js"), dir.resolve("secret.js"));
         try (JsRuntime rt = JsRuntime.newBuilder().fileSystemRoot(root).build()) {
             assertEquals("inside", rt.eval("require(" + quote(root.resolve("a.js")) + ")"));
@@ -104,7 +104,7 @@ class BuilderTest {
                     root.resolve("../secret.js").toString(), root.resolve("link.js").toString())) {
                 JsException e = assertThrows(JsException.class, () -> rt.eval("require(" + quote(Path.of(escape)) + ")"),
                         escape);
-                assertFalse(e.getMessage().contains("outside"), e.getMessage());
+                assertFalse(e.getMessage().contains("SECRET-CONTENT"), e.getMessage());
             }
         }
     }

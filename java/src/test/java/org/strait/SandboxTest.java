@@ -15,29 +15,25 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.strait.internal.HostPolicy;
-import org.strait.testing.TestNatives;
 
 /**
  * Host access policies (org.strait.internal.HostPolicy, src/jni/model/policy.c):
  * escape attempts that must fail with a clear error under each policy, and
  * the uses that must keep working. Needs the test library (the policy of a
- * runtime is set through TestNatives until JsRuntime.Builder exists).
+ * runtime is made with JsRuntime.Builder).
  */
-@Tag(TestNatives.TAG)
 class SandboxTest {
     /** The one place runtimes with a policy are made (to become JsRuntime.newBuilder()...build()). */
     static JsRuntime runtime(HostAccess access, Predicate<String> filter, Set<String> allow, boolean threads,
                              boolean nativeAccess) {
-        TestNatives.policyForNextRuntime(new HostPolicy(access, filter, allow, threads, nativeAccess));
-        try {
-            return JsRuntime.create();
-        } finally {
-            TestNatives.policyForNextRuntime(null);
-        }
+        JsRuntime.Builder b = JsRuntime.newBuilder().hostAccess(access)
+                .allowCreateThread(threads).allowNativeAccess(nativeAccess);
+        if (filter != null) b.classFilter(filter);
+        if (allow != null) b.allowReflection(allow.toArray(new String[0]));
+        return b.build();
     }
 
     static JsRuntime runtime(HostAccess access) {

@@ -44,10 +44,4 @@ public final class TestNatives {
     /** Defines {@code Java.__bench} (the bridge's benchmark floors) on the runtime. */
     public static native void bridgeBenchInstall(long peer);
 
-    /**
-     * The host access policy of the next runtime this thread makes with
-     * {@link JsRuntime#create()} (null clears it). Used once
-     * (tests/jni/policy_hook.c).
-     */
-    public static native void policyForNextRuntime(org.strait.internal.HostPolicy policy);
 }
