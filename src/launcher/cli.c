@@ -38,6 +38,14 @@ static const char kUsage[] =
     "  --deny-fs                require() of files is refused (built-ins load)\n"
     "  --fs-root=DIR            require() loads only files under DIR\n"
     "  --deny-exit              process.exit() throws instead of exiting\n"
+    "  --host-access=LEVEL      what scripts reach of Java: all (default), explicit\n"
+    "                           (members annotated @HostAccess.Export), given or\n"
+    "                           none (no java, Packages, Java globals)\n"
+    "  --deny-threads           scripts cannot create Java threads\n"
+    "  --deny-native            scripts cannot load native code (System.load...)\n"
+    "  --allow-reflection=NAMES classes (java.lang.Class), packages (java.lang.reflect.*)\n"
+    "                           or members (java.lang.Object#getClass) reachable\n"
+    "                           under --host-access other than all\n"
     "  -h, --help               print this help and exit\n"
     "  -v, --version            print the versions and exit\n"
     "  --                       end of options: the next argument is the script\n"
@@ -194,6 +202,25 @@ int launch_parse(int argc, char **argv, launch_args *a) {
     if (strcmp(arg, "--deny-env") == 0) { a->deny |= STRAIT_DENY_ENV; continue; }
     if (strcmp(arg, "--deny-fs") == 0) { a->deny |= STRAIT_DENY_FS; continue; }
     if (strcmp(arg, "--deny-exit") == 0) { a->deny |= STRAIT_DENY_EXIT; continue; }
+    if (strcmp(arg, "--deny-threads") == 0) { a->java.deny |= STRAIT_JAVA_DENY_THREADS; continue; }
+    if (strcmp(arg, "--deny-native") == 0) { a->java.deny |= STRAIT_JAVA_DENY_NATIVE; continue; }
+    if ((r = take_value(argc, argv, &i, NULL, "--host-access", NULL, &val)) != 0) {
+      static const struct { const char *name; int level; } kLevels[] = {
+          {"all", STRAIT_HOST_ALL}, {"explicit", STRAIT_HOST_EXPLICIT},
+          {"given", STRAIT_HOST_GIVEN}, {"none", STRAIT_HOST_NONE}};
+      int found = -1;
+      for (size_t k = 0; r > 0 && k < sizeof kLevels / sizeof kLevels[0]; k++)
+        if (strcmp(val, kLevels[k].name) == 0) found = kLevels[k].level;
+      if (found < 0)
+        return usage_error("--host-access needs all, explicit, given or none, got", r < 0 ? "" : val);
+      a->java.host_access = found;
+      continue;
+    }
+    if ((r = take_value(argc, argv, &i, NULL, "--allow-reflection", NULL, &val)) != 0) {
+      if (r < 0 || !*val) return usage_error("--allow-reflection needs names, as in java.lang.Class", NULL);
+      a->java.allow = val;
+      continue;
+    }
     if ((r = take_value(argc, argv, &i, NULL, "--timeout", NULL, &val)) != 0) {
       if (r < 0 || parse_duration(val, &a->time_limit_us) != 0)
         return usage_error("--timeout needs a duration such as 500ms, 2s or 1m, got", r < 0 ? "" : val);

@@ -41,6 +41,8 @@ typedef struct launch_args {
   int64_t heap_limit;       /* --heap-limit in bytes, 0: none */
   unsigned deny;            /* --deny-env, --deny-fs, --deny-exit: STRAIT_DENY_* */
   const char *fs_root;      /* --fs-root */
+  strait_java_policy java;  /* --host-access, --deny-threads, --deny-native,
+                               --allow-reflection (zero: all access) */
   char *const *rest;        /* script arguments (after the script or -e code) */
   int nrest;
 } launch_args;
@@ -85,6 +87,7 @@ int launch_run(const launch_args *a);
  */
 typedef struct launch_java {
   const strait_jvm_options *jvm_opts;
+  const strait_java_policy *policy;  /* what the bridge lets scripts reach */
   int started;              /* the JVM runs (in this process) */
   int failed;               /* starting it failed: err says why */
   char err[1024];

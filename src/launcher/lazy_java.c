@@ -78,7 +78,7 @@ static JSValueRef start_java(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
     return NULL;
   }
   JSValueRef exc = NULL;
-  int rc = strait_java_attach(rt, &exc);
+  int rc = strait_java_attach_policy(rt, j->policy, &exc);
   if (rc != 0) {
     if (exc) {
       *exception = exc;

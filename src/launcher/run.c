@@ -282,7 +282,7 @@ int launch_run(const launch_args *a) {
       .nopts = a->njvm_opts,
       .opts = a->jvm_opts,
   };
-  launch_java java = {.jvm_opts = &jo};
+  launch_java java = {.jvm_opts = &jo, .policy = &a->java};
   /* -cp or -J: the user wants Java; start it now, so a bad option fails
    * the run at once. Otherwise the first touch of java.* starts it. */
   int eager = a->njvm_opts > 0 || a->classpath_given;
@@ -314,8 +314,13 @@ int launch_run(const launch_args *a) {
   JSValueRef exc = NULL;
   launch_sigint_target(rt);
   strait_enter(rt);
-  if (java.started) rc = strait_java_attach(rt, &exc);
-  else rc = launch_java_lazy(rt, &java, &exc);
+  /* Under all access the globals are lazy (the JVM starts on first use);
+   * under a narrower policy there are no globals to be lazy about (or only
+   * those a policy allows, which need the JVM anyway): attach now if the
+   * JVM runs, and with none, never start it for the bridge. */
+  if (java.started) rc = strait_java_attach_policy(rt, &a->java, &exc);
+  else if (a->java.host_access == STRAIT_HOST_ALL) rc = launch_java_lazy(rt, &java, &exc);
+  else rc = 0;
   if (rc == 0) rc = run_code(rt, a, abs, &exc);
   /* exc is not protected: report it before leaving the gate, where another
    * thread's garbage collection could free it. */

@@ -65,5 +65,20 @@ if st -e 'console.log(typeof java.lang.System)' && [[ "$OUT" == function || "$OU
   sigint 'java.lang.System.currentTimeMillis(); console.log("ready"); setInterval(() => {}, 1000)'
   check "Ctrl-C idle interval with the JVM" '[[ $RC -eq 130 && "$ERR" == "strait: interrupted" ]]'
 fi
+# host access flags (the JVM's policy half: include/strait_jvm.h)
+st --host-access=none -e 'console.log(typeof java, typeof Packages, typeof Java)'
+check "--host-access=none: no Java globals" '[[ $RC -eq 0 && "$OUT" == "undefined undefined undefined" ]]'
+st --host-access=explicit -e 'console.log(typeof java)'
+check "--host-access=explicit: no lookups" '[[ $RC -eq 0 && "$OUT" == undefined ]]'
+st --host-access=some -e 1
+check "--host-access bad value" '[[ $RC -eq 2 && "$ERR" == *"--host-access"* ]]'
+st --deny-threads -e 'try { new java.lang.Thread(() => {}); console.log("made") } catch (e) { console.log(e.message) }'
+check "--deny-threads" '[[ "$OUT" == *"java.lang.Thread is not accessible"* ]]'
+st --deny-native -e 'try { java.lang.System.loadLibrary("x"); console.log("loaded") } catch (e) { console.log(e.message) }'
+check "--deny-native" '[[ "$OUT" == *"loadLibrary is not accessible"* ]]'
+st -e 'console.log(typeof new java.lang.Object().getClass().getClassLoader)'
+check "all access by default" '[[ "$OUT" == function ]]'
+st --help
+check "--help lists the host access flags" '[[ "$OUT" == *--host-access* && "$OUT" == *--deny-threads* && "$OUT" == *--deny-native* && "$OUT" == *--allow-reflection* ]]'
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
