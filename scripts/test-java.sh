@@ -164,7 +164,7 @@ import org.strait.JsRuntime;
 
 public class Main {
     public static void main(String[] a) {
-        try (JsRuntime rt = JsRuntime.create()) {
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
             Object max = rt.eval("java.lang.Math.max(6, 42)");
             Object cls = rt.eval("String(java.lang.Class.forName('java.util.ArrayList').getName())");
             Object caller = rt.eval("String(java.lang.invoke.MethodHandles.lookup().lookupClass().getName())");

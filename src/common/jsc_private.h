@@ -54,11 +54,6 @@ void JSReportExtraMemoryCost(JSContextRef ctx, size_t size);
  * O(heap), tens of milliseconds for a million objects. VM lock held. */
 JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
 
-/* JSC's options through its GLib API (gboolean is int). Set before the
- * first context group is created; process-wide. Returns non-zero when the
- * option exists. */
-int jsc_options_set_boolean(const char *option, int value);
-int jsc_options_get_boolean(const char *option, int *value);
 
 #ifdef __cplusplus
 }

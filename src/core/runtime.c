@@ -26,20 +26,31 @@ static void set_default_option(const char *name, const char *value) {
   if (!getenv(name)) setenv(name, value, 0);
 }
 
+/*
+ * JSC's options this process needs, through the environment JSC reads when
+ * it initializes (a value already there wins):
+ * - no fault-based WebAssembly bounds checks and no signal-based traps:
+ *   JSC then never relies on a SIGSEGV of its own (the JVM owns it);
+ * - polling traps: JSC interrupts JS (the watchdog's tick, watchdog.c) by
+ *   a flag the code polls, not by a signal; a signal-based trap also throws
+ *   away optimized code at every tick (a 20 ms tick made a tight loop 1.7x
+ *   slower).
+ * Set when the library is loaded, before any JSC call of this process can
+ * initialize JSC (the first JSStringCreate does, e.g. from JNI_OnLoad): an
+ * option read after that would come too late, and JSC would install its
+ * signal handlers. Process-wide, once.
+ */
+__attribute__((constructor)) static void jsc_options(void) {
+  set_default_option("JSC_useWasmFastMemory", "false");
+  set_default_option("JSC_useWasmFaultSignalHandler", "false");
+  set_default_option("JSC_usePollingTraps", "true");
+}
+
 static void jsc_init(void) {
   struct sigaction saved[sizeof kHostSignals / sizeof kHostSignals[0]];
   for (size_t i = 0; i < sizeof kHostSignals / sizeof kHostSignals[0]; i++)
     sigaction(kHostSignals[i], NULL, &saved[i]);
-  /* No fault-based WebAssembly bounds checks and no signal-based traps:
-   * JSC then never relies on a SIGSEGV of its own. */
-  set_default_option("JSC_useWasmFastMemory", "false");
-  set_default_option("JSC_useWasmFaultSignalHandler", "false");
-  /* Polling traps: JSC interrupts JS (the watchdog's tick, watchdog.c)
-   * by a flag the code polls, not by a signal; a signal-based trap also
-   * throws away optimized code at every tick (a 20 ms tick made a tight
-   * loop 1.7x slower). Process-wide, set once here; JSC_usePollingTraps
-   * in the environment wins (JSC reads it when it initializes). */
-  if (!getenv("JSC_usePollingTraps")) jsc_options_set_boolean("usePollingTraps", 1);
+  jsc_options();   /* again, for an environment cleared since the load */
   /* Creating a group initializes JSC and its signal handlers. */
   JSContextGroupRef g = JSContextGroupCreate();
   JSGlobalContextRef c = JSGlobalContextCreateInGroup(g, NULL);
