@@ -136,13 +136,16 @@ public final class ApiBench {
         js.setGlobal("ready", (Runnable) ready::countDown);
         Thread t = new Thread(() -> {
             try {
-                js.eval("ready(); while (true) {}");
+                js.eval("ready.run(); while (true) {}");
             } catch (JsInterruptedException e) {
                 end[0] = System.nanoTime();
             }
         });
         t.start();
-        ready.await();
+        if (!ready.await(20, java.util.concurrent.TimeUnit.SECONDS)) {
+            t.interrupt();
+            throw new IllegalStateException("the script did not start");
+        }
         Thread.sleep(2);
         long t0 = System.nanoTime();
         js.interrupt();
