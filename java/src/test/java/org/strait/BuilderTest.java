@@ -68,6 +68,19 @@ class BuilderTest {
     }
 
     @Test
+    void noEngineInternalsAreReachable() {
+        // process.binding-like doors to natives: none under the default, nor with all access
+        for (JsRuntime.Builder b : List.of(JsRuntime.newBuilder(), JsRuntime.newBuilder().allowAllAccess(true))) {
+            try (JsRuntime rt = b.build()) {
+                assertEquals("undefined undefined undefined undefined undefined", rt.eval(
+                        "[typeof process.binding, typeof process._linkedBinding, typeof process.dlopen,"
+                                + " typeof globalThis.native, typeof globalThis.internal].join(' ')"));
+                assertEquals("", rt.eval("Object.getOwnPropertyNames(process).filter(k => k.startsWith('_')).join()"));
+            }
+        }
+    }
+
+    @Test
     void optionsByNameAndBySetterAreTheSame() {
         try (JsRuntime a = JsRuntime.newBuilder().option("allow-env", "true").build();
              JsRuntime b = JsRuntime.newBuilder().allowEnvironment(true).build()) {
