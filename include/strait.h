@@ -436,9 +436,12 @@ STRAIT_API void strait_set_property(JSContextRef ctx, JSObjectRef obj, const cha
 STRAIT_API JSObjectRef strait_set_function(JSContextRef ctx, JSObjectRef obj,
                                            const char *name,
                                            JSObjectCallAsFunctionCallback fn);
-/* new globalThis[ctor](message), e.g. ctor "TypeError", with a printf
- * message; a plain Error when that constructor is missing or threw. Not
- * protected. Inside the gate. */
+/* new ctor(message), e.g. ctor "TypeError", with a printf message. In a
+ * runtime's context ctor is the intrinsic captured when the runtime was
+ * made (Error, TypeError, RangeError, SyntaxError, ReferenceError), never
+ * what a script assigned to the global since; in another context it is
+ * globalThis[ctor]. A plain Error when there is no such constructor or it
+ * threw. Not protected. Inside the gate. */
 STRAIT_API JSValueRef strait_make_error(JSContextRef ctx, const char *ctor,
                                         const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -72,24 +72,41 @@ static char *dupstr(const char *s) {
   return d;
 }
 
-static JSClassRef the_global_class;
+JSClassRef strait__global_class_ref;
 static pthread_once_t global_class_once = PTHREAD_ONCE_INIT;
 
 static void make_global_class(void) {
   JSClassDefinition def = kJSClassDefinitionEmpty;
   def.className = "global";
-  the_global_class = JSClassCreate(&def);
+  strait__global_class_ref = JSClassCreate(&def);
 }
 
 /* The class of every runtime's global object (process-wide, never freed). */
 static JSClassRef global_class(void) {
   pthread_once(&global_class_once, make_global_class);
-  return the_global_class;
+  return strait__global_class_ref;
 }
 
 /* The runtime that owns ctx (see strait.h and runtime.h). */
 strait_runtime *strait_runtime_from_context(JSContextRef ctx) {
   return strait__runtime_of(ctx);
+}
+
+const char *const strait__error_ctor_names[5] = {"Error", "TypeError", "RangeError", "SyntaxError",
+                                                 "ReferenceError"};
+
+/* Captures the global's error constructors (see runtime.h) of a new
+ * runtime, before any script ran. The global is fresh, so its properties
+ * are the intrinsics. Called once, from strait_runtime_new. */
+static void capture_error_ctors(strait_runtime *rt) {
+  JSObjectRef g = JSContextGetGlobalObject(rt->ctx);
+  for (size_t i = 0; i < sizeof rt->error_ctors / sizeof rt->error_ctors[0]; i++) {
+    JSValueRef v = strait_get_property(rt->ctx, g, strait__error_ctor_names[i]);
+    if (v && JSValueIsObject(rt->ctx, v) && JSObjectIsConstructor(rt->ctx, (JSObjectRef)v)) {
+      rt->error_ctors[i] = (JSObjectRef)v;
+      JSValueProtect(rt->ctx, v);
+    }
+  }
 }
 
 /* Creates a runtime (see strait.h). Any thread. */
@@ -144,6 +161,7 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
   /* JSC has no context user data: the global object's private slot holds
    * the runtime. */
   JSObjectSetPrivate(JSContextGetGlobalObject(rt->ctx), rt);
+  capture_error_ctors(rt);
   strait__watch_init(rt);
   int rc = strait_enter(rt);
   if (rc) { strait_runtime_free(rt); return rc; }
@@ -177,6 +195,10 @@ void strait_runtime_free(strait_runtime *rt) {
       strait__loop_destroy(rt);
       strait__watch_destroy(rt);
       if (rt->internal) JSValueUnprotect(rt->ctx, rt->internal);
+      for (size_t i = 0; i < sizeof rt->error_ctors / sizeof rt->error_ctors[0]; i++) {
+        if (rt->error_ctors[i]) JSValueUnprotect(rt->ctx, rt->error_ctors[i]);
+        rt->error_ctors[i] = NULL;
+      }
       if (rt->pending_error) JSValueUnprotect(rt->ctx, rt->pending_error);
       if (rt->returned_error) JSValueUnprotect(rt->ctx, rt->returned_error);
       rt->returned_error = NULL;

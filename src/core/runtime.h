@@ -29,7 +29,20 @@ struct strait_runtime {
   JSValueRef returned_error; /* protected: the error strait_loop_run last returned */
   int exit_code;
   bool exiting;              /* process.exit() ran (embedded hook) */
+  /* The error constructors of strait__error_ctor_names, captured from the
+   * global object when the runtime is made (before any script), so that
+   * strait_make_error never calls what a script put there. Protected until
+   * the runtime is freed; NULL when absent. */
+  JSObjectRef error_ctors[5];
 };
+
+/* The class of every runtime's global object, set before the first
+ * runtime's context is made (runtime.c); NULL until then. A context whose
+ * global is of this class is a runtime's own. Read only. */
+extern JSClassRef strait__global_class_ref;
+
+/* The names of rt->error_ctors, in order. */
+extern const char *const strait__error_ctor_names[5];
 
 /* Called once per process before the first context group is created. */
 void strait__jsc_init_once(void);

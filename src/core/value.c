@@ -1,6 +1,7 @@
 /* value.c - small helpers over JSC strings, properties and errors (the
  * public ones of strait.h and value.h's). */
 #include "value.h"
+#include "runtime.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -139,8 +140,20 @@ JSValueRef strait_make_error(JSContextRef ctx, const char *ctor, const char *fmt
   if (msg != stackbuf) free(msg);
   JSValueRef arg = JSValueMakeString(ctx, m);
   JSStringRelease(m);
-  JSValueRef ctorv = strait_get_property(ctx, JSContextGetGlobalObject(ctx), ctor);
-  JSObjectRef c = JSValueIsObject(ctx, ctorv) ? (JSObjectRef)ctorv : NULL;
+  /* A runtime's own context: the constructor captured when it was made,
+   * never what a script assigned to globalThis[ctor] since. Another
+   * context (no runtime in its global's slot): its global's property. */
+  JSObjectRef c = NULL;
+  JSObjectRef g = JSContextGetGlobalObject(ctx);
+  strait_runtime *rt = strait__global_class_ref && JSValueIsObjectOfClass(ctx, g, strait__global_class_ref)
+                           ? JSObjectGetPrivate(g) : NULL;
+  if (rt) {
+    for (size_t i = 0; i < sizeof rt->error_ctors / sizeof rt->error_ctors[0]; i++)
+      if (strcmp(strait__error_ctor_names[i], ctor) == 0) c = rt->error_ctors[i];
+  } else {
+    JSValueRef ctorv = strait_get_property(ctx, g, ctor);
+    c = JSValueIsObject(ctx, ctorv) ? (JSObjectRef)ctorv : NULL;
+  }
   if (c) {
     JSObjectRef e = JSObjectCallAsConstructor(ctx, c, 1, &arg, NULL);
     if (e) return e;

@@ -115,6 +115,47 @@ static void report_goes_to_stderr(void) {
   T_EQ_STR(tbuf_str(&cap.err), "Uncaught { b: 2 }\n");
 }
 
+/* strait_make_error uses the constructors the runtime captured, not what a
+ * script put on the global (a getter that throws, a function that loops,
+ * a non-constructor), for every name it knows. */
+static void make_error_ignores_replaced_globals(void) {
+  static const char *const kNames[] = {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError"};
+  static const char *const kReplacements[] = {
+      "globalThis.%s = function () { while (true) {} }",
+      "Object.defineProperty(globalThis, '%s', { get() { throw new Error('getter ran'); } })",
+      "globalThis.%s = 42",
+      "globalThis.%s = class { constructor() { return { fake: true }; } }",
+  };
+  for (size_t k = 0; k < sizeof kReplacements / sizeof kReplacements[0]; k++) {
+    strait_runtime *rk = trt_new(&cap, 0, NULL);
+    strait_enter(rk);
+    JSContextRef ctx = strait_runtime_context(rk);
+    /* keep the originals reachable under other names for instanceof */
+    char src[256];
+    snprintf(src, sizeof src, "globalThis.orig = [Error, TypeError, RangeError, SyntaxError, ReferenceError]");
+    T_EQ_INT(strait_eval_utf8(rk, src, strlen(src), NULL, NULL, NULL), 0);
+    for (size_t i = 0; i < 5; i++) {
+      snprintf(src, sizeof src, kReplacements[k], kNames[i]);
+      T_EQ_INT(strait_eval_utf8(rk, src, strlen(src), NULL, NULL, NULL), 0);
+    }
+    for (size_t i = 0; i < 5; i++) {
+      JSValueRef e = strait_make_error(ctx, kNames[i], "m%d", (int)i);
+      T_CHECK(e && JSValueIsObject(ctx, e));
+      JSObjectRef g = JSContextGetGlobalObject(ctx);
+      JSValueRef origs = strait_get_property(ctx, g, "orig");
+      JSValueRef o = JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)origs, (unsigned)i, NULL);
+      T_CHECK(JSValueIsInstanceOfConstructor(ctx, e, (JSObjectRef)o, NULL));
+      char *msg = strait_utf8_from_value(ctx, strait_get_property(ctx, (JSObjectRef)e, "message"), NULL);
+      char want[8];
+      snprintf(want, sizeof want, "m%d", (int)i);
+      T_EQ_STR(msg, want);
+      free(msg);
+    }
+    strait_leave(rk);
+    strait_runtime_free(rk);
+  }
+}
+
 int main(void) {
   rt = trt_new(&cap, 0, NULL);
   T_RUN(thrown_non_errors);
@@ -124,6 +165,7 @@ int main(void) {
   T_RUN(deep_recursion);
   T_RUN(recursion_through_native_callback);
   T_RUN(report_goes_to_stderr);
+  T_RUN(make_error_ignores_replaced_globals);
   strait_runtime_free(rt);
   tcap_free(&cap);
   return T_DONE();
