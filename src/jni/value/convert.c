@@ -1081,10 +1081,7 @@ JSValueRef jb_to_js(JNIEnv *env, jb_rt *b, JSContextRef ctx, char code, jvalue v
     return jb_to_js(env, b, ctx, pc, p, exc);
   }
   default:
-    if (v.l && (code == 'O' || code == 'L' || code == 'U')) {
-      JSValueRef h = jb_handle_back(env, b, v.l);
-      if (h) return h;
-    }
+    /* a JsValue handle of this runtime is its JS value (jb_wrap) */
     return jb_wrap(env, b, ctx, v.l, exc);
   }
 }

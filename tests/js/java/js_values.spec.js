@@ -57,6 +57,21 @@ describe('JS objects to Object and Map', () => {
     expect(Object.keys(o).length).toBe(0);
   });
 
+  it('comes back as itself from every way Java hands it to JS', () => {
+    const o = { x: 1 };
+    const list = new ArrayList();
+    list.add(o);
+    list.add(o);
+    for (const e of list) expect(e === o).toBe(true);          // iteration
+    expect(Java.from(list)[1] === o).toBe(true);               // Java.from
+    const arr = list.toArray();                                // an Object[] element
+    expect(arr[0] === o).toBe(true);
+    const it = list.iterator();
+    expect(it.next() === o).toBe(true);                        // a method result
+    const ref = new java.util.concurrent.atomic.AtomicReference(o);
+    expect(ref.get() === o).toBe(true);
+  });
+
   it('converts values read from the view as JS -> Java handles do', () => {
     const inner = { n: 1 };
     const o = { i: 7, d: 1.5, s: 'str', nul: null, inner, arr: [1, 2] };
