@@ -119,11 +119,11 @@ public final class JsArray extends JsValue implements List<Object>, RandomAccess
 
     @Override public boolean isEmpty() { return size() == 0; }
     @Override public boolean contains(Object o) { return view.contains(o); }
-    @Override public Iterator<Object> iterator() { return view.iterator(); }
+    @Override public Iterator<Object> iterator() { checkLive(); return view.iterator(); }
     @Override public Object[] toArray() { return view.toArray(); }
     @Override public <T> T[] toArray(T[] a) { return view.toArray(a); }
 
-    /** this[this.length] = value. */
+    /** this[this.length] = value (two steps: like ArrayList, not atomic across threads). */
     @Override
     public boolean add(Object value) {
         setAt(size(), value);
@@ -162,9 +162,9 @@ public final class JsArray extends JsValue implements List<Object>, RandomAccess
 
     @Override public int indexOf(Object o) { return view.indexOf(o); }
     @Override public int lastIndexOf(Object o) { return view.lastIndexOf(o); }
-    @Override public ListIterator<Object> listIterator() { return view.listIterator(); }
-    @Override public ListIterator<Object> listIterator(int index) { return view.listIterator(index); }
-    @Override public List<Object> subList(int from, int to) { return view.subList(from, to); }
+    @Override public ListIterator<Object> listIterator() { checkLive(); return view.listIterator(); }
+    @Override public ListIterator<Object> listIterator(int index) { checkLive(); return view.listIterator(index); }
+    @Override public List<Object> subList(int from, int to) { checkLive(); return view.subList(from, to); }
 
     // ---- the JavaScript-flavoured methods of JsObject, same meaning ----
 

@@ -249,6 +249,7 @@ public class JsObject extends JsValue implements Map<String, Object> {
     /** A live view of the own enumerable string keys; removing a key deletes the property. */
     @Override
     public Set<String> keySet() {
+        checkLive();
         return new AbstractSet<>() {
             @Override public Iterator<String> iterator() { return new KeyIterator<>(k -> k); }
             @Override public int size() { return JsObject.this.size(); }
@@ -261,6 +262,7 @@ public class JsObject extends JsValue implements Map<String, Object> {
     /** A live view of the values of the own enumerable string keys. */
     @Override
     public Collection<Object> values() {
+        checkLive();
         return new AbstractCollection<>() {
             @Override public Iterator<Object> iterator() { return new KeyIterator<>(k -> get(k)); }
             @Override public int size() { return JsObject.this.size(); }
@@ -271,6 +273,7 @@ public class JsObject extends JsValue implements Map<String, Object> {
     /** A live view of the entries; {@code setValue} writes the property. */
     @Override
     public Set<Map.Entry<String, Object>> entrySet() {
+        checkLive();
         return new AbstractSet<>() {
             @Override public Iterator<Map.Entry<String, Object>> iterator() {
                 return new KeyIterator<>(k -> new Entry(k, get(k)));
