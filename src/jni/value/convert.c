@@ -221,10 +221,9 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
       a->kind = (e->cls->flags & JB_ARRAY) ? JK_JARRAY : JK_WRAPPER;
     } else if (JSValueIsArray(ctx, v)) {
       a->kind = JK_ARRAY;
-    } else if (b && class_object_arg(b, ctx, o, a)) {
-      /* the JS constructor of a Java class passes as its java.lang.Class */
     } else if (JSObjectIsFunction(ctx, o)) {
-      a->kind = JK_FUNCTION;
+      /* the JS constructor of a Java class passes as its java.lang.Class */
+      if (!b || !class_object_arg(b, ctx, o, a)) a->kind = JK_FUNCTION;
     } else if (JSValueIsDate(ctx, v)) {
       a->kind = JK_DATE;
     } else {
