@@ -465,7 +465,7 @@ static const char *kind_name(int kind) {
   case JK_STRING: case JK_CHAR: return "string"; case JK_BIGINT: return "bigint";
   case JK_WRAPPER: return "Java object"; case JK_JARRAY: return "Java array";
   case JK_ARRAY: return "JS array"; case JK_FUNCTION: return "function";
-  case JK_SYMBOL: return "symbol"; default: return "object";
+  case JK_SYMBOL: return "symbol"; case JK_DATE: return "Date"; default: return "object";
   }
 }
 

@@ -198,6 +198,7 @@ describe('functions, Dates and class objects', () => {
     const dur = java.time.Duration.between(new Date(0), new Date(90000));
     expect(dur.getSeconds()).toBe(90);
     thrown(() => list.add(new Date(NaN)), RangeError, /java\.util\.ArrayList\.add.*invalid Date/);
+    thrown(() => java.lang.Integer.toHexString(new Date(0)), TypeError, /cannot convert Date to int/);
   });
 
   it('a class object passes where java.lang.Class is expected', () => {
