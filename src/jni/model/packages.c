@@ -338,7 +338,9 @@ static JSValueRef java_to(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, si
   char what[300];
   snprintf(what, sizeof what, "Java.to(%s)", k->name);
   JSValueRef r = NULL;
-  if (jb_to_java(env, b, ctx, &a, code, ci, &out, &l, what, exc)) r = jb_wrap(env, b, ctx, out.l, exc);
+  /* given: the bridge made it; a live JsArray (java.util.List) stays a Java
+   * list in JS instead of going back to the JS array (jb_wrap) */
+  if (jb_to_java(env, b, ctx, &a, code, ci, &out, &l, what, exc)) r = jb_wrap_given(env, b, ctx, out.l, exc);
   jb_args_release(&a, 1);
   jb_locals_free(env, &l);
   return r;

@@ -467,6 +467,12 @@ static JSValueRef wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobje
 /* Registers obj in the Java table and wraps it. Inside the gate. */
 static JSValueRef wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, bool given, JSValueRef *exc) {
   if (!obj) return JSValueMakeNull(ctx);
+  /* a JsObject/JsArray/JsFunction of this runtime going back to JS (a
+   * result, an element, Java.from) is the original JS value (value/convert.c) */
+  if (!given) {
+    JSValueRef h = jb_handle_back(env, b, obj);
+    if (h) return h;
+  }
   if (b->nunreg) jb_register_pending(env, b);
   jlong r = (*env)->CallLongMethod(env, b->table, jb.ObjectTable_register, obj);
   if ((*env)->ExceptionCheck(env)) {

@@ -12,6 +12,7 @@
 #include "base/interop_ids.h"
 
 #include <float.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -72,6 +73,82 @@ static void strcache_admit(jb_rt *b, JSContextRef ctx, uint32_t h, JSValueRef v,
   b->sc_str[h] = g;
   b->sc_len[h] = (uint32_t)len;
   b->sc_c0[h] = len ? JSStringGetCharactersPtr(str)[0] : 0;
+}
+
+/*
+ * Classes and IDs of the JS values passed as themselves, looked up once per
+ * process (pthread_once) and then only read: java.time.Instant and its
+ * ofEpochMilli, JsRuntime.drainIfPending, JsValue.handleIn.
+ */
+static struct {
+  jclass Instant;
+  jmethodID Instant_ofEpochMilli;     /* static (J)Ljava/time/Instant; */
+  jmethodID JsRuntime_drainIfPending; /* ()V, package-private */
+  jmethodID JsValue_handleIn;         /* (Lorg/strait/JsRuntime;)J, package-private */
+} vc;
+static pthread_once_t vc_once = PTHREAD_ONCE_INIT;
+
+/* Fills vc; what cannot be found stays NULL (its conversions then fail
+ * with a TypeError). Once, on a thread attached to the JVM. */
+static void vc_init(void) {
+  JNIEnv *env = strait__env();
+  if (!env) return;
+  jclass c = (*env)->FindClass(env, "java/time/Instant");
+  if (c) {
+    vc.Instant_ofEpochMilli = (*env)->GetStaticMethodID(env, c, "ofEpochMilli", "(J)Ljava/time/Instant;");
+    vc.Instant = (*env)->NewGlobalRef(env, c);
+    (*env)->DeleteLocalRef(env, c);
+  }
+  (*env)->ExceptionClear(env);
+  if (strait__jc.JsRuntime)
+    vc.JsRuntime_drainIfPending = (*env)->GetMethodID(env, strait__jc.JsRuntime, "drainIfPending", "()V");
+  (*env)->ExceptionClear(env);
+  if (strait__jc.JsValue)
+    vc.JsValue_handleIn = (*env)->GetMethodID(env, strait__jc.JsValue, "handleIn", "(Lorg/strait/JsRuntime;)J");
+  (*env)->ExceptionClear(env);
+}
+
+/* java.time.Instant (global ref) or NULL. */
+static jclass instant_class(JNIEnv *env) {
+  (void)env;
+  pthread_once(&vc_once, vc_init);
+  return vc.Instant;
+}
+
+/* Index of class cls (a global ref of the layer's caches), looked up
+ * once per process and then only read; -1 when it cannot be found. Any
+ * thread inside a runtime. */
+static int cached_index(JNIEnv *env, _Atomic int *slot, jclass cls) {
+  int ci = atomic_load_explicit(slot, memory_order_relaxed);
+  if (ci > 0) return ci - 1;
+  ci = cls ? jb_class_index(env, cls) : -1;
+  if (ci < 0) { (*env)->ExceptionClear(env); return -1; }
+  atomic_store_explicit(slot, ci + 1, memory_order_relaxed);
+  return ci;
+}
+
+/* Class metadata of java.lang.Class (process-wide, described once). */
+static jb_class *class_class(JNIEnv *env) {
+  static _Atomic int idx;
+  int ci = cached_index(env, &idx, jb.Class);
+  return ci >= 0 ? jb_class_get(env, NULL, ci, false, NULL) : NULL;
+}
+
+/* When o is the JS constructor of a Java class (jb_ctor_class), fills a
+ * as a wrapper of its java.lang.Class object (a->ref: the class's global
+ * ref, alive while the bridge's class table is) and returns true. A class
+ * object then ranks and converts exactly as a wrapped Class would. */
+static bool class_object_arg(jb_rt *b, JSContextRef ctx, JSObjectRef o, jb_arg *a) {
+  int ci = jb_ctor_class(b, ctx, o);
+  if (ci < 0) return false;
+  JNIEnv *env = strait__env();
+  jb_class *k = jb_class_get(env, NULL, ci, false, NULL);
+  jb_class *cc = k ? class_class(env) : NULL;
+  if (!k || !k->ref || !cc) return false;
+  a->kind = JK_WRAPPER;
+  a->ref = k->ref;
+  a->cls = cc;
+  return true;
 }
 
 /* Classifies a JS value for resolution and conversion. Inside the gate. */
@@ -145,7 +222,10 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
     } else if (JSValueIsArray(ctx, v)) {
       a->kind = JK_ARRAY;
     } else if (JSObjectIsFunction(ctx, o)) {
-      a->kind = JK_FUNCTION;
+      /* the JS constructor of a Java class passes as its java.lang.Class */
+      if (!b || !class_object_arg(b, ctx, o, a)) a->kind = JK_FUNCTION;
+    } else if (JSValueIsDate(ctx, v)) {
+      a->kind = JK_DATE;
     } else {
       a->kind = JK_OBJECT;
     }
@@ -238,6 +318,47 @@ static int class_distance(JNIEnv *env, jb_class *sub, jb_class *sup) {
   return 10;
 }
 
+/*
+ * JS objects, arrays, functions and Dates passed as themselves: a live
+ * handle (org.strait.JsObject, which is a Map; JsArray, a List;
+ * JsFunction) or, for a Date, a java.time.Instant. These rank after every
+ * conversion the bridge had before them (JB_VIEW and up, far above the
+ * costs of exact matches, numbers, strings and wrappers, so that an
+ * overload applicable before is still chosen); among themselves a
+ * parameter of a more specific type (Map, List, Instant) wins over Object.
+ */
+#define JB_VIEW 290
+#define JB_VIEW_OBJECT 300
+
+/* Which Java class a JS value passed as itself arrives as. */
+enum { HK_OBJECT, HK_ARRAY, HK_FUNCTION, HK_INSTANT, HK_COUNT };
+
+/* Class metadata of the class a JS value of kind hk arrives as
+ * (process-wide, looked up once). */
+static jb_class *handle_class(JNIEnv *env, int hk) {
+  static _Atomic int idx[HK_COUNT];
+  jclass c;
+  switch (hk) {
+  case HK_OBJECT: c = strait__hc.JsObject; break;
+  case HK_ARRAY: c = strait__hc.JsArray; break;
+  case HK_FUNCTION: c = strait__hc.JsFunction; break;
+  default: c = instant_class(env); break;
+  }
+  int ci = cached_index(env, &idx[hk], c);
+  return ci >= 0 ? jb_class_get(env, NULL, ci, false, NULL) : NULL;
+}
+
+/* Cost of passing a JS value that arrives as class hk to (code, pcls):
+ * Object, or a declared class the arriving class is assignable to (Map,
+ * java.time.temporal.Temporal, JsObject...). */
+static int view_cost(JNIEnv *env, int hk, char code, int pcls) {
+  if (code == 'O') return JB_VIEW_OBJECT;
+  if (code != 'L' && code != 'U' && code != 'Q') return JB_NO;
+  jb_class *p = pcls >= 0 ? jb_class_get(env, NULL, pcls, false, NULL) : NULL;
+  jb_class *h = p ? handle_class(env, hk) : NULL;
+  return h && jb_is_a(env, h, p) ? JB_VIEW : JB_NO;
+}
+
 /* Cost of passing a to (code, pcls); see value/value.h. Inside the gate. */
 int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
   switch (a->kind) {
@@ -310,14 +431,21 @@ int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
       default: return 5;
       }
     }
+    /* List, Collection, Iterable: the live JsArray (or, for a supertype
+     * of ArrayList JsArray is not, a copy); Object: the live JsArray */
     if (code == 'U') return 4;
     if (code == 'O') return 30;
-    return JB_NO;
+    return view_cost(env, HK_ARRAY, code, pcls);
   case JK_FUNCTION: {
     /* a JS function implements a Java interface (strait__js_implement_class) */
     jb_class *p = code == 'L' && pcls >= 0 ? jb_class_get(env, NULL, pcls, true, NULL) : NULL;
-    return p && (p->flags & JB_IFACE) ? 30 : JB_NO;
+    if (p && (p->flags & JB_IFACE)) return 30;
+    return view_cost(env, HK_FUNCTION, code, pcls);
   }
+  case JK_OBJECT:
+    return view_cost(env, HK_OBJECT, code, pcls);
+  case JK_DATE:
+    return view_cost(env, HK_INSTANT, code, pcls);
   default:
     return JB_NO;
   }
@@ -337,14 +465,20 @@ static const char *kind_name(int kind) {
   case JK_STRING: case JK_CHAR: return "string"; case JK_BIGINT: return "bigint";
   case JK_WRAPPER: return "Java object"; case JK_JARRAY: return "Java array";
   case JK_ARRAY: return "JS array"; case JK_FUNCTION: return "function";
-  case JK_SYMBOL: return "symbol"; default: return "object";
+  case JK_SYMBOL: return "symbol"; case JK_DATE: return "Date"; default: return "object";
   }
 }
 
 /* Describes a's value for messages into buf. */
 static const char *show_arg(const jb_arg *a, char *buf, size_t n) {
   switch (a->kind) {
-  case JK_INT: case JK_LONGINT: case JK_FRAC: snprintf(buf, n, "number %.17g", a->num); break;
+  case JK_INT: case JK_LONGINT: case JK_FRAC:
+    /* as JS writes them: NaN, Infinity, -0 */
+    if (a->num != a->num) snprintf(buf, n, "number NaN");
+    else if (isinf(a->num)) snprintf(buf, n, "number %sInfinity", a->num < 0 ? "-" : "");
+    else if (a->num == 0 && signbit(a->num)) snprintf(buf, n, "number -0");
+    else snprintf(buf, n, "number %.17g", a->num);
+    break;
   case JK_BOOL: snprintf(buf, n, "boolean %s", a->num ? "true" : "false"); break;
   case JK_WRAPPER: case JK_JARRAY: {
     char sb[256];
@@ -413,7 +547,9 @@ static bool to_primitive(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char co
       return true;
     }
     if (!isnum) return type_error(env, ctx, a, code, -1, what, exc);
-    if (a->kind == JK_FRAC) {
+    if (a->kind == JK_FRAC && d == 0) {
+      d = 0;                  /* -0 is the integer 0 */
+    } else if (a->kind == JK_FRAC) {
       if (d != d || isinf(d) || d == floor(d)) return range_error(env, ctx, a, code, what, exc);
       return type_error(env, ctx, a, code, -1, what, exc);
     }
@@ -480,6 +616,80 @@ static jobject to_biginteger(JNIEnv *env, JSContextRef ctx, const jb_arg *a, JSV
 
 static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
                     jvalue *out, jb_locals *l, const char *what, int depth, JSValueRef *exc);
+static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jvalue *out,
+                    jb_locals *l, const char *what, int depth, JSValueRef *exc);
+
+/* Hands r (a new local ref made for a->v) to the slot (code, pcls): checked
+ * to be an instance of the declared class unless the slot is Object, so no
+ * value reaches a JNI call unchecked. Deletes r on failure. */
+static bool give_checked(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, int pcls, jobject r,
+                         jvalue *out, jb_locals *l, const char *what, JSValueRef *exc) {
+  if (code != 'O') {
+    jb_class *p = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, exc) : NULL;
+    if (!p || !(*env)->IsInstanceOf(env, r, p->ref)) {
+      (*env)->DeleteLocalRef(env, r);
+      return *exc ? false : type_error(env, ctx, a, code, pcls, what, exc);
+    }
+  }
+  jb_locals_add(l, r);
+  out->l = r;
+  return true;
+}
+
+/* A JS object, array or function passed as itself: a new live handle of
+ * the runtime (JsObject, a Map; JsArray, a List; JsFunction; JsPromise),
+ * made for this slot. The handle's owner is the runtime's JsRuntime (for a
+ * launcher runtime the one adopted on first use); handles the Java GC
+ * queued are released first, so JS that passes many objects to Java
+ * releases the dropped ones without any call from Java. */
+static bool to_handle(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char code, int pcls,
+                      jvalue *out, jb_locals *l, const char *what, JSValueRef *exc) {
+  strait__jrt *jrt = strait__jrt_of(b->rt);
+  jobject owner = jrt ? strait__owner_of(env, jrt) : NULL;
+  if (!owner) {
+    (*env)->ExceptionClear(env);
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = strait_make_error(ctx, "Error", "%s: cannot hold a JS value from Java in this runtime", what);
+    return false;
+  }
+  pthread_once(&vc_once, vc_init);
+  if (vc.JsRuntime_drainIfPending) {
+    (*env)->CallVoidMethod(env, owner, vc.JsRuntime_drainIfPending);
+    (*env)->ExceptionClear(env);   /* a closing runtime: nothing to drain */
+  }
+  jobject r = strait__handle_wrap(env, jrt, owner, (JSObjectRef)a->v);
+  (*env)->DeleteLocalRef(env, owner);
+  if (!r) {
+    (*env)->ExceptionClear(env);
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = strait_make_error(ctx, "Error", "%s: out of memory", what);
+    return false;
+  }
+  return give_checked(env, ctx, a, code, pcls, r, out, l, what, exc);
+}
+
+/* A JS Date passed as itself: the java.time.Instant of its time value
+ * (docs/value-format.md: milliseconds); an invalid Date is a RangeError. */
+static bool to_instant(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char code, int pcls,
+                       jvalue *out, jb_locals *l, const char *what, JSValueRef *exc) {
+  if (!instant_class(env) || !vc.Instant_ofEpochMilli) return type_error(env, ctx, a, code, pcls, what, exc);
+  JSValueRef e = NULL;
+  double t = JSValueToNumber(ctx, a->v, &e);
+  if (e) { *exc = e; return false; }
+  if (!isfinite(t)) {
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = strait_make_error(ctx, "RangeError", "%s: an invalid Date cannot become java.time.Instant", what);
+    return false;
+  }
+  jobject r = (*env)->CallStaticObjectMethod(env, vc.Instant, vc.Instant_ofEpochMilli, (jlong)t);
+  if (!r || (*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    if (!what) return false;   /* the caller retries with a description */
+    *exc = strait_make_error(ctx, "Error", "%s: out of memory", what);
+    return false;
+  }
+  return give_checked(env, ctx, a, code, pcls, r, out, l, what, exc);
+}
 
 /* RangeError for a JS array nested deeper than JB_MAX_DEPTH (what NULL:
  * failure only, described on the retry). */
@@ -530,7 +740,16 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
     return true;
   case JK_ARRAY:
     if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
-    return to_java(env, b, ctx, a, 'U', -1, out, l, what, depth, exc);
+    /* passed as itself: the live JsArray; inside a copy (an element of a
+     * Java array or list built from a JS array): a copy, as the rest */
+    if (depth == 0) return to_handle(env, b, ctx, a, code, -1, out, l, what, exc);
+    return to_list(env, b, ctx, a, out, l, what, depth, exc);
+  case JK_OBJECT: case JK_FUNCTION:
+    if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
+    return to_handle(env, b, ctx, a, code, -1, out, l, what, exc);
+  case JK_DATE:
+    if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
+    return to_instant(env, ctx, a, code, -1, out, l, what, exc);
   default:
     return type_error(env, ctx, a, code, pcls, what, exc);
   }
@@ -739,17 +958,35 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
   }
   case JK_ARRAY:
     if (code == 'A') return to_array(env, b, ctx, a, pcls, out, l, what, depth, exc);
-    if (code == 'U') return to_list(env, b, ctx, a, out, l, what, depth, exc);
+    if (code == 'U') {
+      /* List, Collection, Iterable: the live JsArray when passed as itself
+       * and JsArray is one; else (an element of a copy, or a supertype of
+       * ArrayList such as AbstractList or Cloneable) a new ArrayList */
+      if (depth == 0 && view_cost(env, HK_ARRAY, code, pcls) < JB_NO)
+        return to_handle(env, b, ctx, a, code, pcls, out, l, what, exc);
+      return to_list(env, b, ctx, a, out, l, what, depth, exc);
+    }
+    if (view_cost(env, HK_ARRAY, code, pcls) < JB_NO) return to_handle(env, b, ctx, a, code, pcls, out, l, what, exc);
     break;
   case JK_FUNCTION: {
     jb_class *p = code == 'L' && pcls >= 0 ? jb_class_get(env, ctx, pcls, true, exc) : NULL;
-    if (!p || !(p->flags & JB_IFACE)) break;
+    if (!p || !(p->flags & JB_IFACE)) {
+      if (*exc) return false;
+      if (view_cost(env, HK_FUNCTION, code, pcls) < JB_NO) return to_handle(env, b, ctx, a, code, pcls, out, l, what, exc);
+      break;
+    }
     jobject r = strait__js_implement_class(env, b->rt, p->ref, (JSObjectRef)a->v, exc);
     if (!r) return false;
     jb_locals_add(l, r);
     out->l = r;
     return true;
   }
+  case JK_OBJECT:
+    if (view_cost(env, HK_OBJECT, code, pcls) < JB_NO) return to_handle(env, b, ctx, a, code, pcls, out, l, what, exc);
+    break;
+  case JK_DATE:
+    if (view_cost(env, HK_INSTANT, code, pcls) < JB_NO) return to_instant(env, ctx, a, code, pcls, out, l, what, exc);
+    break;
   default: {
     jclass bc = box_class_of(a);
     jb_class *p = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, exc) : NULL;
@@ -843,6 +1080,29 @@ JSValueRef jb_to_js(JNIEnv *env, jb_rt *b, JSContextRef ctx, char code, jvalue v
     return jb_to_js(env, b, ctx, pc, p, exc);
   }
   default:
+    /* a JsValue handle of this runtime is its JS value (jb_wrap) */
     return jb_wrap(env, b, ctx, v.l, exc);
   }
+}
+
+/* The JS value behind o when o is a live handle (JsValue) of b's runtime,
+ * else NULL; see value/value.h. Inside the gate: a close() of the handle on
+ * another thread releases the JS value only inside the gate, after the
+ * caller has put the value where JSC's scan sees it. */
+JSValueRef jb_handle_back(JNIEnv *env, jb_rt *b, jobject o) {
+  if (!o || !strait__jc.JsValue || !(*env)->IsInstanceOf(env, o, strait__jc.JsValue)) return NULL;
+  pthread_once(&vc_once, vc_init);
+  strait__jrt *jrt = vc.JsValue_handleIn ? strait_runtime_embedder(b->rt) : NULL;
+  jobject owner = jrt ? strait__owner_of(env, jrt) : NULL;
+  if (!owner) {
+    (*env)->ExceptionClear(env);
+    return NULL;
+  }
+  jlong h = (*env)->CallLongMethod(env, o, vc.JsValue_handleIn, owner);
+  (*env)->DeleteLocalRef(env, owner);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    return NULL;
+  }
+  return h ? strait__handle_value(h) : NULL;
 }

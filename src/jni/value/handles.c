@@ -131,7 +131,43 @@ static jstring JNICALL n_value_type_of(JNIEnv *env, jclass cls, jlong peer, jlon
   return strait__jstring_from_utf8(env, t, strlen(t));
 }
 
+/* Natives.valueOwnKey(peer, handle, key): key is an own enumerable
+ * property of the object (Reflect.getOwnPropertyDescriptor as captured when
+ * the runtime was made, so a script replacing it changes nothing); a Proxy
+ * trap that throws becomes JsException. Any Java thread. */
+static jboolean JNICALL n_value_own_key(JNIEnv *env, jclass cls, jlong peer, jlong handle, jstring key) {
+  strait__native n;
+  if (strait__native_enter(env, &n, STRAIT__PEER(peer))) return JNI_FALSE;
+  JSContextRef ctx = n.ctx;
+  JSValueRef v = strait__handle_value(handle);
+  jboolean r = JNI_FALSE;
+  JSObjectRef in = n.jrt->intrinsics;
+  JSValueRef gopd = in ? strait_get_property(ctx, in, "getOwnPropertyDescriptor") : NULL;
+  if (!gopd || !JSValueIsObject(ctx, gopd) || !JSValueIsObject(ctx, v)) {
+    strait__throw(env, strait__jc.IllegalStateException, "containsKey: no own-property test in this runtime");
+  } else {
+    JSStringRef k = key ? strait__jsstring_from_java(env, key) : NULL;
+    if (!k) {
+      if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "containsKey");
+    } else {
+      JSValueRef exc = NULL;
+      JSValueRef argv[2] = {v, JSValueMakeString(ctx, k)};
+      JSStringRelease(k);
+      JSValueRef d = JSObjectCallAsFunction(ctx, (JSObjectRef)gopd, NULL, 2, argv, &exc);
+      if (!d) {
+        strait__throw_js(env, n.jrt->rt, exc);
+      } else if (JSValueIsObject(ctx, d)) {
+        JSValueRef en = strait_get_property(ctx, (JSObjectRef)d, "enumerable");
+        r = en && JSValueToBoolean(ctx, en);
+      }
+    }
+  }
+  strait__native_leave(&n);
+  return r;
+}
+
 const JNINativeMethod strait__value_natives[] = {
+    {"valueOwnKey", "(JJLjava/lang/String;)Z", (void *)n_value_own_key},
     {"valueRelease", "(JJ)V", (void *)n_value_release},
     {"valueReleaseAll", "(J[JI)V", (void *)n_value_release_all},
     {"valueToString", "(JJ)Ljava/lang/String;", (void *)n_value_to_string},

@@ -56,7 +56,8 @@ static inline JSValueRef jb_imm_double(double d) {
 
 /* What a JS argument is, computed once per call (jb_arg_kind). */
 enum { JK_UNDEF = 0, JK_NULL, JK_BOOL, JK_INT, JK_LONGINT, JK_FRAC, JK_STRING, JK_CHAR,
-       JK_BIGINT, JK_WRAPPER, JK_JARRAY, JK_ARRAY, JK_FUNCTION, JK_OBJECT, JK_SYMBOL };
+       JK_BIGINT, JK_WRAPPER, JK_JARRAY, JK_ARRAY, JK_FUNCTION, JK_OBJECT, JK_SYMBOL,
+       JK_DATE };
 typedef struct jb_arg {
   JSValueRef v;
   int kind;
@@ -105,6 +106,10 @@ bool jb_to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, char c
                 jvalue *out, jb_locals *locals, const char *what, JSValueRef *exc);
 /* Converts a Java value of type code to JS (objects through jb_wrap). */
 JSValueRef jb_to_js(JNIEnv *env, jb_rt *b, JSContextRef ctx, char code, jvalue v, JSValueRef *exc);
+/* The JS value behind o when o is a live JsValue handle (JsObject, JsArray,
+ * JsFunction...) of b's runtime, else NULL: a handle going back to JS is
+ * the original JS value. Inside the gate. */
+JSValueRef jb_handle_back(JNIEnv *env, jb_rt *b, jobject o);
 /* Java string -> JS string value (exact UTF-16). */
 JSValueRef jb_string_to_js(JNIEnv *env, JSContextRef ctx, jstring s);
 /* JS string value -> new Java string (local ref); NULL with *exc set. */

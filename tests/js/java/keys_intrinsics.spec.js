@@ -25,7 +25,8 @@ Files.writeString(src,
   'import org.strait.*;\n' +
   'import java.util.function.Supplier;\n' +
   'public class KeysProbe {\n' +
-  '  public static String keys(Supplier<Object> s) { return String.join("|", ((JsObject) s.get()).keys()); }\n' +
+  '  public static String keys(Supplier<Object> s) { Object v = s.get();\n' +
+  '    return String.join("|", v instanceof JsArray ? ((JsArray) v).keys() : ((JsObject) v).keys()); }\n' +
   '  public static String buffer(Supplier<Object> s) {\n' +
   '    try { return "capacity " + ((JsValue) s.get()).asByteBuffer().capacity(); }\n' +
   '    catch (IllegalArgumentException e) { return e.getMessage(); }\n' +

@@ -76,9 +76,14 @@ describe('lifecycle', () => {
     const list = new java.util.ArrayList();
     list.add(sb);
     expect(java.lang.String.join('-', arr)).toBe('x0-x1-x2');
+    // an element of a copy: the getters run while the argument is converted
+    expect(java.util.Arrays.deepToString(Java.to([arr], 'java.lang.Object[]'))).toBe('[[x0, x1, x2]]');
+    // an Object slot gets the live JsArray: the getters run when Java reads
+    // it (String(arr) through JsValue.toString)
     const ja = Java.array('java.lang.Object', 1);
     ja[0] = arr;
-    expect(java.util.Arrays.deepToString(ja)).toBe('[[x0, x1, x2]]');
+    expect(ja[0] === arr).toBe(true);
+    expect(java.util.Arrays.deepToString(ja)).toBe('[x0,x1,x2]');
     expect(list.get(0)).toBe(sb);
   });
 

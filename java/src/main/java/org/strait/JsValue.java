@@ -162,6 +162,17 @@ public class JsValue implements AutoCloseable {
         return "value released: the " + getClass().getSimpleName() + " was closed";
     }
 
+    /**
+     * The native handle when this value is live and of runtime rt, else 0.
+     * Called by the JNI layer (src/jni/value/convert.c, jb_handle_back)
+     * inside rt's gate, so a handle going back to JS is the original JS
+     * value; a close() racing with it releases the JS value only inside
+     * the gate, after JS holds it.
+     */
+    final long handleIn(JsRuntime rt) {
+        return rt == runtime && uses >= 0 && !releaser.done && !runtime.isClosed() ? handle : 0;
+    }
+
     /** Throws IllegalStateException if the runtime closed or the value was released. */
     final void checkLive() {
         if (runtime.isClosed()) throw new IllegalStateException("runtime closed");

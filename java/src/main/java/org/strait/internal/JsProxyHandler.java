@@ -44,18 +44,18 @@ public final class JsProxyHandler implements InvocationHandler {
         return r;
     }
 
-    private final JsObject impl;
+    private final JsValue impl;
     private final boolean isFunction;
     private final Class<?>[] ifaces;
 
-    private JsProxyHandler(JsObject impl, boolean isFunction, Class<?>[] ifaces) {
+    private JsProxyHandler(JsValue impl, boolean isFunction, Class<?>[] ifaces) {
         this.impl = impl;
         this.isFunction = isFunction;
         this.ifaces = ifaces;
     }
 
     /** The JS object (or function) behind a proxy made here, or null. */
-    public static JsObject implementationOf(Object proxy) {
+    public static JsValue implementationOf(Object proxy) {
         if (proxy == null || !Proxy.isProxyClass(proxy.getClass())) return null;
         InvocationHandler h = Proxy.getInvocationHandler(proxy);
         return h instanceof JsProxyHandler ? ((JsProxyHandler) h).impl : null;
@@ -68,6 +68,11 @@ public final class JsProxyHandler implements InvocationHandler {
      * functions.
      */
     static Object create(JsObject impl, Class<?>[] ifaces) {
+        return createFor(impl, ifaces);
+    }
+
+    /** create() for any JS object handle (a JsArray too: JsArray.as). */
+    private static Object createFor(JsValue impl, Class<?>[] ifaces) {
         JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone());
         if (ifaces.length == 1) {
             java.lang.reflect.Constructor<?> c = PROXY_CTOR.get(ifaces[0]);
@@ -105,7 +110,7 @@ public final class JsProxyHandler implements InvocationHandler {
     };
 
     /** Checks ifaces and impl's members, then create(). From Java (JsObject.as). */
-    public static Object implement(JsObject impl, Class<?>[] ifaces) {
+    public static Object implement(JsValue impl, Class<?>[] ifaces) {
         String[] names = abstractMethods(ifaces);
         if (!(impl instanceof JsFunction) && names.length > 0) {
             JsRuntime rt = A.enterUse(impl);
@@ -120,7 +125,7 @@ public final class JsProxyHandler implements InvocationHandler {
                     throw new IllegalArgumentException("cannot implement " + ownerOf(ifaces, names[i])
                             + ": member '" + names[i] + "' of the JS object is not a function");
         }
-        return create(impl, ifaces);
+        return createFor(impl, ifaces);
     }
 
     /**

@@ -70,6 +70,13 @@ public final class Natives {
     /** typeof value. */
     public static native String valueTypeOf(long peer, long handle);
 
+    /**
+     * True when key is an own enumerable property of the object handle (the
+     * keys of JsObject's Map view), through the Reflect.getOwnPropertyDescriptor
+     * captured when the runtime was made. Any thread (enters the gate).
+     */
+    public static native boolean valueOwnKey(long peer, long handle, String key);
+
     // ---- codec: whole values in one crossing (docs/value-format.md) --------
 
     /** A direct ByteBuffer over the calling thread's native value buffer. */

@@ -597,6 +597,15 @@ public final class ValueWriter {
         } else if (v instanceof Boolean) {
             need(1);
             u8((Boolean) v ? TRUE : FALSE);
+        } else if (v instanceof JsValue) {
+            // before Map and List: a JsObject is a Map, a JsArray a List, but
+            // crosses as the JS value itself
+            if (refs == null) {
+                String path = path();
+                throw new ValueConversionException("cannot convert a " + v.getClass().getName() + " at " + path
+                        + " (no object table to pass it by reference)", path);
+            }
+            tagU32(JSREF, refs.jsRef((JsValue) v));
         } else if (v instanceof Map) {
             Map<?, ?> m = (Map<?, ?>) v;
             if (!first(m)) return;
@@ -640,8 +649,6 @@ public final class ValueWriter {
             u32(d.length);
             System.arraycopy(d, 0, out, pos, d.length);
             pos += d.length;
-        } else if (v instanceof JsValue && refs != null) {
-            tagU32(JSREF, refs.jsRef((JsValue) v));
         } else if (refs != null) {
             tagU32(JAVAREF, refs.javaId(v));
         } else {
