@@ -463,4 +463,38 @@ final class Bridge {
         throw new IllegalArgumentException(
                 (o == null ? "null" : o.getClass().getName()) + " is not an array or collection");
     }
+
+    /* ---- members of collections (js_callbacks.c native_items) ---- */
+
+    /**
+     * The contents of a collection for JSON and console.log, in one
+     * crossing: {1, elements...} for a Collection, {2, key, value, ...} for
+     * a Map, {3, elements...} for an array (primitives boxed); null for any
+     * other object. Slot 1 is left for the caller (the class name).
+     */
+    static Object[] items(Object o) {
+        int kind;
+        Object[] body;
+        if (o instanceof Map) {
+            kind = 2;
+            List<Object> l = new ArrayList<>();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) o).entrySet()) {
+                l.add(e.getKey());
+                l.add(e.getValue());
+            }
+            body = l.toArray();
+        } else if (o instanceof Collection) {
+            kind = 1;
+            body = ((Collection<?>) o).toArray();
+        } else if (o != null && o.getClass().isArray()) {
+            kind = 3;
+            body = toArray(o);
+        } else {
+            return null;
+        }
+        Object[] r = new Object[body.length + 1];
+        r[0] = kind;
+        System.arraycopy(body, 0, r, 1, body.length);
+        return r;
+    }
 }
