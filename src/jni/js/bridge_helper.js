@@ -215,7 +215,12 @@
         const C = resolve(ci, false, 'constructor', true);
         if (typeof C !== 'function') return false;
         defineProperty(owner, k, { __proto__: null, configurable: true, enumerable: false,
-          get() { return C[k]; }, set(x) { C[k] = x; } });
+          get() { return C[k]; },
+          set(x) {
+            const d = Rgopd(C, k);     /* a static final, read once, is a read-only data property */
+            if (d !== undefined && d.writable === false) throw new TypeErr('cannot assign to final field ' + cname + '.' + k);
+            C[k] = x;
+          } });
         return true;
       }
       return false;
@@ -226,12 +231,25 @@
       miss(k);
       return false;
     };
+    /* `valueOf` of an instance whose class has a static valueOf (BigDecimal,
+     * enums): called with arguments, the static method, as Java allows;
+     * without, Object.prototype.valueOf (JS's ToPrimitive calls it so) */
+    const valueOf = (r) => {
+      const f = resolve(ci, false, 'valueOf', true);
+      if (typeof f !== 'function') { miss('valueOf'); return Rget(ObjectProto, 'valueOf', r); }
+      const jsValueOf = Rget(ObjectProto, 'valueOf', r);
+      defineProperty(owner, 'valueOf', hidden(function valueOf() {
+        return arguments.length === 0 ? apply(jsValueOf, this, arguments) : apply(f, this, arguments);
+      }));
+      return Rget(owner, 'valueOf', r);
+    };
     return new ProxyC(create(parent), {
       __proto__: null,
       get(t, k, r) {
         if (typeof k === 'string') {
           if (hasParen(k)) return install(k, resolve(ci, isStatic, k, false)) ? Rget(owner, k, r) : undefined;
           if (k === 'constructor' && !isStatic) return resolve(ci, false, k, false);
+          if (k === 'valueOf' && !isStatic && missing[k] !== true) return valueOf(r);
           if (!(k in t)) {
             if (isList) { const i = index(k); if (i >= 0) return lget(ci, r, i); }
             if (lookup(k, false)) return Rget(owner, k, r);
