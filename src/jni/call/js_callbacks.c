@@ -586,18 +586,37 @@ static bool coll_recv(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef ci, JS
   return true;
 }
 
-/* Calls the public instance method sig ("get(int)") of cls on recv (the
+/* The methods the collection natives call, by explicit signature. */
+enum { OP_LGET, OP_LSET, OP_SIZE, OP_MGET, OP_MHAS, OP_MPUT, NOPS };
+static const char *const op_sig[NOPS] = {"get(int)", "set(int,java.lang.Object)", "size()", "get(java.lang.Object)",
+                                         "containsKey(java.lang.Object)", "put(java.lang.Object,java.lang.Object)"};
+
+/* The member of op in class k, remembered process-wide in a direct-mapped
+ * table (members are immutable and never freed, and a hit is checked
+ * against its owner, so a racing or stale slot only costs a lookup). */
+#define OP_MEMO 1024
+static _Atomic(jb_member *) op_memo[OP_MEMO][NOPS];
+static jb_member *op_member(jb_class *k, int op) {
+  _Atomic(jb_member *) *slot = &op_memo[(unsigned)k->index % OP_MEMO][op];
+  jb_member *m = atomic_load_explicit(slot, memory_order_acquire);
+  if (m && m->owner == k) return m;
+  m = jb_member_by_sig(k, op_sig[op], strlen(op_sig[op]), false);
+  if (m) atomic_store_explicit(slot, m, memory_order_release);
+  return m;
+}
+
+/* Calls the public instance method op (op_sig: "get(int)") of cls on recv (the
  * Java object of wrapper self) with JS arguments, as a call written in JS
  * would: the policy's denial, conversion errors and Java exceptions
  * become JS errors in *exc. */
 static JSValueRef call_sig(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, jobject recv, JSObjectRef self,
-                           const char *sig, size_t argc, const JSValueRef argv[], JSValueRef *exc) {
+                           int op, size_t argc, const JSValueRef argv[], JSValueRef *exc) {
   jb_class *k = jb_class_get(env, ctx, cls->index, true, exc);
   if (!k) return NULL;
-  jb_member *m = jb_member_by_sig(k, sig, strlen(sig), false);
+  jb_member *m = op_member(k, op);
   jb_group *g = m ? jb_group_find(k, m->name, strlen(m->name), false) : NULL;
   if (!m || !g) {
-    *exc = strait_make_error(ctx, "TypeError", "%s has no public method %s", k->name, sig);
+    *exc = strait_make_error(ctx, "TypeError", "%s has no public method %s", k->name, op_sig[op]);
     return NULL;
   }
   if (!jb_member_ok(env, b, m)) return jb_deny_member(b, ctx, k->name, m->sig, exc);
@@ -619,7 +638,7 @@ static bool list_index(JSContextRef ctx, size_t argc, const JSValueRef argv[], d
 static void list_range(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, jobject recv, JSObjectRef self, double i,
                        JSValueRef *exc) {
   JSValueRef ignored = NULL;
-  JSValueRef n = call_sig(env, b, ctx, cls, recv, self, "size()", 0, NULL, &ignored);
+  JSValueRef n = call_sig(env, b, ctx, cls, recv, self, OP_SIZE, 0, NULL, &ignored);
   if (n && JSValueIsNumber(ctx, n) && i >= JSValueToNumber(ctx, n, NULL))
     *exc = strait_make_error(ctx, "RangeError", "%s index %.0f out of bounds for length %.0f", cls->name, i,
                              JSValueToNumber(ctx, n, NULL));
@@ -641,7 +660,7 @@ static JSValueRef native_list_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef 
     return NULL;
   }
   JSObjectRef w = (JSObjectRef)argv[1];
-  JSValueRef r = call_sig(env, b, ctx, cls, recv, w, "get(int)", 1, argv + 2, exc);
+  JSValueRef r = call_sig(env, b, ctx, cls, recv, w, OP_LGET, 1, argv + 2, exc);
   if (!r) list_range(env, b, ctx, cls, recv, w, i, exc);
   return r;
 }
@@ -665,7 +684,7 @@ static JSValueRef native_list_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef 
     return NULL;
   }
   JSObjectRef w = (JSObjectRef)argv[1];
-  JSValueRef r = call_sig(env, b, ctx, cls, recv, w, "set(int,java.lang.Object)", 2, argv + 2, exc);
+  JSValueRef r = call_sig(env, b, ctx, cls, recv, w, OP_LSET, 2, argv + 2, exc);
   if (!r) list_range(env, b, ctx, cls, recv, w, i, exc);
   return r ? JSValueMakeUndefined(ctx) : NULL;
 }
@@ -682,7 +701,7 @@ static JSValueRef native_list_size(JSContextRef ctx, JSObjectRef fn, JSObjectRef
     *exc = strait_make_error(ctx, "TypeError", "length of a Java List read on a value that is not a live Java List");
     return NULL;
   }
-  return call_sig(env, b, ctx, cls, recv, (JSObjectRef)argv[1], "size()", 0, NULL, exc);
+  return call_sig(env, b, ctx, cls, recv, (JSObjectRef)argv[1], OP_SIZE, 0, NULL, exc);
 }
 
 /* mget(ci, r, key): map.get(key), undefined when the map has no such key
@@ -695,9 +714,9 @@ static JSValueRef native_map_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef s
   jb_class *cls;
   if (argc < 3 || !coll_recv(env, b, ctx, argv[0], argv[1], &recv, &cls)) return JSValueMakeUndefined(ctx);
   JSObjectRef w = (JSObjectRef)argv[1];
-  JSValueRef r = call_sig(env, b, ctx, cls, recv, w, "get(java.lang.Object)", 1, argv + 2, exc);
+  JSValueRef r = call_sig(env, b, ctx, cls, recv, w, OP_MGET, 1, argv + 2, exc);
   if (!r || !JSValueIsNull(ctx, r)) return r;
-  JSValueRef has = call_sig(env, b, ctx, cls, recv, w, "containsKey(java.lang.Object)", 1, argv + 2, exc);
+  JSValueRef has = call_sig(env, b, ctx, cls, recv, w, OP_MHAS, 1, argv + 2, exc);
   if (!has) return NULL;
   return JSValueToBoolean(ctx, has) ? r : JSValueMakeUndefined(ctx);
 }
@@ -714,7 +733,7 @@ static JSValueRef native_map_put(JSContextRef ctx, JSObjectRef fn, JSObjectRef s
     *exc = strait_make_error(ctx, "TypeError", "map entry assigned on a value that is not a live Java Map");
     return NULL;
   }
-  JSValueRef r = call_sig(env, b, ctx, cls, recv, (JSObjectRef)argv[1], "put(java.lang.Object,java.lang.Object)", 2,
+  JSValueRef r = call_sig(env, b, ctx, cls, recv, (JSObjectRef)argv[1], OP_MPUT, 2,
                           argv + 2, exc);
   return r ? JSValueMakeUndefined(ctx) : NULL;
 }

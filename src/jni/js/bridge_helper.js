@@ -247,11 +247,12 @@
       __proto__: null,
       get(t, k, r) {
         if (typeof k === 'string') {
+          /* a List's elements first: an index names no member */
+          if (isList) { const i = index(k); if (i >= 0) return lget(ci, r, i); }
           if (hasParen(k)) return install(k, resolve(ci, isStatic, k, false)) ? Rget(owner, k, r) : undefined;
           if (k === 'constructor' && !isStatic) return resolve(ci, false, k, false);
           if (k === 'valueOf' && !isStatic && missing[k] !== true) return valueOf(r);
           if (!(k in t)) {
-            if (isList) { const i = index(k); if (i >= 0) return lget(ci, r, i); }
             if (lookup(k, false)) return Rget(owner, k, r);
             return isMap ? mget(ci, r, k) : undefined;
           }
