@@ -268,12 +268,14 @@
         return lookup(k, true);
       },
       set(t, k, v, r) {
-        if (typeof k !== 'string' || (isStatic ? r !== owner : protoOf(r) !== owner) || k in t)
-          return Rset(t, k, v, r);
+        if (typeof k !== 'string' || (isStatic ? r !== owner : protoOf(r) !== owner)) return Rset(t, k, v, r);
+        /* a List's elements first (a superclass's catch-all answers `in`
+         * for every index) */
         if (isList) {
           const i = index(k);
           if (i >= 0) { lset(ci, r, i, v); return true; }
         }
+        if (k in t) return Rset(t, k, v, r);
         if (hasParen(k) || lookup(k, true)) return Rset(owner, k, v, r);
         if (isMap) { mput(ci, r, k, v); return true; }
         throw new TypeErr('cannot set ' + (isStatic ? 'static property ' : 'property ') + k + ' of ' + cname +

@@ -44,6 +44,35 @@ describe('Java Lists', () => {
     thrown(() => java.util.List.of()[0], RangeError, /index 0 out of bounds for length 0/);
   });
 
+  it('write elements by index with set(), RangeError outside, the Java exception of an unmodifiable list', () => {
+    const l = listOf(1, 2);
+    l[1] = 'two';
+    expect(l.get(1)).toBe('two');
+    expect(l[1]).toBe('two');
+    expect(Object.keys(l).indexOf('1')).toBe(-1);          // no JS property made
+    thrown(() => { l[2] = 3; }, RangeError, /java\.util\.ArrayList index 2 out of bounds for length 2/);
+    thrown(() => { l[2147483648] = 3; }, RangeError, /out of bounds \(a Java index is an int\)/);
+    expect(l.size()).toBe(2);
+    const e = thrown(() => { java.util.List.of(1)[0] = 5; }, Error, /UnsupportedOperationException/);
+    expect(e.javaException.getClass().getName()).toBe('java.lang.UnsupportedOperationException');
+    // converted as for set(int, Object): a Java object stays itself
+    const day = java.time.LocalDate.of(2020, 1, 2);
+    l[0] = day;
+    expect(l[0]).toBe(day);
+  });
+
+  it('work with Array.prototype methods that write in place', () => {
+    const l = listOf(3, 1, 2);
+    Array.prototype.sort.call(l);
+    expect(l.toString()).toBe('[1, 2, 3]');
+    Array.prototype.reverse.call(l);
+    expect(l.toString()).toBe('[3, 2, 1]');
+    Array.prototype.fill.call(l, 0);
+    expect(l.toString()).toBe('[0, 0, 0]');
+    // growing is add(): push would write past the end
+    thrown(() => Array.prototype.push.call(l, 4), RangeError, /index 3 out of bounds for length 3/);
+  });
+
   it('refuse an assignment to length', () => {
     const l = listOf(1, 2);
     thrown(() => { l.length = 0; }, TypeError, /cannot assign to the length of java\.util\.ArrayList; use add, remove or clear/);
