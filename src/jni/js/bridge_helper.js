@@ -268,14 +268,18 @@
         return lookup(k, true);
       },
       set(t, k, v, r) {
-        if (typeof k !== 'string' || (isStatic ? r !== owner : protoOf(r) !== owner)) return Rset(t, k, v, r);
+        if (typeof k !== 'string') return Rset(t, k, v, r);
         /* a List's elements first (a superclass's catch-all answers `in`
-         * for every index) */
+         * for every index), also of an instance of a JS class extending it
+         * (a wrapper too: its own TOK) */
         if (isList) {
           const i = index(k);
-          if (i >= 0) { lset(ci, r, i, v); return true; }
+          if (i >= 0 && (protoOf(r) === owner || (typeof r === 'object' && r !== null && Rgopd(r, TOK) !== undefined))) {
+            lset(ci, r, i, v);
+            return true;
+          }
         }
-        if (k in t) return Rset(t, k, v, r);
+        if ((isStatic ? r !== owner : protoOf(r) !== owner) || k in t) return Rset(t, k, v, r);
         if (hasParen(k) || lookup(k, true)) return Rset(owner, k, v, r);
         if (isMap) { mput(ci, r, k, v); return true; }
         throw new TypeErr('cannot set ' + (isStatic ? 'static property ' : 'property ') + k + ' of ' + cname +

@@ -96,6 +96,12 @@ describe('missing members', () => {
     const m = new Mine();
     expect(m.tag).toBe('mine');
     expect(m.size()).toBe(0);
+    // its elements are still the List's
+    m.add(1);
+    m[0] = 2;
+    expect(m.get(0)).toBe(2);
+    expect(m[0]).toBe(2);
+    expect(m.length).toBe(1);
   });
 });
 
