@@ -315,6 +315,25 @@ static JSValueRef bean_property(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_clas
   return JSObjectMakeArray(ctx, 3, v, NULL);
 }
 
+/* The signature of a getter of bean property name that b's policy denies
+ * (for reasons other than EXPLICIT's missing annotation), or NULL. */
+static const char *bean_denied(JNIEnv *env, jb_rt *b, jb_class *k, const char *name, size_t len, bool is_static) {
+  if (!b->mdeny || len == 0 || len > 200 || !(name[0] >= 'a' && name[0] <= 'z')) return NULL;
+  static const char *const prefixes[] = {"get", "is"};
+  for (int p = 0; p < 2; p++) {
+    char acc[260];
+    size_t pl = strlen(prefixes[p]);
+    memcpy(acc, prefixes[p], pl);
+    memcpy(acc + pl, name, len);
+    acc[pl] = (char)(acc[pl] - 'a' + 'A');
+    acc[pl + len] = 0;
+    jb_group *g = jb_group_find(k, acc, pl + len, is_static);
+    for (int i = 0; g && i < g->n; i++)
+      if (g->m[i]->nparams == 0 && jb_member_forbidden(b, g->m[i])) return g->m[i]->sig;
+  }
+  return NULL;
+}
+
 static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                  const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = jb_rt_fast(ctx);
@@ -411,6 +430,9 @@ not_nested:
   if (!nobean) {
     JSValueRef bean = bean_property(ctx, b, env, k, buf, len, is_static);
     if (bean) return bean;
+    /* a getter the policy denies (`class` of getClass()): named as denied */
+    const char *denied = quiet ? NULL : bean_denied(env, b, k, buf, len, is_static);
+    if (denied) return jb_deny_member(b, ctx, k->name, denied, exc);
   }
   if (quiet || is_probe_name(buf)) return JSValueMakeUndefined(ctx);
   jb_group *other = is_static ? jb_group_find(k, buf, len, false) : NULL;
@@ -742,12 +764,27 @@ static JSValueRef native_map_put(JSContextRef ctx, JSObjectRef fn, JSObjectRef s
  * is loaded, and Bridge never unloads). */
 static _Atomic(jmethodID) items_mid;
 
-/* items(v): [kind, className, ...] for a wrapper of a List or other
- * Collection (kind 1, then its elements), a Map (kind 2, then key, value,
- * key, value...) or a Java array (kind 3, its elements; className in Java
- * source form, "int[]"); undefined for any other value. One crossing; the
- * JS array holds each element as it is made (nothing JSC cannot see is
- * kept across a call). */
+/* A new JS array of the Java objects in a (converted as a get() would
+ * give them). Each element is stored as it is made, so the array (a local
+ * JSC scans) holds it across the next call. NULL with *exc set. */
+static JSObjectRef js_array_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray a, JSValueRef *exc) {
+  jsize n = a ? (*env)->GetArrayLength(env, a) : 0;
+  JSObjectRef out = JSObjectMakeArray(ctx, 0, NULL, exc);
+  for (jsize i = 0; out && i < n; i++) {
+    jobject x = (*env)->GetObjectArrayElement(env, a, i);
+    JSValueRef v = jb_wrap(env, b, ctx, x, exc);
+    if (x) (*env)->DeleteLocalRef(env, x);
+    if (!v) return NULL;
+    JSObjectSetPropertyAtIndex(ctx, out, (unsigned)i, v, exc);
+    if (*exc) return NULL;
+  }
+  return out;
+}
+
+/* items(v): for a wrapper of a Collection [1, className, elements], of a
+ * Map [2, className, keys (strings), values], of a Java array [3,
+ * className in Java source form ("int[]"), elements]; undefined for any
+ * other value. One crossing. */
 static JSValueRef native_items(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = jb_rt_fast(ctx);
@@ -777,29 +814,29 @@ static JSValueRef native_items(JSContextRef ctx, JSObjectRef fn, JSObjectRef sel
     return NULL;
   }
   if (!a) return JSValueMakeUndefined(ctx);
+  JSValueRef parts[4] = {NULL, NULL, NULL, NULL};
   jsize n = (*env)->GetArrayLength(env, a);
-  JSObjectRef out = JSObjectMakeArray(ctx, 0, NULL, exc);
-  if (!out) {
-    (*env)->DeleteLocalRef(env, a);
-    return NULL;
-  }
+  jobject kind = n > 0 ? (*env)->GetObjectArrayElement(env, a, 0) : NULL;
+  parts[0] = kind ? jb_wrap(env, b, ctx, kind, exc) : NULL;   /* an Integer: a number */
+  if (kind) (*env)->DeleteLocalRef(env, kind);
   char sb[256];
   JSStringRef nm = JSStringCreateWithUTF8CString(jb_source_name(cls->name, sb, sizeof sb));
-  JSObjectSetPropertyAtIndex(ctx, out, 1, JSValueMakeString(ctx, nm), NULL);
+  parts[1] = JSValueMakeString(ctx, nm);
   JSStringRelease(nm);
-  for (jsize i = 0; i < n; i++) {
-    jobject x = (*env)->GetObjectArrayElement(env, a, i);
-    JSValueRef v = jb_wrap(env, b, ctx, x, exc);   /* as a get() would give it */
-    if (x) (*env)->DeleteLocalRef(env, x);
-    if (!v) {
-      (*env)->DeleteLocalRef(env, a);
-      return NULL;
-    }
-    /* element 0 is the kind (a boxed Integer) */
-    JSObjectSetPropertyAtIndex(ctx, out, i == 0 ? 0 : (unsigned)i + 1, v, NULL);
+  size_t np = 2;
+  for (jsize i = 1; parts[0] && i < n && np < 4; i++) {
+    jobjectArray part = (*env)->GetObjectArrayElement(env, a, i);
+    JSObjectRef arr = js_array_of(env, b, ctx, part, exc);
+    if (part) (*env)->DeleteLocalRef(env, part);
+    if (!arr) break;
+    parts[np++] = arr;
   }
   (*env)->DeleteLocalRef(env, a);
-  return out;
+  if (!parts[0] || np != (size_t)n + 1) {
+    if (!*exc) *exc = strait_make_error(ctx, "Error", "cannot read the contents of %s", cls->name);
+    return NULL;
+  }
+  return JSObjectMakeArray(ctx, np, parts, exc);
 }
 
 /* ---- the table the model makes its objects with ------------------------ */

@@ -98,7 +98,9 @@
   /* JSON of a Java List, Collection, Map or array: its elements, nested
    * Java collections converted too, depth-bounded, a collection inside
    * itself a TypeError (JSON.stringify's own walk cannot see the cycle, as
-   * every toJSON makes a new array) */
+   * every toJSON makes a new array). items() gives fresh arrays: a List's
+   * becomes the result, its elements replaced where they are collections
+   * (own indexes, so no setter of Array.prototype is reached) */
   function jsonOf(v, depth, path) {
     if (typeof v !== 'object' || v === null) return v;
     const it = items(v);
@@ -108,14 +110,18 @@
     if (depth >= MAX_JSON_DEPTH)
       throw new RangeErr('Java collections nested deeper than ' + MAX_JSON_DEPTH + ' levels cannot become JSON');
     path[depth] = v;
-    const n = it.length;
     let out;
     if (it[0] === 2) {
+      const ks = it[2], vs = it[3], n = ks.length;
       out = {};
-      for (let i = 2; i + 1 < n; i += 2) defineProperty(out, '' + it[i], shown(jsonOf(it[i + 1], depth + 1, path)));
+      for (let i = 0; i < n; i++) defineProperty(out, ks[i], shown(jsonOf(vs[i], depth + 1, path)));
     } else {
-      out = [];
-      for (let i = 2; i < n; i++) defineProperty(out, i - 2, shown(jsonOf(it[i], depth + 1, path)));
+      out = it[2];
+      const n = out.length;
+      for (let i = 0; i < n; i++) {
+        const e = out[i];
+        if (typeof e === 'object' && e !== null) out[i] = jsonOf(e, depth + 1, path);
+      }
     }
     path[depth] = undefined;
     return out;
@@ -140,15 +146,13 @@
       return name + ' ' + inspect(own, options);
     }
     for (let i = 0; i < inspecting.n; i++) if (inspecting[i] === this) return '[Circular ' + name + ']';
-    const n = it.length, map = it[0] === 2, size = map ? (n - 2) / 2 : n - 2;
+    const map = it[0] === 2, size = it[2].length;
     if (depth !== null && depth < 0) return '[' + name + '(' + size + ')]';
-    let shownv;
+    let shownv = it[2];
     if (map) {
       shownv = {};
-      for (let i = 2; i + 1 < n; i += 2) defineProperty(shownv, '' + it[i], shown(it[i + 1]));
-    } else {
-      shownv = [];
-      for (let i = 2; i < n; i++) defineProperty(shownv, i - 2, shown(it[i]));
+      const ks = it[2], vs = it[3];
+      for (let i = 0; i < size; i++) defineProperty(shownv, ks[i], shown(vs[i]));
     }
     if (typeof options === 'object' && options !== null) defineProperty(options, 'depth', shown(depth));
     const d = inspecting.n;

@@ -468,33 +468,23 @@ final class Bridge {
 
     /**
      * The contents of a collection for JSON and console.log, in one
-     * crossing: {1, elements...} for a Collection, {2, key, value, ...} for
-     * a Map, {3, elements...} for an array (primitives boxed); null for any
-     * other object. Slot 1 is left for the caller (the class name).
+     * crossing: {1, elements} for a Collection, {2, keys, values} for a
+     * Map (each key as String.valueOf gives it), {3, elements} for an
+     * array (primitives boxed); null for any other object.
      */
     static Object[] items(Object o) {
-        int kind;
-        Object[] body;
         if (o instanceof Map) {
-            kind = 2;
-            List<Object> l = new ArrayList<>();
-            for (Map.Entry<?, ?> e : ((Map<?, ?>) o).entrySet()) {
-                l.add(e.getKey());
-                l.add(e.getValue());
+            Map<?, ?> m = (Map<?, ?>) o;
+            List<String> ks = new ArrayList<>(m.size());
+            List<Object> vs = new ArrayList<>(m.size());
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                ks.add(String.valueOf(e.getKey()));
+                vs.add(e.getValue());
             }
-            body = l.toArray();
-        } else if (o instanceof Collection) {
-            kind = 1;
-            body = ((Collection<?>) o).toArray();
-        } else if (o != null && o.getClass().isArray()) {
-            kind = 3;
-            body = toArray(o);
-        } else {
-            return null;
+            return new Object[] {2, ks.toArray(), vs.toArray()};
         }
-        Object[] r = new Object[body.length + 1];
-        r[0] = kind;
-        System.arraycopy(body, 0, r, 1, body.length);
-        return r;
+        if (o instanceof Collection) return new Object[] {1, ((Collection<?>) o).toArray()};
+        if (o != null && o.getClass().isArray()) return new Object[] {3, toArray(o)};
+        return null;
     }
 }
