@@ -3,7 +3,9 @@
  * function of a method (or of one explicit overload), the construct
  * function of a class, the accessors of a field, `instanceof`, the
  * iterator of an Iterable or Map, the catch-all's answer for a name a class
- * object lacks, and the element reads and writes of a Java array. Each
+ * object lacks (bean properties, statics through an instance), the
+ * elements of a Java array and the members of Java collections (List
+ * elements, Map entries, the contents toJSON and console.log show). Each
  * finds what it is bound to (model/class_objects.c's function map, an
  * array's code), checks the receiver, and makes the call through
  * js_to_java.c, with the call's state in its own frame (jb_call).

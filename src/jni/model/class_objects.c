@@ -13,9 +13,12 @@
  * helper script) over an empty object whose prototype is S.prototype,
  * reached only when a lookup misses C.prototype. Its get trap resolves
  * explicit signatures ("append(char)"), builds `constructor` lazily, lets
- * JS built-ins through, and reports a missing member as a TypeError; its
- * has trap answers `in` without throwing (a JSClass getProperty callback
- * cannot tell `in` from a read). Constructors have the same arrangement
+ * JS built-ins through, resolves static members read through an instance,
+ * bean properties, List elements and Map entries, and reads a missing
+ * member as undefined; its has trap answers `in` without throwing (a
+ * JSClass getProperty callback cannot tell `in` from a read); its set trap
+ * writes List elements, bean setters and Map entries and refuses other
+ * names (bridge_helper.js makeCatchall). Constructors have the same arrangement
  * for statics: C -> catch-all(C static) -> Function.prototype.
  * The catch-all becomes the prototype only after the members are defined
  * and while C.prototype is not yet anyone's prototype: members are then
@@ -439,11 +442,14 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
   return ctor;
 }
 
-/* resolve(ci, isStatic, name, quiet): what the catch-all of class ci
- * answers for a name its owner lacks: the function of an explicit
- * signature ("append(char)"), the constructor (`constructor` of an
- * instance), a nested class (static side), undefined for names generic JS
- * code probes on any object, else a TypeError naming class and member.
- * quiet (an `in` test) turns every failure into undefined. The caller
- * stores what it gets on the owner. Inside the gate. */
+/* resolve(ci, isStatic, name, quiet, nobean): what the catch-all of class
+ * ci answers for a name its owner lacks (call/js_callbacks.c): the function
+ * of an explicit signature ("append(char)"), the constructor (`constructor`
+ * of an instance), a nested class (static side), a static member read
+ * through an instance, a bean property ([getter, setter, getter's
+ * signature]; not with nobean, for Maps), else undefined; a TypeError for
+ * a wrong explicit signature, an instance method read on the class and a
+ * member the policy denies. quiet (an `in` test) turns every failure into
+ * undefined. The caller stores what it gets on the owner. Inside the
+ * gate. */
 
