@@ -3,7 +3,9 @@
  * function of a method (or of one explicit overload), the construct
  * function of a class, the accessors of a field, `instanceof`, the
  * iterator of an Iterable or Map, the catch-all's answer for a name a class
- * object lacks, and the element reads and writes of a Java array. Each
+ * object lacks (bean properties, statics through an instance), the
+ * elements of a Java array and the members of Java collections (List
+ * elements, Map entries, the contents toJSON and console.log show). Each
  * finds what it is bound to (model/class_objects.c's function map, an
  * array's code), checks the receiver, and makes the call through
  * js_to_java.c, with the call's state in its own frame (jb_call).
@@ -21,7 +23,7 @@
 #include <string.h>
 
 static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *buf,
-                               size_t len, bool is_static, bool quiet, JSValueRef *exc);
+                               size_t len, bool is_static, bool quiet, bool nobean, JSValueRef *exc);
 
 /* Longest name resolve() reads, in characters: a Java signature of 255
  * parameters with long class names fits. */
@@ -235,12 +237,112 @@ static void list_sigs(jb_group *g, char *buf, size_t n) {
   if (o >= n) buf[n - 1] = 0;
 }
 
+/* ---- bean properties and static members through an instance ----------
+ *
+ * What the catch-all (bridge_helper.js makeCatchall) defines for a name
+ * that is no member of the object's side: resolve_name asks these last. */
+
+/* True when some overload of g may be used under b's policy. */
+static bool usable(JNIEnv *env, jb_rt *b, const jb_group *g) {
+  for (int i = 0; g && i < g->n; i++)
+    if (jb_member_ok(env, b, g->m[i])) return true;
+  return false;
+}
+
+/* An instance-side read of name that is a static member of k: the static
+ * method's function, or the number 1 for a static field (the helper
+ * forwards it to the class object); NULL when neither, or when the policy
+ * lets scripts not look k up (its statics are the class object's). */
+static JSValueRef static_via_instance(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *name,
+                                      size_t len) {
+  jb_member *f = jb_field_find(k, name, len, true);
+  jb_group *g = jb_group_find(k, name, len, true);
+  if (!(f && jb_member_ok(env, b, f)) && !usable(env, b, g)) return NULL;
+  if (!(jb_verdict(env, b, k) & JB_V_LOOKUP)) return NULL;
+  if (f && jb_member_ok(env, b, f)) return JSValueMakeNumber(ctx, 1);
+  JSObjectRef fn = jb_method_fn(b, ctx, g, NULL);
+  return fn;
+}
+
+/* The usable overload of group (prefix + Name) of k with nparams
+ * parameters (getters: a non-void result; want_bool: boolean), or NULL. */
+static jb_member *accessor(JNIEnv *env, jb_rt *b, jb_class *k, const char *prefix, const char *name, size_t len,
+                           bool is_static, int nparams, bool want_bool, jb_group **gout) {
+  char acc[260];
+  size_t pl = strlen(prefix);
+  if (len + pl >= sizeof acc) return NULL;
+  memcpy(acc, prefix, pl);
+  memcpy(acc + pl, name, len);
+  if (acc[pl] >= 'a' && acc[pl] <= 'z') acc[pl] = (char)(acc[pl] - 'a' + 'A');
+  acc[pl + len] = 0;
+  jb_group *g = jb_group_find(k, acc, pl + len, is_static);
+  for (int i = 0; g && i < g->n; i++) {
+    jb_member *m = g->m[i];
+    if (m->nparams != nparams || !jb_member_ok(env, b, m)) continue;
+    if (nparams == 0 && (m->ret == 'V' || (want_bool && m->ret != 'Z' && m->ret != 'z'))) continue;
+    *gout = g;
+    return m;
+  }
+  return NULL;
+}
+
+/* The bean property name of k (static or instance): [getter, setter,
+ * "getName()"] with the getter the function of getName() (or isName() of a
+ * boolean), the setter the function of the setName group (its overloads
+ * of one parameter resolve as in a call), either undefined when missing;
+ * NULL when k has neither. A name starting in lower case maps to
+ * getName; one starting with two capitals (URL) to getURL, as
+ * java.beans.Introspector.decapitalize reads them back. */
+static JSValueRef bean_property(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *name, size_t len,
+                                bool is_static) {
+  if (len == 0 || len > 200) return NULL;
+  bool lower = name[0] >= 'a' && name[0] <= 'z';
+  bool caps = len > 1 && name[0] >= 'A' && name[0] <= 'Z' && name[1] >= 'A' && name[1] <= 'Z';
+  if (!lower && !caps) return NULL;
+  jb_group *gg = NULL, *sg = NULL;
+  jb_member *get = accessor(env, b, k, "get", name, len, is_static, 0, false, &gg);
+  if (!get) get = accessor(env, b, k, "is", name, len, is_static, 0, true, &gg);
+  jb_member *set = accessor(env, b, k, "set", name, len, is_static, 1, false, &sg);
+  if (!get && !set) return NULL;
+  JSValueRef v[3];
+  v[0] = get ? (JSValueRef)jb_method_fn(b, ctx, gg, get) : NULL;
+  v[1] = set ? (JSValueRef)jb_method_fn(b, ctx, sg, NULL) : NULL;
+  if (!v[0]) v[0] = JSValueMakeUndefined(ctx);
+  if (!v[1]) v[1] = JSValueMakeUndefined(ctx);
+  char gs[300];
+  snprintf(gs, sizeof gs, "%s", get ? get->sig : "no getter");
+  JSStringRef gsn = JSStringCreateWithUTF8CString(gs);
+  v[2] = JSValueMakeString(ctx, gsn);
+  JSStringRelease(gsn);
+  return JSObjectMakeArray(ctx, 3, v, NULL);
+}
+
+/* The signature of a getter of bean property name that b's policy denies
+ * (for reasons other than EXPLICIT's missing annotation), or NULL. */
+static const char *bean_denied(JNIEnv *env, jb_rt *b, jb_class *k, const char *name, size_t len, bool is_static) {
+  if (!b->mdeny || len == 0 || len > 200 || !(name[0] >= 'a' && name[0] <= 'z')) return NULL;
+  static const char *const prefixes[] = {"get", "is"};
+  for (int p = 0; p < 2; p++) {
+    char acc[260];
+    size_t pl = strlen(prefixes[p]);
+    memcpy(acc, prefixes[p], pl);
+    memcpy(acc + pl, name, len);
+    acc[pl] = (char)(acc[pl] - 'a' + 'A');
+    acc[pl + len] = 0;
+    jb_group *g = jb_group_find(k, acc, pl + len, is_static);
+    for (int i = 0; g && i < g->n; i++)
+      if (g->m[i]->nparams == 0 && jb_member_forbidden(b, g->m[i])) return g->m[i]->sig;
+  }
+  return NULL;
+}
+
 static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                  const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = jb_rt_fast(ctx);
   if (!b || argc < 4 || !JSValueIsString(ctx, argv[2])) return JSValueMakeUndefined(ctx);
   bool is_static = JSValueToBoolean(ctx, argv[1]);
   bool quiet = JSValueToBoolean(ctx, argv[3]);
+  bool nobean = argc > 4 && JSValueToBoolean(ctx, argv[4]);
   JNIEnv *env = strait__env();
   JSValueRef ignored = NULL;
   jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), true, quiet ? &ignored : exc);
@@ -259,15 +361,16 @@ static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef s
   size_t len = buf ? JSStringGetUTF8CString(name, buf, max) : 0;
   JSStringRelease(name);
   JSValueRef r = len == 0 ? JSValueMakeUndefined(ctx)
-                          : resolve_name(ctx, b, env, k, buf, len - 1, is_static, quiet, exc);
+                          : resolve_name(ctx, b, env, k, buf, len - 1, is_static, quiet, nobean, exc);
   if (buf != stack) free(buf);
   return r;
 }
 
 /* The rest of resolve() for the name buf (len bytes of UTF-8, NUL at
- * buf[len]). Inside the gate. */
+ * buf[len]); nobean: no bean properties (a Map's names are its keys).
+ * Inside the gate. */
 static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *buf,
-                               size_t len, bool is_static, bool quiet, JSValueRef *exc) {
+                               size_t len, bool is_static, bool quiet, bool nobean, JSValueRef *exc) {
   JSValueRef ignored = NULL;
   if (memchr(buf, '(', len)) {
     jb_member *m = jb_member_by_sig(k, buf, len, is_static);
@@ -311,10 +414,9 @@ static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class
     if (c) return c;
   }
 not_nested:
-  if (quiet || is_probe_name(buf)) return JSValueMakeUndefined(ctx);
   /* a member the class has and the runtime's policy denies (left off the
    * prototype): named as denied; EXPLICIT's unannotated ones are missing */
-  {
+  if (!quiet && !is_probe_name(buf)) {
     jb_group *own = jb_group_find(k, buf, len, is_static);
     jb_member *fld = jb_field_find(k, buf, len, is_static);
     bool forbidden = false;
@@ -322,14 +424,26 @@ not_nested:
     if (fld) forbidden |= jb_member_forbidden(b, fld);
     if (forbidden) return jb_deny_member(b, ctx, k->name, buf, exc);
   }
-  jb_group *other = jb_group_find(k, buf, len, !is_static);
+  if (!is_static) {
+    /* static members through an instance, as Java allows */
+    JSValueRef st = static_via_instance(ctx, b, env, k, buf, len);
+    if (st) return st;
+  }
+  if (!nobean) {
+    JSValueRef bean = bean_property(ctx, b, env, k, buf, len, is_static);
+    if (bean) return bean;
+    /* a getter the policy denies (`class` of getClass()): named as denied */
+    const char *denied = quiet ? NULL : bean_denied(env, b, k, buf, len, is_static);
+    if (denied) return jb_deny_member(b, ctx, k->name, denied, exc);
+  }
+  if (quiet || is_probe_name(buf)) return JSValueMakeUndefined(ctx);
+  jb_group *other = is_static ? jb_group_find(k, buf, len, false) : NULL;
   if (other) {
-    *exc = strait_make_error(ctx, "TypeError", "%s.%s is %s method; use it on %s", k->name, buf,
-                    is_static ? "an instance" : "a static", is_static ? "an instance" : "the class");
+    *exc = strait_make_error(ctx, "TypeError", "%s.%s is an instance method; use it on an instance", k->name, buf);
     return NULL;
   }
-  *exc = strait_make_error(ctx, "TypeError", "%s has no public %smember '%s'", k->name, is_static ? "static " : "", buf);
-  return NULL;
+  /* a missing member reads as undefined (calling it is JS's TypeError) */
+  return JSValueMakeUndefined(ctx);
 }
 
 /* ---- Java arrays: element reads and writes from the array Proxy ---- */
@@ -465,6 +579,268 @@ static JSValueRef array_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   return ok && !*exc ? undefined_value(ctx) : NULL;
 }
 
+/* ---- members of collections: List elements, Map entries, JSON items ----
+ *
+ * The catch-all (bridge_helper.js makeCatchall) calls these for the
+ * instances of a class whose kind says List or Map: lget/lset/lsize(ci, r,
+ * ...) and mget/mput(ci, r, key, ...). r is the receiver the trap was
+ * given: it must be a live wrapper of an instance of class ci (the trap
+ * belongs to ci, but Reflect.get may pass any receiver). Each element or
+ * entry access calls the receiver's own public method (get(int),
+ * set(int,Object), size(), get(Object), containsKey(Object),
+ * put(Object,Object)) through jb_invoke, so the host access policy, the
+ * argument conversion and its messages are those of a call written out.
+ * items(v) gives the elements of a List, Collection, Map or Java array in
+ * one crossing, for toJSON and console.log (not under EXPLICIT, which lets
+ * scripts reach only exported members). Inside the gate.
+ */
+
+/* The receiver r of a collection native of class ci: its entry's Java
+ * object and class (copied: a call may grow the table), or false when r
+ * is not a live wrapper of an instance of ci. */
+static bool coll_recv(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef ci, JSValueRef r, jobject *ref,
+                      jb_class **cls) {
+  if (!b || !JSValueIsObject(ctx, r) || !JSValueIsNumber(ctx, ci)) return false;
+  jb_entry *e = jb_entry_of(b, (JSObjectRef)r);
+  if (!e) return false;
+  jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, ci, NULL), false, NULL);
+  if (!k || !jb_is_a(env, e->cls, k)) return false;
+  *ref = e->ref;
+  *cls = e->cls;
+  return true;
+}
+
+/* The methods the collection natives call, by explicit signature. */
+enum { OP_LGET, OP_LSET, OP_SIZE, OP_MGET, OP_MHAS, OP_MPUT, NOPS };
+static const char *const op_sig[NOPS] = {"get(int)", "set(int,java.lang.Object)", "size()", "get(java.lang.Object)",
+                                         "containsKey(java.lang.Object)", "put(java.lang.Object,java.lang.Object)"};
+
+/* The member of op in class k, remembered process-wide in a direct-mapped
+ * table (members are immutable and never freed, and a hit is checked
+ * against its owner, so a racing or stale slot only costs a lookup). */
+#define OP_MEMO 1024
+static _Atomic(jb_member *) op_memo[OP_MEMO][NOPS];
+static jb_member *op_member(jb_class *k, int op) {
+  _Atomic(jb_member *) *slot = &op_memo[(unsigned)k->index % OP_MEMO][op];
+  jb_member *m = atomic_load_explicit(slot, memory_order_acquire);
+  if (m && m->owner == k) return m;
+  m = jb_member_by_sig(k, op_sig[op], strlen(op_sig[op]), false);
+  if (m) atomic_store_explicit(slot, m, memory_order_release);
+  return m;
+}
+
+/* Calls the public instance method op (op_sig: "get(int)") of cls on recv (the
+ * Java object of wrapper self) with JS arguments, as a call written in JS
+ * would: the policy's denial, conversion errors and Java exceptions
+ * become JS errors in *exc. */
+static JSValueRef call_sig(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, jobject recv, JSObjectRef self,
+                           int op, size_t argc, const JSValueRef argv[], JSValueRef *exc) {
+  jb_class *k = jb_class_get(env, ctx, cls->index, true, exc);
+  if (!k) return NULL;
+  jb_member *m = op_member(k, op);
+  jb_group *g = m ? jb_group_find(k, m->name, strlen(m->name), false) : NULL;
+  if (!m || !g) {
+    *exc = strait_make_error(ctx, "TypeError", "%s has no public method %s", k->name, op_sig[op]);
+    return NULL;
+  }
+  if (!jb_member_ok(env, b, m)) return jb_deny_member(b, ctx, k->name, m->sig, exc);
+  jb_call c = {.g = g, .forced = m, .recv = recv, .self = self};
+  return jb_invoke(env, b, ctx, &c, argc, argv, exc);
+}
+
+/* Index argument of lget/lset: a number the trap made from a canonical
+ * array index (0 .. 2^32 - 2). */
+static bool list_index(JSContextRef ctx, size_t argc, const JSValueRef argv[], double *i) {
+  if (argc < 3 || !JSValueIsNumber(ctx, argv[2])) return false;
+  *i = JSValueToNumber(ctx, argv[2], NULL);
+  return *i >= 0 && *i <= 4294967294.0;
+}
+
+/* After a failed element access of list recv at index i: a RangeError
+ * naming class, index and size in *exc when i is out of bounds (the Java
+ * exception otherwise stays). */
+static void list_range(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, jobject recv, JSObjectRef self, double i,
+                       JSValueRef *exc) {
+  JSValueRef ignored = NULL;
+  JSValueRef n = call_sig(env, b, ctx, cls, recv, self, OP_SIZE, 0, NULL, &ignored);
+  if (n && JSValueIsNumber(ctx, n) && i >= JSValueToNumber(ctx, n, NULL))
+    *exc = strait_make_error(ctx, "RangeError", "%s index %.0f out of bounds for length %.0f", cls->name, i,
+                             JSValueToNumber(ctx, n, NULL));
+}
+
+/* lget(ci, r, i): element i of the List r (list.get(i)); RangeError out of
+ * bounds; undefined when r is not such a List. */
+static JSValueRef native_list_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                  const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  JNIEnv *env = strait__env();
+  jobject recv;
+  jb_class *cls;
+  double i;
+  if (argc < 3 || !coll_recv(env, b, ctx, argv[0], argv[1], &recv, &cls) || !list_index(ctx, argc, argv, &i))
+    return JSValueMakeUndefined(ctx);
+  if (i > 2147483647.0) {
+    *exc = strait_make_error(ctx, "RangeError", "%s index %.0f out of bounds (a Java index is an int)", cls->name, i);
+    return NULL;
+  }
+  JSObjectRef w = (JSObjectRef)argv[1];
+  JSValueRef r = call_sig(env, b, ctx, cls, recv, w, OP_LGET, 1, argv + 2, exc);
+  if (!r) list_range(env, b, ctx, cls, recv, w, i, exc);
+  return r;
+}
+
+/* lset(ci, r, i, v): list.set(i, v); RangeError out of bounds (a List
+ * does not grow by assignment: add()), TypeError when r is not a List of
+ * ci. */
+static JSValueRef native_list_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                  const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  JNIEnv *env = strait__env();
+  jobject recv;
+  jb_class *cls;
+  double i;
+  if (argc < 4 || !coll_recv(env, b, ctx, argv[0], argv[1], &recv, &cls) || !list_index(ctx, argc, argv, &i)) {
+    *exc = strait_make_error(ctx, "TypeError", "list element assigned on a value that is not a live Java List");
+    return NULL;
+  }
+  if (i > 2147483647.0) {
+    *exc = strait_make_error(ctx, "RangeError", "%s index %.0f out of bounds (a Java index is an int)", cls->name, i);
+    return NULL;
+  }
+  JSObjectRef w = (JSObjectRef)argv[1];
+  JSValueRef r = call_sig(env, b, ctx, cls, recv, w, OP_LSET, 2, argv + 2, exc);
+  if (!r) list_range(env, b, ctx, cls, recv, w, i, exc);
+  return r ? JSValueMakeUndefined(ctx) : NULL;
+}
+
+/* lsize(ci, r): list.size() (the `length` of a List); TypeError when r is
+ * not a List of ci. */
+static JSValueRef native_list_size(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  JNIEnv *env = strait__env();
+  jobject recv;
+  jb_class *cls;
+  if (argc < 2 || !coll_recv(env, b, ctx, argv[0], argv[1], &recv, &cls)) {
+    *exc = strait_make_error(ctx, "TypeError", "length of a Java List read on a value that is not a live Java List");
+    return NULL;
+  }
+  return call_sig(env, b, ctx, cls, recv, (JSObjectRef)argv[1], OP_SIZE, 0, NULL, exc);
+}
+
+/* mget(ci, r, key): map.get(key), undefined when the map has no such key
+ * (get gave null and containsKey false) or r is not a Map of ci. */
+static JSValueRef native_map_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  JNIEnv *env = strait__env();
+  jobject recv;
+  jb_class *cls;
+  if (argc < 3 || !coll_recv(env, b, ctx, argv[0], argv[1], &recv, &cls)) return JSValueMakeUndefined(ctx);
+  JSObjectRef w = (JSObjectRef)argv[1];
+  JSValueRef r = call_sig(env, b, ctx, cls, recv, w, OP_MGET, 1, argv + 2, exc);
+  if (!r || !JSValueIsNull(ctx, r)) return r;
+  JSValueRef has = call_sig(env, b, ctx, cls, recv, w, OP_MHAS, 1, argv + 2, exc);
+  if (!has) return NULL;
+  return JSValueToBoolean(ctx, has) ? r : JSValueMakeUndefined(ctx);
+}
+
+/* mput(ci, r, key, v): map.put(key, v); TypeError when r is not a Map of
+ * ci. */
+static JSValueRef native_map_put(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  JNIEnv *env = strait__env();
+  jobject recv;
+  jb_class *cls;
+  if (argc < 4 || !coll_recv(env, b, ctx, argv[0], argv[1], &recv, &cls)) {
+    *exc = strait_make_error(ctx, "TypeError", "map entry assigned on a value that is not a live Java Map");
+    return NULL;
+  }
+  JSValueRef r = call_sig(env, b, ctx, cls, recv, (JSObjectRef)argv[1], OP_MPUT, 2,
+                          argv + 2, exc);
+  return r ? JSValueMakeUndefined(ctx) : NULL;
+}
+
+/* Bridge.items, looked up once per process (IDs stay valid while the class
+ * is loaded, and Bridge never unloads). */
+static _Atomic(jmethodID) items_mid;
+
+/* A new JS array of the Java objects in a (converted as a get() would
+ * give them). Each element is stored as it is made, so the array (a local
+ * JSC scans) holds it across the next call. NULL with *exc set. */
+static JSObjectRef js_array_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray a, JSValueRef *exc) {
+  jsize n = a ? (*env)->GetArrayLength(env, a) : 0;
+  JSObjectRef out = JSObjectMakeArray(ctx, 0, NULL, exc);
+  for (jsize i = 0; out && i < n; i++) {
+    jobject x = (*env)->GetObjectArrayElement(env, a, i);
+    JSValueRef v = jb_wrap(env, b, ctx, x, exc);
+    if (x) (*env)->DeleteLocalRef(env, x);
+    if (!v) return NULL;
+    JSObjectSetPropertyAtIndex(ctx, out, (unsigned)i, v, exc);
+    if (*exc) return NULL;
+  }
+  return out;
+}
+
+/* items(v): for a wrapper of a Collection [1, className, elements], of a
+ * Map [2, className, keys (strings), values], of a Java array [3,
+ * className in Java source form ("int[]"), elements]; undefined for any
+ * other value. One crossing. */
+static JSValueRef native_items(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                               const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  if (!b || argc < 1 || !JSValueIsObject(ctx, argv[0])) return JSValueMakeUndefined(ctx);
+  jb_entry *e = jb_entry_of(b, (JSObjectRef)argv[0]);
+  /* EXPLICIT: only exported members, so no contents read by the bridge */
+  if (!e || b->access == JB_HOST_EXPLICIT) return JSValueMakeUndefined(ctx);
+  JNIEnv *env = strait__env();
+  jobject ref = e->ref;
+  jb_class *cls = e->cls;
+  jmethodID mid = atomic_load_explicit(&items_mid, memory_order_acquire);
+  if (!mid) {
+    mid = (*env)->GetStaticMethodID(env, jb.Bridge, "items", "(Ljava/lang/Object;)[Ljava/lang/Object;");
+    if (!mid) {
+      jb_throw_pending(env, b, ctx, exc);
+      return NULL;
+    }
+    atomic_store_explicit(&items_mid, mid, memory_order_release);
+  }
+  jb_maybe_flush(env, b);
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
+  jobjectArray a = (*env)->CallStaticObjectMethod(env, jb.Bridge, mid, ref);
+  strait_gate_resume(b->rt, &susp);
+  if ((*env)->ExceptionCheck(env)) {
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  if (!a) return JSValueMakeUndefined(ctx);
+  JSValueRef parts[4] = {NULL, NULL, NULL, NULL};
+  jsize n = (*env)->GetArrayLength(env, a);
+  jobject kind = n > 0 ? (*env)->GetObjectArrayElement(env, a, 0) : NULL;
+  parts[0] = kind ? jb_wrap(env, b, ctx, kind, exc) : NULL;   /* an Integer: a number */
+  if (kind) (*env)->DeleteLocalRef(env, kind);
+  char sb[256];
+  JSStringRef nm = JSStringCreateWithUTF8CString(jb_source_name(cls->name, sb, sizeof sb));
+  parts[1] = JSValueMakeString(ctx, nm);
+  JSStringRelease(nm);
+  size_t np = 2;
+  for (jsize i = 1; parts[0] && i < n && np < 4; i++) {
+    jobjectArray part = (*env)->GetObjectArrayElement(env, a, i);
+    JSObjectRef arr = js_array_of(env, b, ctx, part, exc);
+    if (part) (*env)->DeleteLocalRef(env, part);
+    if (!arr) break;
+    parts[np++] = arr;
+  }
+  (*env)->DeleteLocalRef(env, a);
+  if (!parts[0] || np != (size_t)n + 1) {
+    if (!*exc) *exc = strait_make_error(ctx, "Error", "cannot read the contents of %s", cls->name);
+    return NULL;
+  }
+  return JSObjectMakeArray(ctx, np, parts, exc);
+}
+
 /* ---- the table the model makes its objects with ------------------------ */
 
 static JSClassRef sig_ctor_class;   /* C['new(type,...)']: callable and a constructor */
@@ -495,5 +871,11 @@ const jb_callbacks jb_js_callbacks = {
   .resolve = native_resolve,
   .array_get = array_get,
   .array_set = array_set,
+  .list_get = native_list_get,
+  .list_set = native_list_set,
+  .list_size = native_list_size,
+  .map_get = native_map_get,
+  .map_put = native_map_put,
+  .items = native_items,
   .sig_ctor_class = get_sig_ctor_class,
 };

@@ -3,7 +3,7 @@
 // takes the bridge's native callbacks and the intrinsics (intrinsics.js) and
 // returns the makers of class constructors, field accessors, iterators,
 // catch-all Proxies, array Proxies and wrappers.
-(function (isInstance, iterStart, iterNext, TOK, resolve, aget, aset, P) {
+(function (isInstance, iterStart, iterNext, TOK, resolve, aget, aset, P, M) {
   'use strict';
   /* Every function called below is either defined here or one of the
    * intrinsics in P, read once when the bridge starts, in a fresh realm; plain
@@ -13,7 +13,10 @@
   const defineProperty = P.defineProperty, create = P.create, protoOf = P.getPrototypeOf, ownKeys = P.keys,
         Rget = P.get, Rset = P.set, Rhas = P.has, RownKeys = P.ownKeys, Rgopd = P.getOwnPropertyDescriptor,
         Rdefine = P.defineOwn, Rdelete = P.deleteProperty, apply = P.apply, ProxyC = P.Proxy,
-        ITER = P.iterator, HAS_INSTANCE = P.hasInstance, INSPECT = P.inspect, Sym = P.Symbol;
+        ITER = P.iterator, HAS_INSTANCE = P.hasInstance, INSPECT = P.inspect, Sym = P.Symbol,
+        TO_PRIMITIVE = P.toPrimitive;
+  /* the natives of collections (js_callbacks.c, "members of collections") */
+  const lget = M.lget, lset = M.lset, lsize = M.lsize, mget = M.mget, mput = M.mput, items = M.items;
   const TypeErr = TypeError, userKeys = Object.keys, ObjectProto = protoOf({});
   const hidden = (v) => ({ __proto__: null, value: v, writable: true, enumerable: false, configurable: true });
   const shown = (v) => ({ __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
@@ -63,7 +66,8 @@
              [ITER]() { return this; } };
   }
   /* catch-all: the Proxy after a class's own members; get and has are told
-   * apart, so `in` answers and a read of a missing member throws */
+   * apart, so `in` answers truthfully and a read of a missing member gives
+   * undefined (a call of it then throws JS's own TypeError) */
   const PROBES = { __proto__: null, then: true, toJSON: true, inspect: true, asymmetricMatch: true, nodeType: true,
                    length: true, prototype: true, caller: true, arguments: true,
                    toPrimitive: true, valueOf: true, toString: true, name: true };
@@ -76,37 +80,215 @@
     for (let i = 0; i < k.length; i++) if (k[i] === '(') return true;
     return false;
   };
-  /* console.log of a Java object: its class name and own keys, not the
-   * member list Object.keys now gives */
-  function inspectJava(depth, options, inspect) {
-    let name = 'JavaObject';
-    try { name = this.getClass().getName(); } catch (e) { /* not a live wrapper */ }
-    if (typeof inspect !== 'function') return name;
-    const own = {}, ks = ownKeys(this);
-    for (let i = 0; i < ks.length; i++) defineProperty(own, ks[i], shown(this[ks[i]]));
-    return name + ' ' + inspect(own, options);
+  /* kinds of a class's instances (attach_catchall in class_objects.c) */
+  const K_LIST = 1, K_MAP = 2, K_COLL = 4, K_ARRAY = 8, K_BUFFER = 16;
+  const MAX_MISSING = 1024;       /* names remembered as missing, per class */
+  const MAX_JSON_DEPTH = 256;     /* nesting of Java collections toJSON converts */
+  const RangeErr = RangeError;
+  const LOWER = 'abcdefghijklmnopqrstuvwxyz', UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', CAP = { __proto__: null };
+  for (let i = 0; i < 26; i++) CAP[LOWER[i]] = UPPER[i];
+  /* "name" -> "Name" (for messages; no String.prototype method) */
+  const upper = (k) => {
+    const c = CAP[k[0]];
+    if (c === undefined) return k;
+    let r = c;
+    for (let i = 1; i < k.length; i++) r += k[i];
+    return r;
+  };
+  /* JSON of a Java List, Collection, Map or array: its elements, nested
+   * Java collections converted too, depth-bounded, a collection inside
+   * itself a TypeError (JSON.stringify's own walk cannot see the cycle, as
+   * every toJSON makes a new array). items() gives fresh arrays: a List's
+   * becomes the result, its elements replaced where they are collections
+   * (own indexes, so no setter of Array.prototype is reached) */
+  function jsonOf(v, depth, path) {
+    if (typeof v !== 'object' || v === null) return v;
+    const it = items(v);
+    if (it === undefined) return v;
+    for (let i = 0; i < depth; i++)
+      if (path[i] === v) throw new TypeErr('Converting circular structure to JSON: a Java ' + it[1] + ' contains itself');
+    if (depth >= MAX_JSON_DEPTH)
+      throw new RangeErr('Java collections nested deeper than ' + MAX_JSON_DEPTH + ' levels cannot become JSON');
+    path[depth] = v;
+    let out;
+    if (it[0] === 2) {
+      const ks = it[2], vs = it[3], n = ks.length;
+      out = {};
+      for (let i = 0; i < n; i++) defineProperty(out, ks[i], shown(jsonOf(vs[i], depth + 1, path)));
+    } else {
+      out = it[2];
+      const n = out.length;
+      for (let i = 0; i < n; i++) {
+        const e = out[i];
+        if (typeof e === 'object' && e !== null) out[i] = jsonOf(e, depth + 1, path);
+      }
+    }
+    path[depth] = undefined;
+    return out;
   }
-  function makeCatchall(ci, isStatic, owner, parent) {
+  function toJSON() { return jsonOf(this, 0, { __proto__: null }); }
+  /* console.log of a Java object: its class name and own keys, not the
+   * member list Object.keys now gives; a List, Collection or array shows
+   * its elements as an array, a Map its entries as an object
+   * ("java.util.ArrayList(2) [ 1, 2 ]"); `inspecting` (this runtime's)
+   * shows a collection inside itself as [Circular] */
+  const inspecting = { __proto__: null, n: 0 };
+  function inspectJava(depth, options, inspect) {
+    let it;
+    try { it = items(this); } catch (e) { it = undefined; }
+    let name = 'JavaObject';
+    if (it !== undefined) name = it[1];
+    else try { name = this.getClass().getName(); } catch (e) { /* not a live wrapper */ }
+    if (typeof inspect !== 'function') return name;
+    if (it === undefined) {
+      const own = {}, ks = ownKeys(this);
+      for (let i = 0; i < ks.length; i++) defineProperty(own, ks[i], shown(this[ks[i]]));
+      return name + ' ' + inspect(own, options);
+    }
+    for (let i = 0; i < inspecting.n; i++) if (inspecting[i] === this) return '[Circular ' + name + ']';
+    const map = it[0] === 2, size = it[2].length;
+    if (depth !== null && depth < 0) return '[' + name + '(' + size + ')]';
+    let shownv = it[2];
+    if (map) {
+      shownv = {};
+      const ks = it[2], vs = it[3];
+      for (let i = 0; i < size; i++) defineProperty(shownv, ks[i], shown(vs[i]));
+    }
+    if (typeof options === 'object' && options !== null) defineProperty(options, 'depth', shown(depth));
+    const d = inspecting.n;
+    inspecting[d] = this;
+    inspecting.n = d + 1;
+    try { return name + '(' + size + ') ' + inspect(shownv, options); }
+    finally { inspecting.n = d; inspecting[d] = undefined; }
+  }
+  /* new ArrayBuffer(buffer), +buffer: a Buffer is not a number; its
+   * string form stays its toString() */
+  function bufferPrimitive(hint) {
+    if (hint === 'number') {
+      let name = 'a java.nio.Buffer';
+      try { name = this.getClass().getName(); } catch (e) { /* not a live wrapper */ }
+      throw new TypeErr(name + ' (a java.nio.Buffer) cannot be used as a number or length, so new ArrayBuffer(buffer) ' +
+                        'cannot copy it: copy its bytes into a Java byte[] with buffer.get(bytes) (or use ' +
+                        'buffer.array() of a heap buffer) and pass that to new Int8Array(bytes)');
+    }
+    return apply(this.toString, this, { __proto__: null, length: 0 });
+  }
+  /* makeCatchall(ci, isStatic, owner, parent, kind, cname): owner's
+   * catch-all. What it resolves is defined on owner (the class's
+   * prototype or constructor), so later reads are inline-cached; a miss is
+   * remembered (instance side, up to MAX_MISSING names; class members
+   * never change) but never defined. Instance side: explicit signatures,
+   * `constructor`, static members through an instance, bean properties
+   * (getX/isX/setX), List elements and `length`, Map entries (keys not
+   * members). Static side: explicit signatures, nested classes, static
+   * bean properties. Assigning a name none of these answers is a
+   * TypeError naming class and property. */
+  function makeCatchall(ci, isStatic, owner, parent, kind, cname) {
     if (!isStatic && parent === ObjectProto)
       defineProperty(owner, INSPECT, hidden(inspectJava));
-    const define = (k, v) => {
-      if (v !== undefined) defineProperty(owner, k, hidden(v));
-      return v;
+    kind = isStatic ? 0 : kind | 0;
+    const isList = (kind & K_LIST) !== 0, isMap = (kind & K_MAP) !== 0;
+    const hasOwn = (k) => Rgopd(owner, k) !== undefined;
+    if ((kind & (K_LIST | K_MAP | K_COLL | K_ARRAY)) !== 0 && !hasOwn('toJSON'))
+      defineProperty(owner, 'toJSON', hidden(toJSON));
+    if ((kind & K_BUFFER) !== 0 && !hasOwn(TO_PRIMITIVE))
+      defineProperty(owner, TO_PRIMITIVE, hidden(bufferPrimitive));
+    if (isList && !hasOwn('length'))
+      defineProperty(owner, 'length', { __proto__: null, configurable: true, enumerable: false,
+        get() { return lsize(ci, this); },
+        set(v) { throw new TypeErr('cannot assign to the length of ' + cname + '; use add, remove or clear'); } });
+    const missing = { __proto__: null };
+    let nmissing = 0;
+    const miss = (k) => {
+      if (!isStatic && nmissing < MAX_MISSING) { missing[k] = true; nmissing++; }
+      return undefined;
+    };
+    /* defines what resolve answered on owner; true when it did */
+    const install = (k, v) => {
+      if (typeof v === 'function') { defineProperty(owner, k, hidden(v)); return true; }
+      if (typeof v === 'object' && v !== null) {                 /* a bean: [getter, setter, getter's name] */
+        const g = v[0], s = v[1], gname = v[2];
+        defineProperty(owner, k, { __proto__: null, configurable: true, enumerable: false, get: g,
+          set: s !== undefined ? s : function (x) {
+            throw new TypeErr('cannot assign to read-only bean property ' + cname + '.' + k + ' (it has ' + gname +
+                              ' and no set' + upper(k) + ')');
+          } });
+        return true;
+      }
+      if (v === 1) {                                             /* a static field read through an instance */
+        const C = resolve(ci, false, 'constructor', true);
+        if (typeof C !== 'function') return false;
+        defineProperty(owner, k, { __proto__: null, configurable: true, enumerable: false,
+          get() { return C[k]; },
+          set(x) {
+            const d = Rgopd(C, k);     /* a static final, read once, is a read-only data property */
+            if (d !== undefined && d.writable === false) throw new TypeErr('cannot assign to final field ' + cname + '.' + k);
+            C[k] = x;
+          } });
+        return true;
+      }
+      return false;
+    };
+    const lookup = (k, quiet) => {
+      if (missing[k] === true) return false;
+      if (install(k, resolve(ci, isStatic, k, quiet, isMap))) return true;
+      miss(k);
+      return false;
+    };
+    /* `valueOf` of an instance whose class has a static valueOf (BigDecimal,
+     * enums): called with arguments, the static method, as Java allows;
+     * without, Object.prototype.valueOf (JS's ToPrimitive calls it so) */
+    const valueOf = (r) => {
+      const f = resolve(ci, false, 'valueOf', true);
+      if (typeof f !== 'function') { miss('valueOf'); return Rget(ObjectProto, 'valueOf', r); }
+      const jsValueOf = Rget(ObjectProto, 'valueOf', r);
+      defineProperty(owner, 'valueOf', hidden(function valueOf() {
+        return arguments.length === 0 ? apply(jsValueOf, this, arguments) : apply(f, this, arguments);
+      }));
+      return Rget(owner, 'valueOf', r);
     };
     return new ProxyC(create(parent), {
       __proto__: null,
       get(t, k, r) {
         if (typeof k === 'string') {
-          if (hasParen(k)) return define(k, resolve(ci, isStatic, k, false));
+          /* a List's elements first: an index names no member */
+          if (isList) { const i = index(k); if (i >= 0) return lget(ci, r, i); }
+          if (hasParen(k)) return install(k, resolve(ci, isStatic, k, false)) ? Rget(owner, k, r) : undefined;
           if (k === 'constructor' && !isStatic) return resolve(ci, false, k, false);
-          if (!(k in t)) return !isStatic && isProbe(k) ? undefined : define(k, resolve(ci, isStatic, k, false));
+          if (k === 'valueOf' && !isStatic && missing[k] !== true) return valueOf(r);
+          if (!(k in t)) {
+            if (lookup(k, false)) return Rget(owner, k, r);
+            return isMap ? mget(ci, r, k) : undefined;
+          }
         }
         return Rget(t, k, r);
       },
       has(t, k) {
         if (k in t) return true;
-        if (typeof k !== 'string' || (!isStatic && !hasParen(k))) return false;
-        return define(k, resolve(ci, isStatic, k, true)) !== undefined;
+        if (typeof k !== 'string') return false;
+        /* a prototype's trap is not told the receiver: every index answers
+         * for a List, and Map keys are entries, not properties */
+        if (isList && index(k) >= 0) return true;
+        return lookup(k, true);
+      },
+      set(t, k, v, r) {
+        if (typeof k !== 'string') return Rset(t, k, v, r);
+        /* a List's elements first (a superclass's catch-all answers `in`
+         * for every index), also of an instance of a JS class extending it
+         * (a wrapper too: its own TOK) */
+        if (isList) {
+          const i = index(k);
+          if (i >= 0 && (protoOf(r) === owner || (typeof r === 'object' && r !== null && Rgopd(r, TOK) !== undefined))) {
+            lset(ci, r, i, v);
+            return true;
+          }
+        }
+        if ((isStatic ? r !== owner : protoOf(r) !== owner) || k in t) return Rset(t, k, v, r);
+        if (hasParen(k) || lookup(k, true)) return Rset(owner, k, v, r);
+        if (isMap) { mput(ci, r, k, v); return true; }
+        throw new TypeErr('cannot set ' + (isStatic ? 'static property ' : 'property ') + k + ' of ' + cname +
+                          ': it has no public ' + (isStatic ? 'static ' : '') + 'field ' + k + ' and no ' +
+                          (isStatic ? 'static ' : '') + 'setter set' + upper(k));
       },
     });
   }

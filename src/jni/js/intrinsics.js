@@ -11,5 +11,6 @@
    has: Reflect.has, ownKeys: Reflect.ownKeys, getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
    defineOwn: Reflect.defineProperty, deleteProperty: Reflect.deleteProperty, apply: Reflect.apply,
    Proxy: Proxy, Symbol: Symbol, iterator: Symbol.iterator, hasInstance: Symbol.hasInstance,
-   inspect: Symbol.for('nodejs.util.inspect.custom'), resizable: ab('resizable'), detached: ab('detached') };
+   inspect: Symbol.for('nodejs.util.inspect.custom'), resizable: ab('resizable'), detached: ab('detached'),
+   toPrimitive: Symbol.toPrimitive };
 })()

@@ -13,9 +13,12 @@
  * helper script) over an empty object whose prototype is S.prototype,
  * reached only when a lookup misses C.prototype. Its get trap resolves
  * explicit signatures ("append(char)"), builds `constructor` lazily, lets
- * JS built-ins through, and reports a missing member as a TypeError; its
- * has trap answers `in` without throwing (a JSClass getProperty callback
- * cannot tell `in` from a read). Constructors have the same arrangement
+ * JS built-ins through, resolves static members read through an instance,
+ * bean properties, List elements and Map entries, and reads a missing
+ * member as undefined; its has trap answers `in` without throwing (a
+ * JSClass getProperty callback cannot tell `in` from a read); its set trap
+ * writes List elements, bean setters and Map entries and refuses other
+ * names (bridge_helper.js makeCatchall). Constructors have the same arrangement
  * for statics: C -> catch-all(C static) -> Function.prototype.
  * The catch-all becomes the prototype only after the members are defined
  * and while C.prototype is not yet anyone's prototype: members are then
@@ -88,6 +91,23 @@ static JSValueRef read_intrinsics(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   return jrt->intrinsics;
 }
 
+/* The natives of the catch-all's collection members (lget, lset, lsize,
+ * mget, mput, items; call/js_callbacks.c) on an object without a
+ * prototype, the helper's last argument. Inside the gate. */
+static JSObjectRef collection_natives(jb_rt *b, JSContextRef ctx) {
+  JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
+  JSObjectSetPrototype(ctx, o, JSValueMakeNull(ctx));
+  static const char *const names[] = {"lget", "lset", "lsize", "mget", "mput", "items"};
+  JSObjectCallAsFunctionCallback fns[] = {b->cb->list_get, b->cb->list_set, b->cb->list_size,
+                                          b->cb->map_get, b->cb->map_put, b->cb->items};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    JSStringRef n = JSStringCreateWithUTF8CString(names[i]);
+    JSObjectSetProperty(ctx, o, n, JSObjectMakeFunctionWithCallback(ctx, n, fns[i]), kJSPropertyAttributeReadOnly, NULL);
+    JSStringRelease(n);
+  }
+  return o;
+}
+
 /* Per-runtime set-up: classes, helper script, cached strings. */
 int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   pthread_once(&classes_once, make_classes);
@@ -119,8 +139,9 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   JSObjectRef aset = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->array_set);
   JSValueRef intr = read_intrinsics(b, ctx, exc);
   if (!intr) return STRAIT_EJS;
-  JSValueRef args[8] = {is_inst, istart, inext, b->token_key, resolve, aget, aset, intr};
-  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 8, args, exc);
+  JSObjectRef coll = collection_natives(b, ctx);
+  JSValueRef args[9] = {is_inst, istart, inext, b->token_key, resolve, aget, aset, intr, coll};
+  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 9, args, exc);
   if (!pair) return STRAIT_EJS;
   b->define_acc = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 1, NULL);
   b->make_ctor = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 0, NULL);
@@ -297,13 +318,57 @@ static bool add_fields(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, JSO
   return JSObjectCallAsFunction(ctx, b->define_acc, NULL, 7, args, exc) != NULL;
 }
 
+/* Kinds of a class's instances the catch-all treats as JS collections
+ * (bridge_helper.js K_*): List (elements, length), Map (entries),
+ * Collection and Java array (toJSON), java.nio.Buffer (not a number). */
+enum { JB_K_LIST = 1, JB_K_MAP = 2, JB_K_COLL = 4, JB_K_ARRAY = 8, JB_K_BUFFER = 16 };
+
+/* java.util.List, java.util.Collection and java.nio.Buffer (global refs,
+ * made once per process and only read afterwards). */
+static jclass kind_list, kind_coll, kind_buffer;
+static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
+
+static jclass global_class(JNIEnv *env, const char *name) {
+  jclass l = (*env)->FindClass(env, name);
+  jclass g = l ? (*env)->NewGlobalRef(env, l) : NULL;
+  if (l) (*env)->DeleteLocalRef(env, l);
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  return g;
+}
+
+static void make_kinds(void) {
+  JNIEnv *env = strait__env();
+  kind_list = global_class(env, "java/util/List");
+  kind_coll = global_class(env, "java/util/Collection");
+  kind_buffer = global_class(env, "java/nio/Buffer");
+}
+
+/* The JB_K_* bits of k's instances. Inside the gate. */
+static int instance_kind(JNIEnv *env, jb_class *k) {
+  pthread_once(&kinds_once, make_kinds);
+  if (k->flags & JB_ARRAY) return JB_K_ARRAY;
+  if (k->flags & JB_PRIMITIVE) return 0;
+  int kind = 0;
+  if (kind_list && (*env)->IsAssignableFrom(env, k->ref, kind_list)) kind |= JB_K_LIST;
+  if (kind_coll && (*env)->IsAssignableFrom(env, k->ref, kind_coll)) kind |= JB_K_COLL;
+  if ((*env)->IsAssignableFrom(env, k->ref, jb.Map)) kind |= JB_K_MAP;
+  if (kind_buffer && (*env)->IsAssignableFrom(env, k->ref, kind_buffer)) kind |= JB_K_BUFFER;
+  return kind;
+}
+
 /* Makes owner's catch-all (a Proxy whose lookups continue at parent) and
- * makes it owner's prototype. owner must not be anyone's prototype yet
- * (see the file comment). false with *exc set on failure. */
-static bool attach_catchall(jb_rt *b, JSContextRef ctx, jb_class *k, bool is_static, JSObjectRef owner,
+ * makes it owner's prototype; it is told the kind of k's instances (its
+ * collection members) and k's name (for messages). owner must not be
+ * anyone's prototype yet (see the file comment). false with *exc set on
+ * failure. */
+static bool attach_catchall(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, bool is_static, JSObjectRef owner,
                             JSObjectRef parent, JSValueRef *exc) {
-  JSValueRef args[4] = {JSValueMakeNumber(ctx, k->index), JSValueMakeBoolean(ctx, is_static), owner, parent};
-  JSValueRef c = JSObjectCallAsFunction(ctx, b->make_catchall, NULL, 4, args, exc);
+  char sb[256];
+  JSStringRef nm = JSStringCreateWithUTF8CString(jb_source_name(k->name, sb, sizeof sb));
+  JSValueRef args[6] = {JSValueMakeNumber(ctx, k->index), JSValueMakeBoolean(ctx, is_static), owner, parent,
+                        JSValueMakeNumber(ctx, is_static ? 0 : instance_kind(env, k)), JSValueMakeString(ctx, nm)};
+  JSStringRelease(nm);
+  JSValueRef c = JSObjectCallAsFunction(ctx, b->make_catchall, NULL, 6, args, exc);
   if (!c) return false;
   JSObjectSetPrototype(ctx, owner, c);
   return true;
@@ -337,7 +402,7 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
       ((k->flags & JB_ARRAY) || (*env)->IsAssignableFrom(env, k->ref, jb.Iterable) ||
        (*env)->IsAssignableFrom(env, k->ref, jb.Map)))
     JSObjectSetPropertyForKey(ctx, proto, b->iter_sym, b->iterate, kJSPropertyAttributeDontEnum, NULL);
-  if (!attach_catchall(b, ctx, k, false, proto, parent, exc)) return NULL;
+  if (!attach_catchall(env, b, ctx, k, false, proto, parent, exc)) return NULL;
   return proto;
 }
 
@@ -373,15 +438,18 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
                             NULL);
   add_methods(env, b, ctx, k, ctor, true);
   if (!add_fields(env, b, ctx, k, ctor, true, exc)) return NULL;
-  if (!attach_catchall(b, ctx, k, true, ctor, b->fn_proto, exc)) return NULL;
+  if (!attach_catchall(env, b, ctx, k, true, ctor, b->fn_proto, exc)) return NULL;
   return ctor;
 }
 
-/* resolve(ci, isStatic, name, quiet): what the catch-all of class ci
- * answers for a name its owner lacks: the function of an explicit
- * signature ("append(char)"), the constructor (`constructor` of an
- * instance), a nested class (static side), undefined for names generic JS
- * code probes on any object, else a TypeError naming class and member.
- * quiet (an `in` test) turns every failure into undefined. The caller
- * stores what it gets on the owner. Inside the gate. */
+/* resolve(ci, isStatic, name, quiet, nobean): what the catch-all of class
+ * ci answers for a name its owner lacks (call/js_callbacks.c): the function
+ * of an explicit signature ("append(char)"), the constructor (`constructor`
+ * of an instance), a nested class (static side), a static member read
+ * through an instance, a bean property ([getter, setter, getter's
+ * signature]; not with nobean, for Maps), else undefined; a TypeError for
+ * a wrong explicit signature, an instance method read on the class and a
+ * member the policy denies. quiet (an `in` test) turns every failure into
+ * undefined. The caller stores what it gets on the owner. Inside the
+ * gate. */
 

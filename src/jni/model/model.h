@@ -491,6 +491,13 @@ struct jb_callbacks {
   JSObjectCallAsFunctionCallback array_get;    /* aget(code, i) */
   JSObjectCallAsFunctionCallback array_set;    /* aset(code, i, v) */
   JSClassRef (*sig_ctor_class)(void);          /* class of explicit-constructor functions */
+  /* members of collections (the catch-all of a List or Map class) */
+  JSObjectCallAsFunctionCallback list_get;     /* lget(ci, r, i) */
+  JSObjectCallAsFunctionCallback list_set;     /* lset(ci, r, i, v) */
+  JSObjectCallAsFunctionCallback list_size;    /* lsize(ci, r) */
+  JSObjectCallAsFunctionCallback map_get;      /* mget(ci, r, key) */
+  JSObjectCallAsFunctionCallback map_put;      /* mput(ci, r, key, v) */
+  JSObjectCallAsFunctionCallback items;        /* items(v): elements of a List, Collection, Map or array */
 };
 
 /* The bound data of a function made by jb_method_fn (or a field accessor

@@ -112,7 +112,8 @@ describe('arrays', () => {
     thrown(() => { delete a[0]; }, TypeError);
     expect(a[0]).toBe(7);
     expect(a['01']).toBe(undefined);
-    a.note = 'x';
+    thrown(() => { a.note = 'x'; }, TypeError, /cannot set property note of int\[\]/);
+    Object.defineProperty(a, 'note', { value: 'x', enumerable: true, writable: true, configurable: true });
     expect(a.note).toBe('x');
     expect(Object.keys(a)).toEqual(['0', '1', '2', 'note']);
     expect(a.getClass().getName()).toBe('[I');

@@ -322,7 +322,9 @@ class SandboxTest {
             assertEquals(7, ((Number) rt.eval("e.item().n")).intValue());
             JsException x = assertThrows(JsException.class, () -> rt.eval("e.secret()"));
             assertTrue(x.getMessage().contains("secret"), x.getMessage());
-            assertFails(rt, "e.hidden");
+            // an unexported member is missing: undefined to read, a TypeError to assign
+            assertEquals("undefined", rt.eval("typeof e.hidden"));
+            assertFails(rt, "e.hidden = 3");
             assertFails(rt, "e.item().twice()");
             assertEquals("[object Object]", rt.eval("e.toString()"));   // JS's own: Java's toString is not exported
             assertEquals(Boolean.FALSE, rt.eval("'secret' in e"));

@@ -463,4 +463,28 @@ final class Bridge {
         throw new IllegalArgumentException(
                 (o == null ? "null" : o.getClass().getName()) + " is not an array or collection");
     }
+
+    /* ---- members of collections (js_callbacks.c native_items) ---- */
+
+    /**
+     * The contents of a collection for JSON and console.log, in one
+     * crossing: {1, elements} for a Collection, {2, keys, values} for a
+     * Map (each key as String.valueOf gives it), {3, elements} for an
+     * array (primitives boxed); null for any other object.
+     */
+    static Object[] items(Object o) {
+        if (o instanceof Map) {
+            Map<?, ?> m = (Map<?, ?>) o;
+            List<String> ks = new ArrayList<>(m.size());
+            List<Object> vs = new ArrayList<>(m.size());
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                ks.add(String.valueOf(e.getKey()));
+                vs.add(e.getValue());
+            }
+            return new Object[] {2, ks.toArray(), vs.toArray()};
+        }
+        if (o instanceof Collection) return new Object[] {1, ((Collection<?>) o).toArray()};
+        if (o != null && o.getClass().isArray()) return new Object[] {3, toArray(o)};
+        return null;
+    }
 }
