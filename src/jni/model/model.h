@@ -501,4 +501,22 @@ static inline jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f) {
   return b && strait__ptrmap_get(&b->fns, f, &v) ? (jb_bound *)v : NULL;
 }
 
+/* ---- batches (model/batches.c) --------------------------------------------- */
+
+/* Most elements one batch moves: iteration and Java.from cross once per
+ * batch of up to this many (a batch's JS values sit on the C stack). */
+#define JB_BATCH 512
+/* Converts objs[from, from + n) (n <= JB_BATCH; a local ref to an Object[])
+ * to JS values in out[0, n), as jb_wrap() converts a call's result (String
+ * and boxes as JS values, null as null, any other object as its one
+ * wrapper): one upcall registers the batch, then each is wrapped with no
+ * release in between. An element that fails (a class the policy denies)
+ * leaves undefined and the first such error in *exc (false); the others
+ * are converted all the same. Inside the gate. */
+bool jb_wrap_batch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray objs, jint from, jint n, JSValueRef *out,
+                   JSValueRef *exc);
+/* jb_wrap_registered() of a call's result (the policy's verdict on results
+ * applies, as in jb_wrap()). Inside the gate. */
+JSValueRef jb_wrap_registered_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc);
+
 #endif /* STRAIT_MODEL_H */

@@ -290,7 +290,12 @@ static JSValueRef java_from(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
     return NULL;
   }
   jb_maybe_flush(env, b);
-  jobjectArray items = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toArray, e->ref);
+  jobject src = e->ref;   /* a global ref: stays while Java runs */
+  /* toArray() runs the collection's own code: the gate is suspended */
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
+  jobjectArray items = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toArray, src);
+  strait_gate_resume(b->rt, &susp);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
@@ -298,12 +303,18 @@ static JSValueRef java_from(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   jsize n = (*env)->GetArrayLength(env, items);
   JSObjectRef arr = JSObjectMakeArray(ctx, 0, NULL, exc);
   if (!arr) { (*env)->DeleteLocalRef(env, items); return NULL; }
-  for (jsize i = 0; i < n; i++) {
-    jobject o = (*env)->GetObjectArrayElement(env, items, i);
-    JSValueRef v = jb_wrap(env, b, ctx, o, exc);
-    if (o) (*env)->DeleteLocalRef(env, o);
-    if (!v) { (*env)->DeleteLocalRef(env, items); return NULL; }
-    JSObjectSetPropertyAtIndex(ctx, arr, (unsigned)i, v, NULL);
+  /* one upcall per JB_BATCH elements (jb_wrap_batch); each batch's values
+   * stay on this stack until they are in arr */
+  JSValueRef vals[JB_BATCH];
+  for (jsize from = 0; from < n; from += JB_BATCH) {
+    jint cnt = n - from < JB_BATCH ? n - from : JB_BATCH;
+    if (!jb_wrap_batch(env, b, ctx, items, from, cnt, vals, exc)) {
+      (*env)->DeleteLocalRef(env, items);
+      return NULL;
+    }
+    JSLock(ctx);   /* the stores then take the VM lock cheaply */
+    for (jint i = 0; i < cnt; i++) JSObjectSetPropertyAtIndex(ctx, arr, (unsigned)(from + i), vals[i], NULL);
+    JSUnlock(ctx);
   }
   (*env)->DeleteLocalRef(env, items);
   return arr;
