@@ -347,6 +347,84 @@ out:
   return r;
 }
 
+/* ---- results: a String or a box without the ObjectTable upcall ---------- */
+
+/* jb_member.seen_ret: what a method's last object result was. A call site
+ * whose results keep one class (List.get over Integers, a getter of
+ * Strings) tests only for that class; any other result goes the general
+ * way (jb_to_js, which asks the ObjectTable) and updates it. */
+enum { JB_SEEN_UNKNOWN = 0, JB_SEEN_INT, JB_SEEN_DOUBLE, JB_SEEN_LONG, JB_SEEN_STRING, JB_SEEN_OTHER };
+
+/* The value fields of the boxes: read directly (JNI ignores access), as
+ * Integer.intValue() would return them. Looked up once per process (the
+ * same answer on every thread, so a race only repeats the lookup). */
+static _Atomic(jfieldID) int_value, double_value, long_value;
+
+static jfieldID value_field(JNIEnv *env, _Atomic(jfieldID) *slot, jclass c, const char *sig) {
+  jfieldID f = atomic_load_explicit(slot, memory_order_acquire);
+  if (f) return f;
+  f = (*env)->GetFieldID(env, c, "value", sig);
+  if (!f) {
+    (*env)->ExceptionClear(env);
+    return NULL;
+  }
+  atomic_store_explicit(slot, f, memory_order_release);
+  return f;
+}
+
+/* Which JB_SEEN_* class o (not null) is. */
+static int seen_class(JNIEnv *env, jobject o) {
+  if ((*env)->IsInstanceOf(env, o, strait__jc.Integer)) return JB_SEEN_INT;
+  if ((*env)->IsInstanceOf(env, o, strait__jc.String)) return JB_SEEN_STRING;
+  if ((*env)->IsInstanceOf(env, o, strait__jc.Double)) return JB_SEEN_DOUBLE;
+  if ((*env)->IsInstanceOf(env, o, strait__jc.Long)) return JB_SEEN_LONG;
+  return JB_SEEN_OTHER;
+}
+
+/* The JS value of m's object result o (not null) when it is an Integer,
+ * Double, Long or String (the same value jb_to_js gives), through m's
+ * seen_ret; NULL otherwise (the caller converts it the general way).
+ * Inside the gate. */
+static JSValueRef fast_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, jobject o, JSValueRef *exc) {
+  int seen = atomic_load_explicit(&m->seen_ret, memory_order_relaxed);
+  bool hit;
+  switch (seen) {
+  case JB_SEEN_INT: hit = (*env)->IsInstanceOf(env, o, strait__jc.Integer); break;
+  case JB_SEEN_STRING: hit = (*env)->IsInstanceOf(env, o, strait__jc.String); break;
+  case JB_SEEN_DOUBLE: hit = (*env)->IsInstanceOf(env, o, strait__jc.Double); break;
+  case JB_SEEN_LONG: hit = (*env)->IsInstanceOf(env, o, strait__jc.Long); break;
+  default: hit = false; break;
+  }
+  if (!hit) {
+    /* a site that gave other objects before tests again only every 64th
+     * call on this thread (its results may have changed class) */
+    static _Thread_local unsigned tick;
+    if (seen == JB_SEEN_OTHER && (++tick & 63) != 0) return NULL;
+    seen = seen_class(env, o);
+    atomic_store_explicit(&m->seen_ret, (unsigned char)seen, memory_order_relaxed);
+  }
+  jvalue v;
+  jfieldID f;
+  switch (seen) {
+  case JB_SEEN_INT:
+    if (!(f = value_field(env, &int_value, strait__jc.Integer, "I"))) return NULL;
+    v.i = (*env)->GetIntField(env, o, f);
+    return jb_to_js(env, b, ctx, 'I', v, exc);
+  case JB_SEEN_DOUBLE:
+    if (!(f = value_field(env, &double_value, strait__jc.Double, "D"))) return NULL;
+    v.d = (*env)->GetDoubleField(env, o, f);
+    return jb_to_js(env, b, ctx, 'D', v, exc);
+  case JB_SEEN_LONG:
+    if (!(f = value_field(env, &long_value, strait__jc.Long, "J"))) return NULL;
+    v.j = (*env)->GetLongField(env, o, f);
+    return jb_to_js(env, b, ctx, 'J', v, exc);
+  case JB_SEEN_STRING:
+    return jb_string_to_js(env, ctx, (jstring)o);
+  default:
+    return NULL;
+  }
+}
+
 /* Calls m; the gate is suspended around the Java call. */
 static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject recv, const jvalue *jv) {
   jvalue r;
@@ -491,9 +569,15 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     jb_throw_pending(env, b, ctx, exc);
     goto done;
   }
-  /* a method returning its receiver (builders) needs no table lookup */
-  if (self && r.l && (m->ret == 'L' || m->ret == 'Q' || m->ret == 'U' || m->ret == 'O') &&
-      (*env)->IsSameObject(env, r.l, recv))
+  /* a String or a box, converted without the ObjectTable upcall; a
+   * method returning its receiver (builders) needs no table lookup either */
+  if (r.l && (m->ret == 'O' || m->ret == 'L' || m->ret == 'Q' || m->ret == 'N') &&
+      (result = fast_result(env, b, ctx, m, r.l, exc)))
+    ;
+  else if (*exc)
+    ;
+  else if (self && r.l && (m->ret == 'L' || m->ret == 'Q' || m->ret == 'U' || m->ret == 'O') &&
+           (*env)->IsSameObject(env, r.l, recv))
     result = self;
   else
     result = jb_to_js(env, b, ctx, m->ret, r, exc);

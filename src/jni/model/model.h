@@ -49,6 +49,7 @@ typedef struct jb_member {
   bool is_final;
   bool varargs;
   _Atomic signed char cs;   /* @CallerSensitive (called via Bridge.invokeSensitive): JB_CS_* */
+  _Atomic unsigned char seen_ret; /* the class of its last object result (call/js_to_java.c, JB_SEEN_*) */
   int nparams;
   char ret;                 /* type code of the result / field */
   int ret_cls;              /* class index of the result / field type */

@@ -245,3 +245,40 @@ describe('Java.from', () => {
     thrown(() => Java.from(new java.lang.Object()), Error, /not an array or collection/);
   });
 });
+
+describe('results of one call site whose class changes', () => {
+  it('convert each result by its own class, whatever the site gave before', () => {
+    const o = new java.lang.Object();
+    const l = new ArrayList();
+    const add = (x) => l.add(x);
+    add(java.lang.Integer.valueOf(-5));
+    add('é€𝄞');
+    add(java.lang.Double.valueOf(0.5));
+    add(java.lang.Long.valueOf('9007199254740993'));
+    add(java.lang.Long.valueOf(12));
+    add(o);
+    add(null);
+    add(java.lang.Float.valueOf(1.5));
+    add(java.lang.Short.valueOf(3));
+    add(java.lang.Double.valueOf(NaN));
+    const want = [-5, 'é€𝄞', 0.5, 9007199254740993n, 12, o, null, 1.5, 3, NaN];
+    // runs of one class, then alternation, long enough for a site to settle
+    const orders = [[0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5, 5, 5, 0], [5, 0, 1, 2, 3, 4, 6, 7, 8, 9]];
+    for (let round = 0; round < 200; round++) {
+      for (const order of orders) {
+        for (const i of order) {
+          const v = l.get(i);
+          if (!Object.is(v, want[i])) throw new Error('element ' + i + ': ' + String(v) + ' in round ' + round);
+        }
+      }
+    }
+    expect(typeof l.get(3)).toBe('bigint');
+    expect(l.get(5) === o).toBe(true);
+  });
+
+  it('keep returning the receiver of a builder as the same wrapper', () => {
+    const sb = new java.lang.StringBuilder();
+    for (let i = 0; i < 200; i++) expect(sb.append('x') === sb).toBe(true);
+    expect(sb.length()).toBe(200);
+  });
+});
