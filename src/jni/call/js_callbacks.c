@@ -467,8 +467,12 @@ static JSValueRef array_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
     (*env)->GetDoubleArrayRegion(env, e->ref, ix, 1, &v.d);
     return jb_imm_ok ? jb_imm_double(v.d) : JSValueMakeNumber(ctx, v.d);
   default: {
+    /* the class of the last element read on this thread (a loop reads one
+     * array): a String or box element needs no ObjectTable upcall */
+    static _Thread_local _Atomic unsigned char seen;
     v.l = (*env)->GetObjectArrayElement(env, e->ref, ix);
-    JSValueRef r = jb_wrap(env, b, ctx, v.l, exc);
+    JSValueRef r = v.l ? jb_fast_result(env, b, ctx, &seen, v.l, exc) : NULL;
+    if (!r && !*exc) r = jb_wrap(env, b, ctx, v.l, exc);
     if (v.l) (*env)->DeleteLocalRef(env, v.l);
     return r;
   }

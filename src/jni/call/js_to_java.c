@@ -381,12 +381,10 @@ static int seen_class(JNIEnv *env, jobject o) {
   return JB_SEEN_OTHER;
 }
 
-/* The JS value of m's object result o (not null) when it is an Integer,
- * Double, Long or String (the same value jb_to_js gives), through m's
- * seen_ret; NULL otherwise (the caller converts it the general way).
- * Inside the gate. */
-static JSValueRef fast_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *m, jobject o, JSValueRef *exc) {
-  int seen = atomic_load_explicit(&m->seen_ret, memory_order_relaxed);
+/* See call/call.h. Inside the gate. */
+JSValueRef jb_fast_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, _Atomic unsigned char *seen_ret, jobject o,
+                          JSValueRef *exc) {
+  int seen = atomic_load_explicit(seen_ret, memory_order_relaxed);
   bool hit;
   switch (seen) {
   case JB_SEEN_INT: hit = (*env)->IsInstanceOf(env, o, strait__jc.Integer); break;
@@ -401,7 +399,7 @@ static JSValueRef fast_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member
     static _Thread_local unsigned tick;
     if (seen == JB_SEEN_OTHER && (++tick & 63) != 0) return NULL;
     seen = seen_class(env, o);
-    atomic_store_explicit(&m->seen_ret, (unsigned char)seen, memory_order_relaxed);
+    atomic_store_explicit(seen_ret, (unsigned char)seen, memory_order_relaxed);
   }
   jvalue v;
   jfieldID f;
@@ -572,7 +570,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   /* a String or a box, converted without the ObjectTable upcall; a
    * method returning its receiver (builders) needs no table lookup either */
   if (r.l && (m->ret == 'O' || m->ret == 'L' || m->ret == 'Q' || m->ret == 'N') &&
-      (result = fast_result(env, b, ctx, m, r.l, exc)))
+      (result = jb_fast_result(env, b, ctx, &m->seen_ret, r.l, exc)))
     ;
   else if (*exc)
     ;

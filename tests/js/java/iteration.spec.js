@@ -276,6 +276,21 @@ describe('results of one call site whose class changes', () => {
     expect(l.get(5) === o).toBe(true);
   });
 
+  it('read Object[] elements of changing classes (toArray) as their own values', () => {
+    const o = new java.lang.Object();
+    const l = new ArrayList();
+    for (const x of [java.lang.Integer.valueOf(1), 's', java.lang.Double.valueOf(2.5), o, null,
+                     java.lang.Long.valueOf('-9007199254740993')]) l.add(x);
+    const a = l.toArray();
+    const want = [1, 's', 2.5, o, null, -9007199254740993n];
+    for (let round = 0; round < 200; round++) {
+      for (const i of [0, 0, 1, 1, 2, 3, 3, 4, 5, 0]) {
+        if (!Object.is(a[i], want[i])) throw new Error('element ' + i + ' in round ' + round);
+      }
+    }
+    expect(a[3] === o).toBe(true);
+  });
+
   it('keep returning the receiver of a builder as the same wrapper', () => {
     const sb = new java.lang.StringBuilder();
     for (let i = 0; i < 200; i++) expect(sb.append('x') === sb).toBe(true);
