@@ -121,12 +121,21 @@ static bool describe_mismatch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member
   return true;
 }
 
+/* True when two keys of n bytes are equal: inline, as keys are a few bytes
+ * (one per argument) and a call through the PLT to memcmp cost more than
+ * the comparison on every cached call. */
+static inline bool same_key(const unsigned char *a, const unsigned char *b, int n) {
+  for (int i = 0; i < n; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 static jb_member *resolve(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, const jb_arg *args, size_t argc,
                           bool *as_varargs, JSValueRef *exc) {
   unsigned char key[256];
   int klen = make_key(args, argc, key, (int)sizeof key);
   for (jb_choice *c = atomic_load_explicit(&g->cache, memory_order_acquire); c; c = c->next) {
-    if (c->keylen == klen && memcmp(c->key, key, (size_t)klen) == 0) {
+    if (c->keylen == klen && same_key(c->key, key, klen)) {
       jb_member *m = (jb_member *)((uintptr_t)c->member & ~(uintptr_t)1);
       *as_varargs = ((uintptr_t)c->member & 1) != 0;
       return m;
@@ -567,15 +576,20 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     jb_throw_pending(env, b, ctx, exc);
     goto done;
   }
-  /* a String or a box, converted without the ObjectTable upcall; a
-   * method returning its receiver (builders) needs no table lookup either */
-  if (r.l && (m->ret == 'O' || m->ret == 'L' || m->ret == 'Q' || m->ret == 'N') &&
-      (result = jb_fast_result(env, b, ctx, &m->seen_ret, r.l, exc)))
+  /* a method returning its receiver (builders) needs no table lookup; a
+   * String or a box is converted without the ObjectTable upcall. A site
+   * whose results were other objects (builders) asks for its receiver
+   * first. */
+  bool builder = self && r.l && (m->ret == 'L' || m->ret == 'Q' || m->ret == 'U' || m->ret == 'O');
+  if (builder && atomic_load_explicit(&m->seen_ret, memory_order_relaxed) == JB_SEEN_OTHER &&
+      (*env)->IsSameObject(env, r.l, recv))
+    result = self;
+  else if (r.l && (m->ret == 'O' || m->ret == 'L' || m->ret == 'Q' || m->ret == 'N') &&
+           (result = jb_fast_result(env, b, ctx, &m->seen_ret, r.l, exc)))
     ;
   else if (*exc)
     ;
-  else if (self && r.l && (m->ret == 'L' || m->ret == 'Q' || m->ret == 'U' || m->ret == 'O') &&
-           (*env)->IsSameObject(env, r.l, recv))
+  else if (builder && (*env)->IsSameObject(env, r.l, recv))
     result = self;
   else
     result = jb_to_js(env, b, ctx, m->ret, r, exc);
