@@ -486,8 +486,8 @@ struct jb_callbacks {
   JSObjectCallAsFunctionCallback field_get;    /* accessors of one field */
   JSObjectCallAsFunctionCallback field_set;
   JSObjectCallAsFunctionCallback is_instance;  /* isInstance(ci, v) */
-  JSObjectCallAsFunctionCallback iter_start;   /* iterStart(obj) */
-  JSObjectCallAsFunctionCallback iter_next;    /* iterNext(it) */
+  JSObjectCallAsFunctionCallback iter_start;   /* iterStart(obj) -> [iterator, kind] */
+  JSObjectCallAsFunctionCallback iter_next;    /* iterNext(it, max, pairs) -> a batch of elements */
   JSObjectCallAsFunctionCallback resolve;      /* the catch-all's resolve(ci, isStatic, name, quiet) */
   JSObjectCallAsFunctionCallback array_get;    /* aget(code, i) */
   JSObjectCallAsFunctionCallback array_set;    /* aset(code, i, v) */
