@@ -16,6 +16,7 @@
 #   BENCH_JS_ROUND_MS, BENCH_JS_ROUNDS            JS rounds (40, 5)
 #   BENCH_JS_WARMUP_MS                            JS warm-up at least (500)
 #   BENCH_JS_PASSES number of passes over the JS engines (default 3)
+#   BENCH_JS_GROUPS JS groups to run (bench/js/GROUP.js), default all
 #   BENCH_SPAWN_RUNS, BENCH_SPAWN_WARMUP          start-up runs per pass (5, 2)
 #   BENCH_STARTUP_PASSES                          start-up passes (3)
 #   BENCH_TIMEOUT   seconds one benchmark program may run (default 150)
@@ -140,10 +141,16 @@ if want js; then
     for src in $(ls bench/js/*.js | sort); do
       g=$(basename "$src" .js)
       [ "$g" = prelude ] && continue
+      if [ -n "${BENCH_JS_GROUPS:-}" ]; then
+        case " $BENCH_JS_GROUPS " in *" $g "*) ;; *) continue ;; esac
+      fi
       engines="strait jsc rhino"
       # compute.* also with a time limit and a heap limit set, far from
       # what the workloads use: the cost of limits to code within them
       [ "$g" = compute ] && engines="strait strait_limited jsc rhino"
+      # realistic.* loops with for...of, which Rhino parses in ES2015 mode
+      rhino_version=""
+      [ "$g" = realistic ] && rhino_version="-version 200"
       for engine in $engines; do
         f="$OUT/js/$g.$engine.js"
         {
@@ -165,7 +172,7 @@ if want js; then
           rhino)
             if [ ! -f "$RHINO_JAR" ]; then skip "$g" "*.rhino" "no $RHINO_JAR"; continue; fi
             collect "$g" "*.rhino" "$JAVA" -cp "$RHINO_JAR:$OUT/classes" \
-              org.mozilla.javascript.tools.shell.Main -opt 9 "$f" ;;
+              org.mozilla.javascript.tools.shell.Main -opt 9 $rhino_version "$f" ;;
         esac
       done
     done
@@ -233,7 +240,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null)
 echo
 cat "$OUT/RESULTS.md"
 
-if [ -z "${BENCH_ONLY:-}" ] && [ -z "${BENCH_FILTER:-}" ]; then
+if [ -z "${BENCH_ONLY:-}" ] && [ -z "${BENCH_FILTER:-}" ] && [ -z "${BENCH_JS_GROUPS:-}" ]; then
   cp "$OUT/RESULTS.md" bench/RESULTS.md
   if grep -q '<!-- bench:start -->' README.md && grep -q '<!-- bench:end -->' README.md; then
     awk -v table="$OUT/table.md" '

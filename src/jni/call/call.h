@@ -60,4 +60,12 @@ void strait__futures_cancel_all(JNIEnv *env, strait__jrt *jrt, strait__hstate *s
  * are registered with the others). Once, from strait__jni_init(). */
 int strait__codec_jni_init(JNIEnv *env);
 
+/* The JS value of o (not null), an object result or Java array element,
+ * when it is an Integer, Double, Long or String (the value jb_to_js gives),
+ * with no upcall; NULL otherwise (the caller converts it the general way).
+ * *seen_ret (a JB_SEEN_* class, per method or per thread) is the class the
+ * site gave last: only it is tested, and a miss updates it. Inside the gate. */
+JSValueRef jb_fast_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, _Atomic unsigned char *seen_ret, jobject o,
+                          JSValueRef *exc);
+
 #endif /* STRAIT_CALL_H */

@@ -18,6 +18,7 @@
  */
 #include "call/call.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,29 @@ static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef sel
   return e->ref;
 }
 
-/* iterStart(obj): a Java Iterator over obj (Iterable, Map entries, array). */
+/* Iteration kinds iterStart reports (bridge_helper.js, iterate): */
+enum {
+  JB_ITER_OWN = 0,     /* an iterator made for this loop: read ahead in batches */
+  JB_ITER_PAIRS = 1,   /* a Map's entries, read ahead, each as [key, value] */
+  JB_ITER_GIVEN = 2,   /* the object is itself an Iterator the script holds:
+                        * one element per crossing, never advanced past what
+                        * was handed out */
+};
+
+/* Bridge.iterBatch, looked up once per process (the same answer on every
+ * thread, so a race only repeats the lookup). */
+static _Atomic(jmethodID) iter_batch;
+
+static jmethodID iter_batch_id(JNIEnv *env) {
+  jmethodID m = atomic_load_explicit(&iter_batch, memory_order_acquire);
+  if (m) return m;
+  m = (*env)->GetStaticMethodID(env, jb.Bridge, "iterBatch", "(Ljava/util/Iterator;[Ljava/lang/Object;IZ)I");
+  if (m) atomic_store_explicit(&iter_batch, m, memory_order_release);
+  return m;
+}
+
+/* iterStart(obj): [a Java Iterator over obj (Iterable, Map entries,
+ * Iterator, array), its kind (JB_ITER_*)]. */
 static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                     const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = bridge_of_fn(ctx, fn);
@@ -95,42 +118,94 @@ static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRe
     return NULL;
   }
   jb_maybe_flush(env, b);
+  jobject obj = e->ref;   /* a global ref: the entry may move while Java runs, the ref stays */
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
-  jobject it = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterator, e->ref);
+  jobject it = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterator, obj);
   strait_gate_resume(b->rt, &susp);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
-  JSValueRef r = jb_wrap_given(env, b, ctx, it, exc);   /* the bridge made it */
+  int kind = (*env)->IsSameObject(env, it, obj) ? JB_ITER_GIVEN
+             : (*env)->IsInstanceOf(env, obj, jb.Map) ? JB_ITER_PAIRS : JB_ITER_OWN;
+  JSValueRef st[2];
+  st[0] = jb_wrap_given(env, b, ctx, it, exc);   /* the bridge made it */
   (*env)->DeleteLocalRef(env, it);
-  return r;
+  if (!st[0]) return NULL;
+  st[1] = JSValueMakeNumber(ctx, kind);
+  return JSObjectMakeArray(ctx, 2, st, exc);
 }
 
-/* iterNext(it): the next element, or the DONE marker. */
+/* iterNext(it, max, pairs): a JS array of the next elements of Java
+ * iterator it, at most max (1..JB_BATCH) per crossing, converted as
+ * results are (pairs: each Map entry as [key, value]); fewer than max when
+ * it has no more. When the iterator throws after the first element of the
+ * batch, the array ends with the JS error and then TOK, and the helper
+ * throws it after handing out the elements before it. */
 static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                    const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = bridge_of_fn(ctx, fn);
   JNIEnv *env = strait__env();
   jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
-  if (!e) return b->token_key;
+  if (!e) return JSObjectMakeArray(ctx, 0, NULL, exc);
+  double want = argc > 1 && JSValueIsNumber(ctx, argv[1]) ? JSValueToNumber(ctx, argv[1], NULL) : 1;
+  jint max = want >= JB_BATCH ? JB_BATCH : want >= 1 ? (jint)want : 1;
+  bool pairs = argc > 2 && JSValueToBoolean(ctx, argv[2]);
+  jint slots = pairs ? 2 * max : max;
   jb_maybe_flush(env, b);
-  strait_suspension susp;
-  strait_gate_suspend(b->rt, &susp);
-  jobject v = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterNext, e->ref);
-  strait_gate_resume(b->rt, &susp);
-  if ((*env)->ExceptionCheck(env)) {
+  jobject it = e->ref;
+  jmethodID m = iter_batch_id(env);
+  jobjectArray out = m ? (*env)->NewObjectArray(env, slots + 1, strait__jc.Object, NULL) : NULL;
+  if (!out) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
-  if (v && (*env)->IsSameObject(env, v, jb.done)) {
-    (*env)->DeleteLocalRef(env, v);
-    return b->token_key;
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
+  jint k = (*env)->CallStaticIntMethod(env, jb.Bridge, m, it, out, max, (jboolean)pairs);
+  strait_gate_resume(b->rt, &susp);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->DeleteLocalRef(env, out);
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
   }
-  JSValueRef r = jb_wrap(env, b, ctx, v, exc);
-  if (v) (*env)->DeleteLocalRef(env, v);
-  return r;
+  if (k < 0 || k > slots) k = 0;
+  /* the values stay on this stack (seen by the collector's scan) until
+   * they are in the array */
+  JSValueRef vals[2 * JB_BATCH + 2];
+  bool ok = true;
+  for (jint from = 0; ok && from < k; from += JB_BATCH) {
+    jint n = k - from < JB_BATCH ? k - from : JB_BATCH;
+    ok = jb_wrap_batch(env, b, ctx, out, from, n, vals + from, exc);
+  }
+  jthrowable later = ok ? (*env)->GetObjectArrayElement(env, out, slots) : NULL;
+  (*env)->DeleteLocalRef(env, out);
+  if (!ok) {
+    if (later) (*env)->DeleteLocalRef(env, later);
+    return NULL;
+  }
+  jint count = k;
+  if (pairs) {
+    count = k / 2;
+    for (jint i = 0; i < count; i++) {
+      JSObjectRef pair = JSObjectMakeArray(ctx, 2, vals + 2 * i, exc);
+      if (!pair) {
+        if (later) (*env)->DeleteLocalRef(env, later);
+        return NULL;
+      }
+      vals[i] = pair;   /* i <= 2i: read before written */
+    }
+  }
+  if (later) {
+    JSValueRef err = NULL;
+    (*env)->Throw(env, later);
+    (*env)->DeleteLocalRef(env, later);
+    jb_throw_pending(env, b, ctx, &err);
+    vals[count++] = err ? err : JSValueMakeUndefined(ctx);
+    vals[count++] = b->token_key;
+  }
+  return JSObjectMakeArray(ctx, (size_t)count, vals, exc);
 }
 
 /* Getter of one field (this = the receiver for instance fields). */
@@ -506,8 +581,12 @@ static JSValueRef array_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
     (*env)->GetDoubleArrayRegion(env, e->ref, ix, 1, &v.d);
     return jb_imm_ok ? jb_imm_double(v.d) : JSValueMakeNumber(ctx, v.d);
   default: {
+    /* the class of the last element read on this thread (a loop reads one
+     * array): a String or box element needs no ObjectTable upcall */
+    static _Thread_local _Atomic unsigned char seen;
     v.l = (*env)->GetObjectArrayElement(env, e->ref, ix);
-    JSValueRef r = jb_wrap(env, b, ctx, v.l, exc);
+    JSValueRef r = v.l ? jb_fast_result(env, b, ctx, &seen, v.l, exc) : NULL;
+    if (!r && !*exc) r = jb_wrap(env, b, ctx, v.l, exc);
     if (v.l) (*env)->DeleteLocalRef(env, v.l);
     return r;
   }

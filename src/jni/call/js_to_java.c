@@ -121,12 +121,21 @@ static bool describe_mismatch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member
   return true;
 }
 
+/* True when two keys of n bytes are equal: inline, as keys are a few bytes
+ * (one per argument) and a call through the PLT to memcmp cost more than
+ * the comparison on every cached call. */
+static inline bool same_key(const unsigned char *a, const unsigned char *b, int n) {
+  for (int i = 0; i < n; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 static jb_member *resolve(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_group *g, const jb_arg *args, size_t argc,
                           bool *as_varargs, JSValueRef *exc) {
   unsigned char key[256];
   int klen = make_key(args, argc, key, (int)sizeof key);
   for (jb_choice *c = atomic_load_explicit(&g->cache, memory_order_acquire); c; c = c->next) {
-    if (c->keylen == klen && memcmp(c->key, key, (size_t)klen) == 0) {
+    if (c->keylen == klen && same_key(c->key, key, klen)) {
       jb_member *m = (jb_member *)((uintptr_t)c->member & ~(uintptr_t)1);
       *as_varargs = ((uintptr_t)c->member & 1) != 0;
       return m;
@@ -347,6 +356,82 @@ out:
   return r;
 }
 
+/* ---- results: a String or a box without the ObjectTable upcall ---------- */
+
+/* jb_member.seen_ret: what a method's last object result was. A call site
+ * whose results keep one class (List.get over Integers, a getter of
+ * Strings) tests only for that class; any other result goes the general
+ * way (jb_to_js, which asks the ObjectTable) and updates it. */
+enum { JB_SEEN_UNKNOWN = 0, JB_SEEN_INT, JB_SEEN_DOUBLE, JB_SEEN_LONG, JB_SEEN_STRING, JB_SEEN_OTHER };
+
+/* The value fields of the boxes: read directly (JNI ignores access), as
+ * Integer.intValue() would return them. Looked up once per process (the
+ * same answer on every thread, so a race only repeats the lookup). */
+static _Atomic(jfieldID) int_value, double_value, long_value;
+
+static jfieldID value_field(JNIEnv *env, _Atomic(jfieldID) *slot, jclass c, const char *sig) {
+  jfieldID f = atomic_load_explicit(slot, memory_order_acquire);
+  if (f) return f;
+  f = (*env)->GetFieldID(env, c, "value", sig);
+  if (!f) {
+    (*env)->ExceptionClear(env);
+    return NULL;
+  }
+  atomic_store_explicit(slot, f, memory_order_release);
+  return f;
+}
+
+/* Which JB_SEEN_* class o (not null) is. */
+static int seen_class(JNIEnv *env, jobject o) {
+  if ((*env)->IsInstanceOf(env, o, strait__jc.Integer)) return JB_SEEN_INT;
+  if ((*env)->IsInstanceOf(env, o, strait__jc.String)) return JB_SEEN_STRING;
+  if ((*env)->IsInstanceOf(env, o, strait__jc.Double)) return JB_SEEN_DOUBLE;
+  if ((*env)->IsInstanceOf(env, o, strait__jc.Long)) return JB_SEEN_LONG;
+  return JB_SEEN_OTHER;
+}
+
+/* See call/call.h. Inside the gate. */
+JSValueRef jb_fast_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, _Atomic unsigned char *seen_ret, jobject o,
+                          JSValueRef *exc) {
+  int seen = atomic_load_explicit(seen_ret, memory_order_relaxed);
+  bool hit;
+  switch (seen) {
+  case JB_SEEN_INT: hit = (*env)->IsInstanceOf(env, o, strait__jc.Integer); break;
+  case JB_SEEN_STRING: hit = (*env)->IsInstanceOf(env, o, strait__jc.String); break;
+  case JB_SEEN_DOUBLE: hit = (*env)->IsInstanceOf(env, o, strait__jc.Double); break;
+  case JB_SEEN_LONG: hit = (*env)->IsInstanceOf(env, o, strait__jc.Long); break;
+  default: hit = false; break;
+  }
+  if (!hit) {
+    /* a site that gave other objects before tests again only every 64th
+     * call on this thread (its results may have changed class) */
+    static _Thread_local unsigned tick;
+    if (seen == JB_SEEN_OTHER && (++tick & 63) != 0) return NULL;
+    seen = seen_class(env, o);
+    atomic_store_explicit(seen_ret, (unsigned char)seen, memory_order_relaxed);
+  }
+  jvalue v;
+  jfieldID f;
+  switch (seen) {
+  case JB_SEEN_INT:
+    if (!(f = value_field(env, &int_value, strait__jc.Integer, "I"))) return NULL;
+    v.i = (*env)->GetIntField(env, o, f);
+    return jb_to_js(env, b, ctx, 'I', v, exc);
+  case JB_SEEN_DOUBLE:
+    if (!(f = value_field(env, &double_value, strait__jc.Double, "D"))) return NULL;
+    v.d = (*env)->GetDoubleField(env, o, f);
+    return jb_to_js(env, b, ctx, 'D', v, exc);
+  case JB_SEEN_LONG:
+    if (!(f = value_field(env, &long_value, strait__jc.Long, "J"))) return NULL;
+    v.j = (*env)->GetLongField(env, o, f);
+    return jb_to_js(env, b, ctx, 'J', v, exc);
+  case JB_SEEN_STRING:
+    return jb_string_to_js(env, ctx, (jstring)o);
+  default:
+    return NULL;
+  }
+}
+
 /* Calls m; the gate is suspended around the Java call. */
 static jvalue call_java(JNIEnv *env, jb_rt *b, jb_member *m, jclass cls, jobject recv, const jvalue *jv) {
   jvalue r;
@@ -491,9 +576,20 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     jb_throw_pending(env, b, ctx, exc);
     goto done;
   }
-  /* a method returning its receiver (builders) needs no table lookup */
-  if (self && r.l && (m->ret == 'L' || m->ret == 'Q' || m->ret == 'U' || m->ret == 'O') &&
+  /* a method returning its receiver (builders) needs no table lookup; a
+   * String or a box is converted without the ObjectTable upcall. A site
+   * whose results were other objects (builders) asks for its receiver
+   * first. */
+  bool builder = self && r.l && (m->ret == 'L' || m->ret == 'Q' || m->ret == 'U' || m->ret == 'O');
+  if (builder && atomic_load_explicit(&m->seen_ret, memory_order_relaxed) == JB_SEEN_OTHER &&
       (*env)->IsSameObject(env, r.l, recv))
+    result = self;
+  else if (r.l && (m->ret == 'O' || m->ret == 'L' || m->ret == 'Q' || m->ret == 'N') &&
+           (result = jb_fast_result(env, b, ctx, &m->seen_ret, r.l, exc)))
+    ;
+  else if (*exc)
+    ;
+  else if (builder && (*env)->IsSameObject(env, r.l, recv))
     result = self;
   else
     result = jb_to_js(env, b, ctx, m->ret, r, exc);

@@ -59,11 +59,33 @@
       }
     }
   }
+  /* for...of over a Java Iterable, Map or Iterator: elements cross in
+   * batches (one crossing each) of 8, 32, 128, then 512, so a loop that
+   * breaks early takes few elements from its iterator; a Map gives
+   * [key, value] pairs; an Iterator the script holds (kind 2) one element
+   * per crossing, so it is never advanced past what the loop saw. An
+   * exception of the iterator after the first element of a batch comes as
+   * the batch's last two slots (the error, then TOK) and is thrown after
+   * the elements before it. */
+  const BATCH_FIRST = 8, BATCH_MAX = 512;
   function iterate() {
-    const it = iterStart(this);
-    return { next() { const v = iterNext(it);
-                      return v === TOK ? { done: true, value: undefined } : { done: false, value: v }; },
-             [ITER]() { return this; } };
+    const st = iterStart(this), it = st[0], kind = st[1], pairs = kind === 1;
+    let buf = null, n = 0, i = 0, size = kind === 2 ? 1 : BATCH_FIRST, end = false, failed = false, err;
+    const next = () => {
+      if (i === n) {
+        if (failed) { failed = false; const x = err; err = undefined; throw x; }
+        if (end) return { done: true, value: undefined };
+        buf = iterNext(it, size, pairs);
+        n = buf.length;
+        i = 0;
+        if (n >= 2 && buf[n - 1] === TOK) { err = buf[n - 2]; n -= 2; failed = true; }
+        else if (n < size) end = true;
+        if (kind !== 2 && size < BATCH_MAX) size *= 4;
+        if (n === 0) return next();
+      }
+      return { done: false, value: buf[i++] };
+    };
+    return { next, [ITER]() { return this; } };
   }
   /* catch-all: the Proxy after a class's own members; get and has are told
    * apart, so `in` answers truthfully and a read of a missing member gives

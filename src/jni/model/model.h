@@ -49,6 +49,7 @@ typedef struct jb_member {
   bool is_final;
   bool varargs;
   _Atomic signed char cs;   /* @CallerSensitive (called via Bridge.invokeSensitive): JB_CS_* */
+  _Atomic unsigned char seen_ret; /* the class of its last object result (call/js_to_java.c, JB_SEEN_*) */
   int nparams;
   char ret;                 /* type code of the result / field */
   int ret_cls;              /* class index of the result / field type */
@@ -485,8 +486,8 @@ struct jb_callbacks {
   JSObjectCallAsFunctionCallback field_get;    /* accessors of one field */
   JSObjectCallAsFunctionCallback field_set;
   JSObjectCallAsFunctionCallback is_instance;  /* isInstance(ci, v) */
-  JSObjectCallAsFunctionCallback iter_start;   /* iterStart(obj) */
-  JSObjectCallAsFunctionCallback iter_next;    /* iterNext(it) */
+  JSObjectCallAsFunctionCallback iter_start;   /* iterStart(obj) -> [iterator, kind] */
+  JSObjectCallAsFunctionCallback iter_next;    /* iterNext(it, max, pairs) -> a batch of elements */
   JSObjectCallAsFunctionCallback resolve;      /* the catch-all's resolve(ci, isStatic, name, quiet) */
   JSObjectCallAsFunctionCallback array_get;    /* aget(code, i) */
   JSObjectCallAsFunctionCallback array_set;    /* aset(code, i, v) */
@@ -507,5 +508,23 @@ static inline jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f) {
   uintptr_t v;
   return b && strait__ptrmap_get(&b->fns, f, &v) ? (jb_bound *)v : NULL;
 }
+
+/* ---- batches (model/batches.c) --------------------------------------------- */
+
+/* Most elements one batch moves: iteration and Java.from cross once per
+ * batch of up to this many (a batch's JS values sit on the C stack). */
+#define JB_BATCH 512
+/* Converts objs[from, from + n) (n <= JB_BATCH; a local ref to an Object[])
+ * to JS values in out[0, n), as jb_wrap() converts a call's result (String
+ * and boxes as JS values, null as null, any other object as its one
+ * wrapper): one upcall registers the batch, then each is wrapped with no
+ * release in between. An element that fails (a class the policy denies)
+ * leaves undefined and the first such error in *exc (false); the others
+ * are converted all the same. Inside the gate. */
+bool jb_wrap_batch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray objs, jint from, jint n, JSValueRef *out,
+                   JSValueRef *exc);
+/* jb_wrap_registered() of a call's result (the policy's verdict on results
+ * applies, as in jb_wrap()). Inside the gate. */
+JSValueRef jb_wrap_registered_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc);
 
 #endif /* STRAIT_MODEL_H */

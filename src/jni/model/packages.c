@@ -290,22 +290,49 @@ static JSValueRef java_from(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
     return NULL;
   }
   jb_maybe_flush(env, b);
-  jobjectArray items = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toArray, e->ref);
+  jobject src = e->ref;   /* a global ref: stays while Java runs */
+  /* toArray() runs the collection's own code: the gate is suspended */
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
+  jobjectArray items = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toArray, src);
+  strait_gate_resume(b->rt, &susp);
   if ((*env)->ExceptionCheck(env)) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
   jsize n = (*env)->GetArrayLength(env, items);
-  JSObjectRef arr = JSObjectMakeArray(ctx, 0, NULL, exc);
-  if (!arr) { (*env)->DeleteLocalRef(env, items); return NULL; }
-  for (jsize i = 0; i < n; i++) {
-    jobject o = (*env)->GetObjectArrayElement(env, items, i);
-    JSValueRef v = jb_wrap(env, b, ctx, o, exc);
-    if (o) (*env)->DeleteLocalRef(env, o);
-    if (!v) { (*env)->DeleteLocalRef(env, items); return NULL; }
-    JSObjectSetPropertyAtIndex(ctx, arr, (unsigned)i, v, NULL);
+  /* one upcall per JB_BATCH elements (jb_wrap_batch). Each batch's values
+   * sit on this stack, then in a chunk array that `held` (on this stack)
+   * keeps, so a collection never frees one; their copies in `all` only
+   * feed the one JSObjectMakeArray of the result (far cheaper than a store
+   * per element). */
+  JSValueRef *all = n ? malloc(sizeof(JSValueRef) * (size_t)n) : NULL;
+  JSObjectRef held = JSObjectMakeArray(ctx, 0, NULL, exc);
+  if ((n && !all) || !held) {
+    free(all);
+    (*env)->DeleteLocalRef(env, items);
+    if (!*exc) *exc = strait_make_error(ctx, "RangeError", "Java.from: out of memory for %d elements", (int)n);
+    return NULL;
+  }
+  JSValueRef vals[JB_BATCH];
+  unsigned nchunks = 0;
+  for (jsize from = 0; from < n; from += JB_BATCH) {
+    jint cnt = n - from < JB_BATCH ? n - from : JB_BATCH;
+    JSObjectRef chunk = NULL;
+    if (jb_wrap_batch(env, b, ctx, items, from, cnt, vals, exc)) chunk = JSObjectMakeArray(ctx, (size_t)cnt, vals, exc);
+    if (!chunk) {
+      free(all);
+      (*env)->DeleteLocalRef(env, items);
+      return NULL;
+    }
+    JSObjectSetPropertyAtIndex(ctx, held, nchunks++, chunk, NULL);
+    memcpy(all + from, vals, sizeof(JSValueRef) * (size_t)cnt);
   }
   (*env)->DeleteLocalRef(env, items);
+  JSObjectRef arr = JSObjectMakeArray(ctx, (size_t)n, all, exc);
+  free(all);
+  /* held stays live to here: the compiler may not drop it earlier */
+  __asm__ volatile("" : : "r"(held) : "memory");
   return arr;
 }
 

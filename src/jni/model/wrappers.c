@@ -650,3 +650,10 @@ jobject jb_java_of(JNIEnv *env, JSContextRef ctx, JSValueRef v) {
   jb_entry *e = jb_entry_of(b, (JSObjectRef)v);
   return e && e->ref ? (*env)->NewLocalRef(env, e->ref) : NULL;
 }
+
+/* jb_wrap_registered() of a call's result: the policy's verdict on results
+ * applies, as in jb_wrap() (model/batches.c wraps batches of iteration
+ * elements with it). Inside the gate. */
+JSValueRef jb_wrap_registered_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc) {
+  return wrap_registered(env, b, ctx, obj, r, false, exc);
+}

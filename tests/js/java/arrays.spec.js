@@ -54,7 +54,7 @@ describe('arrays', () => {
     m.put('a', 1);
     m.put('b', 2);
     const keys = [];
-    for (const e of m) keys.push(e.getKey() + '=' + e.getValue());
+    for (const [k, v] of m) keys.push(k + '=' + v);   // a Map gives [key, value] pairs
     expect(keys).toEqual(['a=1', 'b=2']);
     const arr = Java.to([4, 5], 'int[]');
     expect([...arr]).toEqual([4, 5]);

@@ -487,4 +487,53 @@ final class Bridge {
         if (o != null && o.getClass().isArray()) return new Object[] {3, toArray(o)};
         return null;
     }
+
+    // ---- batches (iteration, Java.from): one upcall per batch of elements --
+
+    /**
+     * Takes up to max elements of it into out[0..): for a Map's entry
+     * iterator with pairs set, the key and the value of each entry (two
+     * slots). Returns the number of slots filled; fewer than max elements
+     * means it has no more. An exception thrown by the iterator after the
+     * first element of the batch is kept in out[out.length - 1] and the
+     * elements taken before it are returned (the caller hands them out
+     * first, then throws it); at the first element it is thrown. Called
+     * with the runtime's gate suspended: it runs the iterator's code.
+     */
+    static int iterBatch(Iterator<?> it, Object[] out, int max, boolean pairs) {
+        int k = 0;
+        for (int i = 0; i < max; i++) {
+            Object x;
+            try {
+                if (!it.hasNext()) break;
+                x = it.next();
+                if (pairs) {
+                    Map.Entry<?, ?> e = (Map.Entry<?, ?>) x;
+                    Object key = e.getKey(), value = e.getValue();
+                    out[k] = key;
+                    out[k + 1] = value;
+                    k += 2;
+                    continue;
+                }
+            } catch (Throwable t) {
+                if (k == 0) throw t;
+                out[out.length - 1] = t;
+                return k;
+            }
+            out[k++] = x;
+        }
+        return k;
+    }
+
+    /**
+     * regs[i] = t.register(objs[from + i]) for i in [0, n), 0 for null: the
+     * ids of a batch registered at once, right before the native side wraps
+     * them (inside the gate, with no release in between).
+     */
+    static void registerAll(ObjectTable t, Object[] objs, int from, int n, long[] regs) {
+        for (int i = 0; i < n; i++) {
+            Object o = objs[from + i];
+            regs[i] = o == null ? 0 : t.register(o);
+        }
+    }
 }
