@@ -65,7 +65,10 @@ bool jb_wrap_batch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray objs, j
     }
     jobject o = (*env)->GetObjectArrayElement(env, objs, from + i);
     JSValueRef err = NULL;
-    JSValueRef x = jb_wrap_registered_result(env, b, ctx, o, r[i], &err);
+    /* a JsValue handle (ObjectTable.HANDLE, not registered): its JS value,
+     * or, when it is another runtime's or closed, a wrapper as jb_wrap() gives */
+    JSValueRef x = (uint64_t)r[i] == 0x8000000400000000u ? jb_wrap(env, b, ctx, o, &err)
+                                                        : jb_wrap_registered_result(env, b, ctx, o, r[i], &err);
     if (o) (*env)->DeleteLocalRef(env, o);
     if (!x) {
       /* the rest are still wrapped: their ids are registered and only a

@@ -526,14 +526,16 @@ final class Bridge {
     }
 
     /**
-     * regs[i] = t.register(objs[from + i]) for i in [0, n), 0 for null: the
+     * regs[i] = t.register(objs[from + i]) for i in [0, n), 0 for null,
+     * ObjectTable.HANDLE for a JsValue (never registered: it goes back as its
+     * JS value, see model/batches.c): the
      * ids of a batch registered at once, right before the native side wraps
      * them (inside the gate, with no release in between).
      */
     static void registerAll(ObjectTable t, Object[] objs, int from, int n, long[] regs) {
         for (int i = 0; i < n; i++) {
             Object o = objs[from + i];
-            regs[i] = o == null ? 0 : t.register(o);
+            regs[i] = o == null ? 0 : o instanceof org.strait.JsValue ? ObjectTable.HANDLE : t.register(o);
         }
     }
 }

@@ -24,6 +24,12 @@ public final class ObjectTable {
      */
     static final long INT_VALUE = 0x8000_0001_0000_0000L, BOOLEAN_VALUE = 0x8000_0002_0000_0000L,
             CHAR_VALUE = 0x8000_0003_0000_0000L;
+    /**
+     * Bridge.registerAll's answer for a JsValue handle: not registered, the
+     * native side turns it back into its JS value (or wraps it, when it is
+     * another runtime's or closed).
+     */
+    static final long HANDLE = 0x8000_0004_0000_0000L;
 
     private static final Object TOMB = new Object();
 
