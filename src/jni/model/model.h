@@ -449,6 +449,12 @@ JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef 
  * writes reach the array through the callbacks array_get/array_set (NULL
  * with *exc set if the helper failed). */
 JSObjectRef jb_array_wrapper(JSContextRef ctx, jb_rt *b, uint32_t slot, uint32_t gen);
+/* construct(self, length) of an array class (new (Java.type('int[]'))(3)),
+ * bound like a class's construct function: a new array of that length.
+ * TypeError for a missing or non-number length, RangeError for a negative,
+ * fractional or too large one. Inside the gate. */
+JSValueRef jb_array_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                              const JSValueRef argv[], JSValueRef *exc);
 /* The code an array Proxy's target holds for entry slot/gen (24 bits of
  * each): exact in a double. */
 #define JB_ARRAY_SLOT_BITS 24

@@ -33,21 +33,103 @@ typedef struct jb_pkg {
   char name[];              /* dotted, "" for Packages */
 } jb_pkg;
 
-static JSClassRef pkg_class;
+static JSClassRef pkg_class;       /* the catch-all behind a package object */
+static JSClassRef pkg_obj_class;   /* a package object of an unknown name */
+static JSClassRef prim_class;      /* Symbol.toPrimitive of package objects */
 static pthread_once_t pkg_once = PTHREAD_ONCE_INIT;
 
 static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc);
+static JSObjectRef pkg_construct(JSContextRef ctx, JSObjectRef obj, size_t argc, const JSValueRef argv[],
+                                 JSValueRef *exc);
+static bool pkg_has_instance(JSContextRef ctx, JSObjectRef obj, JSValueRef v, JSValueRef *exc);
+static JSValueRef pkg_convert(JSContextRef ctx, JSObjectRef obj, JSType type, JSValueRef *exc);
+static JSValueRef pkg_to_primitive(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc);
 
-/* Creates the package catch-all JSClass once per process. */
+/* Creates the package JSClasses once per process. A package object has
+ * no callAsFunction, so `typeof` a package stays 'object' (what Rhino and
+ * Nashorn give, and what scripts test to tell a missing class from a
+ * class); `new`, instanceof and a conversion to a primitive reach it. */
 static void make_pkg_class(void) {
   JSClassDefinition d = kJSClassDefinitionEmpty;
   d.className = "JavaPackage";
   d.getProperty = pkg_get;
   pkg_class = JSClassCreate(&d);
+  JSClassDefinition o = kJSClassDefinitionEmpty;
+  o.className = "JavaPackage";
+  o.callAsConstructor = pkg_construct;
+  o.hasInstance = pkg_has_instance;
+  o.convertToType = pkg_convert;
+  pkg_obj_class = JSClassCreate(&o);
+  JSClassDefinition f = kJSClassDefinitionEmpty;
+  f.className = "Function";
+  f.callAsFunction = pkg_to_primitive;
+  prim_class = JSClassCreate(&f);
 }
 
-/* A new package object named name. */
-static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name) {
+/* The package of a package object of either kind (see make_package), or
+ * NULL. */
+static jb_pkg *pkg_of(JSContextRef ctx, JSValueRef v) {
+  if (JSValueIsObjectOfClass(ctx, v, pkg_obj_class)) return JSObjectGetPrivate((JSObjectRef)v);
+  if (!JSValueIsObject(ctx, v)) return NULL;
+  JSValueRef proto = JSObjectGetPrototype(ctx, (JSObjectRef)v);
+  return JSValueIsObjectOfClass(ctx, proto, pkg_class) ? JSObjectGetPrivate((JSObjectRef)proto) : NULL;
+}
+
+/* The TypeError of a package used as a class: a name no class has. */
+static void class_not_found(JSContextRef ctx, const jb_pkg *p, JSValueRef *exc) {
+  *exc = strait_make_error(ctx, "TypeError", "class %s not found", p && p->name[0] ? p->name : "(the root package)");
+}
+
+/* `new pkg(...)`: the name is not a class (pkg_get made a package of it
+ * because no class has it). Inside the gate. */
+static JSObjectRef pkg_construct(JSContextRef ctx, JSObjectRef obj, size_t argc, const JSValueRef argv[],
+                                 JSValueRef *exc) {
+  class_not_found(ctx, pkg_of(ctx, obj), exc);
+  return NULL;
+}
+
+/* `v instanceof pkg`: as `new`, a TypeError naming the missing class. */
+static bool pkg_has_instance(JSContextRef ctx, JSObjectRef obj, JSValueRef v, JSValueRef *exc) {
+  class_not_found(ctx, pkg_of(ctx, obj), exc);
+  return false;
+}
+
+/* String(pkg), '' + pkg: "[JavaPackage java.util]" (Rhino's form), for
+ * every hint (JSC passes kJSTypeNumber for `+`'s "default"; a number
+ * conversion of the string is NaN). */
+static JSValueRef pkg_convert(JSContextRef ctx, JSObjectRef obj, JSType type, JSValueRef *exc) {
+  jb_pkg *p = pkg_of(ctx, obj);
+  size_t n = p ? strlen(p->name) : 0;
+  char *s = malloc(n + 16);
+  if (!s) return NULL;
+  snprintf(s, n + 16, "[JavaPackage %s]", p ? p->name : "");
+  JSStringRef js = JSStringCreateWithUTF8CString(s);
+  free(s);
+  JSValueRef r = JSValueMakeString(ctx, js);
+  JSStringRelease(js);
+  return r;
+}
+
+/* pkg[Symbol.toPrimitive](): the same for a plain package object (its
+ * catch-all holds this function; `this` is the package). */
+static JSValueRef pkg_to_primitive(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc) {
+  if (!pkg_of(ctx, self)) {
+    *exc = strait_make_error(ctx, "TypeError", "Symbol.toPrimitive of a Java package called on another value");
+    return NULL;
+  }
+  return pkg_convert(ctx, self, kJSTypeString, exc);
+}
+
+/* A new package object named name. Two kinds, with the same catch-all
+ * behind them: a known package (a JDK module's or a loaded class's, and
+ * the roots) is a plain object, whose children, once resolved, are
+ * inline-cached loads; a name nothing known has (a package whose classes
+ * are not loaded yet, or a class that does not exist) is a JavaPackage
+ * JSClass object, which `new`, instanceof and conversions reach (reads of
+ * its children cost a C++ lookup each, about 40 ns). */
+static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name, bool known) {
   size_t n = strlen(name);
   jb_pkg *p = malloc(sizeof *p + n + 1);
   if (!p) return NULL;
@@ -57,7 +139,20 @@ static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name) {
   jb_own(b, p);
   JSObjectRef catchall = JSObjectMake(ctx, pkg_class, p);
   JSObjectSetPrototype(ctx, catchall, b->object_proto);
-  JSObjectRef obj = JSObjectMake(ctx, NULL, NULL);
+  JSObjectRef obj = JSObjectMake(ctx, known ? NULL : pkg_obj_class, p);
+  /* String(pkg) of a plain package: found on the catch-all by symbol (a
+   * symbol never reaches pkg_get) */
+  strait__jrt *jrt = strait__jrt_of(b->rt);
+  JSValueRef sym = jrt && jrt->intrinsics ? strait_get_property(ctx, jrt->intrinsics, "Symbol") : NULL;
+  sym = sym && JSValueIsObject(ctx, sym) ? strait_get_property(ctx, (JSObjectRef)sym, "toPrimitive") : NULL;
+  if (sym && JSValueIsSymbol(ctx, sym)) {
+    JSObjectRef f = JSObjectMake(ctx, prim_class, NULL);
+    JSObjectSetPrototype(ctx, f, b->fn_proto);
+    JSObjectSetPropertyForKey(ctx, catchall, sym, f,
+                              kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontEnum |
+                                  kJSPropertyAttributeDontDelete,
+                              NULL);
+  }
   /* pkg_get stores children on obj through p->obj, in C memory the
    * collector does not scan, and a script can keep the catch-all alone
    * (Object.getPrototypeOf(pkg), then delete the package): the catch-all
@@ -131,16 +226,21 @@ static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
+  /* a name that is not a class is a package (Rhino's and Nashorn's rule),
+   * used as a class only by `new`, instanceof or Java.type, which name the
+   * missing class */
   JSObjectRef child;
-  if (!r) {
-    *exc = strait_make_error(ctx, "TypeError", "class %s not found", full);
-    free(full);
-    return NULL;
+  if (r && (*env)->IsInstanceOf(env, r, jb.Class)) {
+    child = ctor_of_class(env, b, ctx, r, exc);
+  } else {
+    char kind[2] = {0};
+    if (r) (*env)->GetStringUTFRegion(env, r, 0, 1, kind);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    child = make_package(b, ctx, full, kind[0] == 'p');   /* "package": known */
+    if (!child) *exc = strait_make_error(ctx, "RangeError", "out of memory for a package object");
   }
-  if ((*env)->IsInstanceOf(env, r, jb.Class)) child = ctor_of_class(env, b, ctx, r, exc);
-  else child = make_package(b, ctx, full);
   free(full);
-  (*env)->DeleteLocalRef(env, r);
+  if (r) (*env)->DeleteLocalRef(env, r);
   if (!child) return NULL;
   p->busy = true;
   JSObjectSetProperty(ctx, p->obj, name, child, 0, NULL);
@@ -390,11 +490,11 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   JSObjectRef global = JSContextGetGlobalObject(ctx);
   static const char *const roots[] = {STRAIT_JAVA_PACKAGE_ROOTS};
   for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
-    JSObjectRef p = make_package(b, ctx, roots[i]);
+    JSObjectRef p = make_package(b, ctx, roots[i], true);
     if (!p) return STRAIT_ENOMEM;
     strait_set_property(ctx, global, roots[i], p, kJSPropertyAttributeDontEnum);
   }
-  JSObjectRef all = make_package(b, ctx, "");
+  JSObjectRef all = make_package(b, ctx, "", true);
   if (!all) return STRAIT_ENOMEM;
   strait_set_property(ctx, global, "Packages", all, kJSPropertyAttributeDontEnum);
   JSObjectRef java = JSObjectMake(ctx, NULL, NULL);
