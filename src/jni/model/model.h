@@ -308,6 +308,14 @@ bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup);
 /* Finds the member of cls matching an explicit signature key
  * "name(type,type)"; NULL if none. */
 jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_static);
+/* The group a signature key "name(type,...)" chooses from: the methods of
+ * that name, or on the static side the constructors ("(...)", "new(...)",
+ * "<class name>(...)"); NULL when none. Any thread. */
+jb_group *jb_sig_candidates(jb_class *cls, const char *key, size_t len, bool is_static);
+/* The members a signature key names, short type names allowed ("String",
+ * "Map.Entry", "Object[]", "int..."; full names still match): up to max
+ * in out; returns the count (0 none, > 1 ambiguous). Any thread. */
+int jb_members_by_sig(jb_class *cls, const char *key, size_t len, bool is_static, jb_member **out, int max);
 /* Java source name of a class name for messages ("[I" -> "int[]",
  * "[Ljava.lang.String;" -> "java.lang.String[]"), written into buf (n
  * bytes) when it differs; returns buf or name. Any thread. */

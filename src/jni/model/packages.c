@@ -310,11 +310,54 @@ JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef 
 /* The bridge of a Java.* function (its private data). */
 static jb_rt *bridge_of(JSObjectRef fn) { return JSObjectGetPrivate(fn); }
 
-/* Java.type(name) -> class constructor. Inside the gate. */
+/* The class index of the java.lang.Class behind wrapper v (C.class), or -1
+ * when v is not one. Inside the gate. */
+static int class_index_of_class_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef v) {
+  jb_entry *e = JSValueIsObject(ctx, v) ? jb_entry_of(b, (JSObjectRef)v) : NULL;
+  if (!e || !(*env)->IsInstanceOf(env, e->ref, jb.Class)) return -1;
+  return jb_class_index(env, e->ref);
+}
+
+/* Java.type(t) -> class constructor: t is a class name, a java.lang.Class
+ * (C.class round-trips), or a class constructor (itself). A package object
+ * names a class that does not exist. Inside the gate. */
 static JSValueRef java_type(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                             const JSValueRef argv[], JSValueRef *exc) {
   JNIEnv *env = strait__env();
-  return jb_type_by_name(env, bridge_of(fn), ctx, argc ? argv[0] : JSValueMakeUndefined(ctx), exc);
+  jb_rt *b = bridge_of(fn);
+  JSValueRef t = argc ? argv[0] : JSValueMakeUndefined(ctx);
+  if (JSValueIsObject(ctx, t)) {
+    if (jb_ctor_class(b, ctx, (JSObjectRef)t) >= 0) return t;
+    int ci = class_index_of_class_object(env, b, ctx, t);
+    if (ci >= 0) return jb_class_ctor(env, b, ctx, ci, exc);   /* the policy's lookup verdict applies */
+    jb_pkg *p = pkg_of(ctx, t);
+    if (p) {
+      class_not_found(ctx, p, exc);
+      return NULL;
+    }
+  }
+  return jb_type_by_name(env, b, ctx, t, exc);
+}
+
+/* Java.typeName(t): the Java source name of the class t stands for (a
+ * class constructor or a java.lang.Class): 'java.lang.Integer',
+ * 'java.util.Map$Entry', 'int[]'; undefined for any other value (as
+ * Nashorn). Inside the gate. */
+static JSValueRef java_type_name(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of(fn);
+  JSValueRef t = argc ? argv[0] : JSValueMakeUndefined(ctx);
+  if (!JSValueIsObject(ctx, t)) return JSValueMakeUndefined(ctx);
+  JNIEnv *env = strait__env();
+  int ci = jb_ctor_class(b, ctx, (JSObjectRef)t);
+  if (ci < 0) ci = class_index_of_class_object(env, b, ctx, t);
+  jb_class *k = ci >= 0 ? jb_class_get(env, ctx, ci, false, exc) : NULL;
+  if (!k) return ci >= 0 ? NULL : JSValueMakeUndefined(ctx);
+  char sb[512];
+  JSStringRef s = JSStringCreateWithUTF8CString(jb_source_name(k->name, sb, sizeof sb));
+  JSValueRef r = JSValueMakeString(ctx, s);
+  JSStringRelease(s);
+  return r;
 }
 
 /* Java.isJavaObject(v) -> boolean. Inside the gate. */
@@ -330,7 +373,9 @@ static int class_index_of_type(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueR
   if (JSValueIsObject(ctx, t)) {
     int ci = jb_ctor_class(b, ctx, (JSObjectRef)t);
     if (ci >= 0) return ci;
-    *exc = strait_make_error(ctx, "TypeError", "%s: expected a Java class or a type name", what);
+    jb_pkg *p = pkg_of(ctx, t);
+    if (p) class_not_found(ctx, p, exc);
+    else *exc = strait_make_error(ctx, "TypeError", "%s: expected a Java class or a type name", what);
     return -1;
   }
   jclass c = class_by_name(env, ctx, t, exc);
@@ -499,6 +544,7 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   strait_set_property(ctx, global, "Packages", all, kJSPropertyAttributeDontEnum);
   JSObjectRef java = JSObjectMake(ctx, NULL, NULL);
   put_fn(b, ctx, java, "type", java_type);
+  put_fn(b, ctx, java, "typeName", java_type_name);
   put_fn(b, ctx, java, "isJavaObject", java_is_object);
   put_fn(b, ctx, java, "array", java_array);
   put_fn(b, ctx, java, "from", java_from);

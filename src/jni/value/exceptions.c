@@ -94,12 +94,20 @@ out:
 /* ---- JS -> Java: the original Throwable or a JsException ------------- */
 
 /* Throws exc into Java (see value/value.h): the original Throwable when exc is
- * a bridge error carrying one in `javaException`, else JsException. Inside
- * the gate. */
+ * a bridge error carrying one in `javaException` or is itself a Java
+ * Throwable (`throw new java.lang.IllegalStateException('x')` in a JS
+ * implementation of a Java interface), else JsException. Inside the gate. */
 void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc) {
   if ((*env)->ExceptionCheck(env)) return;   /* a pending Java exception wins */
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   if (exc && JSValueIsObject(ctx, exc)) {
+    jobject self = jb_java_of(env, ctx, exc);
+    if (self && (*env)->IsInstanceOf(env, self, strait__jc.Throwable)) {
+      (*env)->Throw(env, (jthrowable)self);
+      (*env)->DeleteLocalRef(env, self);
+      return;
+    }
+    if (self) (*env)->DeleteLocalRef(env, self);
     JSValueRef je = strait_get_property(ctx, (JSObjectRef)exc, "javaException");
     jobject t = je ? jb_java_of(env, ctx, je) : NULL;
     if (t && (*env)->IsInstanceOf(env, t, strait__jc.Throwable)) {
@@ -228,4 +236,16 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) 
   (*env)->DeleteLocalRef(env, trace);
   (*env)->DeleteLocalRef(env, info);
   (*env)->DeleteLocalRef(env, t);
+}
+
+/* The Throwable a JS Error carries; see value/value.h. */
+jb_entry *jb_error_java_exception(jb_rt *b, JSContextRef ctx, JSValueRef v) {
+  if (!b || !JSValueIsObject(ctx, v) || !b->error_ctor) return NULL;
+  JSValueRef ignored = NULL;
+  if (!JSValueIsInstanceOfConstructor(ctx, v, b->error_ctor, &ignored)) return NULL;
+  JSStringRef n = JSStringCreateWithUTF8CString("javaException");
+  JSValueRef je = JSObjectGetProperty(ctx, (JSObjectRef)v, n, &ignored);
+  JSStringRelease(n);
+  jb_entry *e = je && JSValueIsObject(ctx, je) ? jb_entry_of(b, (JSObjectRef)je) : NULL;
+  return e && (*strait__env())->IsInstanceOf(strait__env(), e->ref, strait__jc.Throwable) ? e : NULL;
 }
