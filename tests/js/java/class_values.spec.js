@@ -242,3 +242,34 @@ describe('packages', () => {
     expect(typeof java.util).toBe('object');
   });
 });
+
+describe('under a host access policy', () => {
+  const JsRuntime = Packages.org.strait.JsRuntime;
+  const HostAccess = Packages.org.strait.HostAccess;
+  const evalIn = (rt, src) => { try { return rt.eval(src); } catch (e) { return 'THROW ' + e.message; } };
+
+  it('keeps denied classes denied and C.class refused where java.lang.Class is', () => {
+    const all = new java.util.function.Predicate({ test: () => true });
+    const rt = JsRuntime.newBuilder().hostAccess(HostAccess.GIVEN).classFilter(all).build();
+    try {
+      expect(evalIn(rt, 'String(java.lang.Integer)')).toBe('[JavaClass java.lang.Integer]');
+      expect(evalIn(rt, 'java.lang.String.class')).toMatch(/java\.lang\.Class is not accessible: denied by the runtime's host access policy \(GIVEN\)/);
+      expect(evalIn(rt, 'java.lang.reflect.Method')).toMatch(/java\.lang\.reflect\.Method is not accessible: denied/);
+      expect(evalIn(rt, 'typeof java.lang.nosuch.Foo')).toBe('object');
+      expect(evalIn(rt, 'new java.lang.nosuch.Foo()')).toMatch(/TypeError: class java\.lang\.nosuch\.Foo not found/);
+    } finally {
+      rt.close();
+    }
+  });
+
+  it('has no package globals without lookups', () => {
+    for (const a of [HostAccess.NONE, HostAccess.GIVEN]) {
+      const rt = JsRuntime.newBuilder().hostAccess(a).build();
+      try {
+        expect(evalIn(rt, 'typeof java + typeof Packages + typeof Java')).toBe('undefinedundefinedundefined');
+      } finally {
+        rt.close();
+      }
+    }
+  });
+});
