@@ -238,14 +238,19 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) 
   (*env)->DeleteLocalRef(env, t);
 }
 
-/* The Throwable a JS Error carries; see value/value.h. */
+/* The Throwable a JS Error carries; see value/value.h. The property is
+ * read first (a miss is the common case of `{} instanceof C`); Error is
+ * the constructor the bridge read when it started (model/class_objects.c). */
 jb_entry *jb_error_java_exception(jb_rt *b, JSContextRef ctx, JSValueRef v) {
   if (!b || !JSValueIsObject(ctx, v) || !b->error_ctor) return NULL;
   JSValueRef ignored = NULL;
-  if (!JSValueIsInstanceOfConstructor(ctx, v, b->error_ctor, &ignored)) return NULL;
   JSStringRef n = JSStringCreateWithUTF8CString("javaException");
   JSValueRef je = JSObjectGetProperty(ctx, (JSObjectRef)v, n, &ignored);
   JSStringRelease(n);
   jb_entry *e = je && JSValueIsObject(ctx, je) ? jb_entry_of(b, (JSObjectRef)je) : NULL;
-  return e && (*strait__env())->IsInstanceOf(strait__env(), e->ref, strait__jc.Throwable) ? e : NULL;
+  if (!e) return NULL;
+  JNIEnv *env = strait__env();
+  if (!(*env)->IsInstanceOf(env, e->ref, strait__jc.Throwable)) return NULL;
+  ignored = NULL;
+  return JSValueIsInstanceOfConstructor(ctx, v, b->error_ctor, &ignored) ? e : NULL;
 }
