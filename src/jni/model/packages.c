@@ -1,12 +1,18 @@
 /*
  * packages.c - the globals java, javax, jdk, org, com, net, Packages
- * (package objects) and Java (type, array, from, to, isJavaObject).
+ * (package objects) and Java (type, typeName, array, from, to,
+ * isJavaObject).
  *
- * A package object is a plain JS object whose prototype is a catch-all
- * JSClass object: a child read the first time misses the plain object and
- * reaches the catch-all, which asks Java what the name is (a class, maybe a
- * package, or known to be absent) and stores the answer on the plain object
- * as an ordinary property, so later reads are plain inline-cached loads.
+ * A package object is an object whose prototype is a catch-all JSClass
+ * object: a child read the first time misses the package object and
+ * reaches the catch-all, which asks Java what the name is (a class, a known
+ * package, or a name nothing known has) and stores the answer on the
+ * package object as an ordinary property. A name that is no class is a
+ * package (Rhino's and Nashorn's rule). Packages Java knows are plain
+ * objects, so later reads are inline-cached loads; the others are
+ * JavaPackage JSClass objects, so that `new` and instanceof of a class
+ * that does not exist say so (see make_package). Both convert to
+ * "[JavaPackage name]".
  *
  * Everything here runs inside the runtime's gate.
  */
