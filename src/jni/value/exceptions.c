@@ -12,6 +12,7 @@
 #include "base/interop_ids.h"
 #include "value/value.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,12 +242,15 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) 
 /* The Throwable a JS Error carries; see value/value.h. The property is
  * read first (a miss is the common case of `{} instanceof C`); Error is
  * the constructor the bridge read when it started (model/class_objects.c). */
+static JSStringRef s_java_exception;   /* "javaException", made once, only read */
+static pthread_once_t s_java_exception_once = PTHREAD_ONCE_INIT;
+static void make_s_java_exception(void) { s_java_exception = JSStringCreateWithUTF8CString("javaException"); }
+
 jb_entry *jb_error_java_exception(jb_rt *b, JSContextRef ctx, JSValueRef v) {
   if (!b || !JSValueIsObject(ctx, v) || !b->error_ctor) return NULL;
+  pthread_once(&s_java_exception_once, make_s_java_exception);
   JSValueRef ignored = NULL;
-  JSStringRef n = JSStringCreateWithUTF8CString("javaException");
-  JSValueRef je = JSObjectGetProperty(ctx, (JSObjectRef)v, n, &ignored);
-  JSStringRelease(n);
+  JSValueRef je = JSObjectGetProperty(ctx, (JSObjectRef)v, s_java_exception, &ignored);
   jb_entry *e = je && JSValueIsObject(ctx, je) ? jb_entry_of(b, (JSObjectRef)je) : NULL;
   if (!e) return NULL;
   JNIEnv *env = strait__env();
