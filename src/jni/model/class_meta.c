@@ -471,57 +471,11 @@ bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup) {
   return (*env)->IsAssignableFrom(env, sub->ref, sup->ref);
 }
 
-/* Compares one declared parameter type name with a name written in an
- * explicit signature: the full name or the simple name matches. */
-static bool type_name_matches(const char *decl, const char *w, size_t wl) {
-  size_t dl = strlen(decl);
-  if (dl == wl && memcmp(decl, w, wl) == 0) return true;
-  const char *simple = decl;
-  for (const char *q = decl; *q; q++)
-    if (*q == '.' || *q == '$') simple = q + 1;
-  return strlen(simple) == wl && memcmp(simple, w, wl) == 0;
-}
-
-/* The member of cls named by key "name(type,...)"; NULL if none. */
+/* The one member of cls named by key "name(type,...)" (short type names
+ * allowed, see jb_members_by_sig); NULL when none or more than one. */
 jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_static) {
-  const char *open = memchr(key, '(', len);
-  if (!open || key[len - 1] != ')') return NULL;
-  size_t nlen = (size_t)(open - key);
-  jb_group *g = jb_group_find(cls, key, nlen, is_static);
-  jb_group *cands = g;
-  if (!g && !is_static) return NULL;
-  if (!g) {
-    /* constructors: "<ClassName>(...)" or "new(...)" */
-    cands = &cls->ctors;
-  }
-  for (int i = 0; i < cands->n; i++) {
-    jb_member *m = cands->m[i];
-    const char *sp = strchr(m->sig, '(') + 1;
-    const char *wp = open + 1;
-    const char *wend = key + len - 1;
-    bool ok = true;
-    int np = 0;
-    while (ok && wp < wend) {
-      const char *wc = memchr(wp, ',', (size_t)(wend - wp));
-      if (!wc) wc = wend;
-      while (wp < wc && *wp == ' ') wp++;
-      size_t wl = (size_t)(wc - wp);
-      while (wl && wp[wl - 1] == ' ') wl--;
-      const char *sc = strchr(sp, ',');
-      if (!sc) sc = strchr(sp, ')');
-      char decl[512];
-      size_t dl = (size_t)(sc - sp);
-      if (dl >= sizeof decl || !*sp || *sp == ')') { ok = false; break; }
-      memcpy(decl, sp, dl);
-      decl[dl] = 0;
-      ok = type_name_matches(decl, wp, wl);
-      np++;
-      sp = *sc == ',' ? sc + 1 : sc;
-      wp = wc + 1;
-    }
-    if (ok && np == m->nparams) return m;
-  }
-  return NULL;
+  jb_member *m[2];
+  return jb_members_by_sig(cls, key, len, is_static, m, 2) == 1 ? m[0] : NULL;
 }
 
 /* ---- names for messages ---- */

@@ -305,8 +305,8 @@ jb_member *jb_field_find(jb_class *cls, const char *name, size_t len, bool is_st
 /* True when class `sub` is assignable to `sup` (JNI IsAssignableFrom). */
 bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup);
 
-/* Finds the member of cls matching an explicit signature key
- * "name(type,type)"; NULL if none. */
+/* Finds the one member of cls matching an explicit signature key
+ * "name(type,type)"; NULL if none or ambiguous (jb_members_by_sig). */
 jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_static);
 /* The group a signature key "name(type,...)" chooses from: the methods of
  * that name, or on the static side the constructors ("(...)", "new(...)",
