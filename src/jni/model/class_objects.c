@@ -377,9 +377,11 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
   char sb[512];
   JSStringRef disp = JSStringCreateWithUTF8CString(jb_source_name(k->name, sb, sizeof sb));
   JSObjectRef class_of = JSObjectMakeFunctionWithCallback(ctx, NULL, class_object);
+  /* a static toString the policy leaves usable replaces the helper's */
+  jb_group *ts = jb_group_find(k, "toString", 8, true);
   JSValueRef args[7] = {JSValueMakeNumber(ctx, index), JSValueMakeString(ctx, nm), construct, proto,
-                        JSValueMakeString(ctx, disp),
-                        JSValueMakeBoolean(ctx, jb_group_find(k, "toString", 8, true) != NULL), class_of};
+                        JSValueMakeString(ctx, disp), JSValueMakeBoolean(ctx, ts && group_usable(env, b, ts)),
+                        class_of};
   JSStringRelease(nm);
   JSStringRelease(disp);
   /* also defines C.prototype (read-only), proto.constructor (not
