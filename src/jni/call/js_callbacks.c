@@ -52,12 +52,17 @@ static JSValueRef native_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef
   return jb_construct(env, b, ctx, bd->cls, NULL, made, argc - 1, argv + 1, exc);
 }
 
-/* isInstance(ci, v): v wraps an instance of class ci. */
+/* isInstance(ci, v): v wraps an instance of class ci, or v is a JS Error
+ * carrying a Java exception (value/exceptions.c's jb_error_java_exception:
+ * what a catch gets when a Java call threw) that is one, so
+ * `e instanceof java.io.IOException` tests the Java exception while
+ * `e instanceof Error` stays true. */
 static JSValueRef native_is_instance(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                      const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = bridge_of_fn(ctx, fn);
   if (argc < 2 || !JSValueIsObject(ctx, argv[1])) return JSValueMakeBoolean(ctx, false);
   jb_entry *e = jb_entry_of(b, (JSObjectRef)argv[1]);
+  if (!e) e = jb_error_java_exception(b, ctx, argv[1]);
   if (!e) return JSValueMakeBoolean(ctx, false);
   JNIEnv *env = strait__env();
   jb_class *k = jb_class_get(env, ctx, (int)JSValueToNumber(ctx, argv[0], NULL), false, exc);
@@ -441,35 +446,56 @@ static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef s
   return r;
 }
 
+/* resolve() of an explicit signature key buf ("append(char)",
+ * "(String,String)", "new(java.lang.String)"; len bytes of UTF-8, NUL at
+ * buf[len]): the function of the one member it names (a constructor's is
+ * callable and constructs), short type names allowed
+ * (model/class_meta.c's jb_members_by_sig). A TypeError listing the
+ * candidates when none matches or more than one does (quiet: undefined).
+ * Inside the gate. */
+static JSValueRef resolve_signature(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *buf,
+                                    size_t len, bool is_static, bool quiet, JSValueRef *exc) {
+  jb_member *found[8];
+  int n = jb_members_by_sig(k, buf, len, is_static, found, 8);
+  if (n != 1) {
+    if (quiet) return JSValueMakeUndefined(ctx);
+    jb_group *g = jb_sig_candidates(k, buf, len, is_static);
+    bool ctor = g == &k->ctors;
+    char sigs[600];
+    if (n > 1) {
+      jb_group some = {.n = n < 8 ? n : 8, .m = found};
+      list_sigs(&some, sigs, sizeof sigs);
+      *exc = strait_make_error(ctx, "TypeError", "%s: signature %s is ambiguous, it names %s%s (write the full type names)",
+                               k->name, buf, sigs, n > 8 ? ", ..." : "");
+      return NULL;
+    }
+    list_sigs(g, sigs, sizeof sigs);
+    *exc = strait_make_error(ctx, "TypeError", "%s has no %s %s%s%s", k->name,
+                             ctor ? "constructor" : is_static ? "static method" : "method", buf,
+                             g && g->n ? "; candidates: " : "", g && g->n ? sigs : "");
+    return NULL;
+  }
+  jb_member *m = found[0];
+  if (!jb_member_ok(env, b, m)) {
+    if (quiet) return JSValueMakeUndefined(ctx);
+    if (jb_member_forbidden(b, m)) return jb_deny_member(b, ctx, k->name, m->sig, exc);
+    /* EXPLICIT without the annotation: as a missing member */
+    *exc = strait_make_error(ctx, "TypeError", "%s has no %s %s", k->name,
+                             m->kind == 'c' ? "constructor" : is_static ? "static method" : "method", buf);
+    return NULL;
+  }
+  jb_group *g = m->kind == 'c' ? &k->ctors : jb_group_find(k, m->name, strlen(m->name), is_static);
+  JSObjectRef f = g ? jb_method_fn(b, ctx, g, m) : NULL;
+  return f ? f : JSValueMakeUndefined(ctx);
+}
+
 /* The rest of resolve() for the name buf (len bytes of UTF-8, NUL at
  * buf[len]); nobean: no bean properties (a Map's names are its keys).
  * Inside the gate. */
 static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class *k, const char *buf,
                                size_t len, bool is_static, bool quiet, bool nobean, JSValueRef *exc) {
   JSValueRef ignored = NULL;
-  if (memchr(buf, '(', len)) {
-    jb_member *m = jb_member_by_sig(k, buf, len, is_static);
-    if (!m) {
-      if (quiet) return JSValueMakeUndefined(ctx);
-      const char *open = memchr(buf, '(', len);
-      jb_group *g = jb_group_find(k, buf, (size_t)(open - buf), is_static);
-      char sigs[600];
-      list_sigs(g, sigs, sizeof sigs);
-      *exc = strait_make_error(ctx, "TypeError", "%s has no %smethod %s%s%s", k->name, is_static ? "static " : "", buf,
-                      g ? "; candidates: " : "", sigs);
-      return NULL;
-    }
-    if (!jb_member_ok(env, b, m)) {
-      if (quiet) return JSValueMakeUndefined(ctx);
-      if (jb_member_forbidden(b, m)) return jb_deny_member(b, ctx, k->name, m->sig, exc);
-      /* EXPLICIT without the annotation: as a missing member */
-      *exc = strait_make_error(ctx, "TypeError", "%s has no %smethod %s", k->name, is_static ? "static " : "", buf);
-      return NULL;
-    }
-    jb_group *g = m->kind == 'c' ? &k->ctors : jb_group_find(k, m->name, strlen(m->name), is_static);
-    JSObjectRef f = g ? jb_method_fn(b, ctx, g, m) : NULL;
-    return f ? f : JSValueMakeUndefined(ctx);
-  }
+  if (memchr(buf, '(', len)) return resolve_signature(ctx, b, env, k, buf, len, is_static, quiet, exc);
   if (!is_identifier(buf)) return JSValueMakeUndefined(ctx);
   if (strcmp(buf, "constructor") == 0 && !is_static) {
     /* a probe name: undefined where the policy allows no lookup of k */

@@ -20,7 +20,17 @@
   const TypeErr = TypeError, userKeys = Object.keys, ObjectProto = protoOf({});
   const hidden = (v) => ({ __proto__: null, value: v, writable: true, enumerable: false, configurable: true });
   const shown = (v) => ({ __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
-  function makeCtor(ci, name, construct, proto) {
+  /* The constructor of Java class ci. As a value it converts to
+   * '[JavaClass <display>]' through its own Symbol.toPrimitive, which
+   * String(), `+` and template literals ask before any toString/valueOf,
+   * so a class's static toString/valueOf methods (own properties the
+   * bridge adds after this) stay callable, C.toString(5), and never decide
+   * how the class converts. A class without a static toString gets a
+   * hidden C.toString() that gives the same string. C.class is a lazy
+   * accessor: classOf(ci) wraps the java.lang.Class (refused like any
+   * value when the runtime's policy refuses java.lang.Class), kept as a
+   * read-only data property once read. */
+  function makeCtor(ci, name, construct, proto, display, hasToString, classOf) {
     const C = function (a, b, c) {
       if (new.target === undefined) throw new TypeErr('Java class ' + name + ' must be called with new');
       const n = arguments.length;
@@ -38,6 +48,16 @@
     };
     defineProperty(C, 'name', { __proto__: null, value: name });
     defineProperty(C, HAS_INSTANCE, { __proto__: null, value: (v) => isInstance(ci, v) });
+    const text = '[JavaClass ' + display + ']';
+    const convert = { [TO_PRIMITIVE]() { return text; } }[TO_PRIMITIVE];
+    defineProperty(C, TO_PRIMITIVE, { __proto__: null, value: convert });
+    if (hasToString !== true) defineProperty(C, 'toString', hidden({ toString() { return text; } }.toString));
+    defineProperty(C, 'class', { __proto__: null, configurable: true, enumerable: false,
+      get() {
+        const k = classOf(ci);
+        defineProperty(C, 'class', { __proto__: null, value: k, writable: false, enumerable: false, configurable: false });
+        return k;
+      } });
     defineProperty(C, 'prototype', { __proto__: null, value: proto, writable: false, enumerable: false, configurable: false });
     defineProperty(proto, 'constructor', hidden(C));
     return C;

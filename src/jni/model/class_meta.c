@@ -471,57 +471,11 @@ bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup) {
   return (*env)->IsAssignableFrom(env, sub->ref, sup->ref);
 }
 
-/* Compares one declared parameter type name with a name written in an
- * explicit signature: the full name or the simple name matches. */
-static bool type_name_matches(const char *decl, const char *w, size_t wl) {
-  size_t dl = strlen(decl);
-  if (dl == wl && memcmp(decl, w, wl) == 0) return true;
-  const char *simple = decl;
-  for (const char *q = decl; *q; q++)
-    if (*q == '.' || *q == '$') simple = q + 1;
-  return strlen(simple) == wl && memcmp(simple, w, wl) == 0;
-}
-
-/* The member of cls named by key "name(type,...)"; NULL if none. */
+/* The one member of cls named by key "name(type,...)" (short type names
+ * allowed, see jb_members_by_sig); NULL when none or more than one. */
 jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_static) {
-  const char *open = memchr(key, '(', len);
-  if (!open || key[len - 1] != ')') return NULL;
-  size_t nlen = (size_t)(open - key);
-  jb_group *g = jb_group_find(cls, key, nlen, is_static);
-  jb_group *cands = g;
-  if (!g && !is_static) return NULL;
-  if (!g) {
-    /* constructors: "<ClassName>(...)" or "new(...)" */
-    cands = &cls->ctors;
-  }
-  for (int i = 0; i < cands->n; i++) {
-    jb_member *m = cands->m[i];
-    const char *sp = strchr(m->sig, '(') + 1;
-    const char *wp = open + 1;
-    const char *wend = key + len - 1;
-    bool ok = true;
-    int np = 0;
-    while (ok && wp < wend) {
-      const char *wc = memchr(wp, ',', (size_t)(wend - wp));
-      if (!wc) wc = wend;
-      while (wp < wc && *wp == ' ') wp++;
-      size_t wl = (size_t)(wc - wp);
-      while (wl && wp[wl - 1] == ' ') wl--;
-      const char *sc = strchr(sp, ',');
-      if (!sc) sc = strchr(sp, ')');
-      char decl[512];
-      size_t dl = (size_t)(sc - sp);
-      if (dl >= sizeof decl || !*sp || *sp == ')') { ok = false; break; }
-      memcpy(decl, sp, dl);
-      decl[dl] = 0;
-      ok = type_name_matches(decl, wp, wl);
-      np++;
-      sp = *sc == ',' ? sc + 1 : sc;
-      wp = wc + 1;
-    }
-    if (ok && np == m->nparams) return m;
-  }
-  return NULL;
+  jb_member *m[2];
+  return jb_members_by_sig(cls, key, len, is_static, m, 2) == 1 ? m[0] : NULL;
 }
 
 /* ---- names for messages ---- */
@@ -571,4 +525,94 @@ const char *jb_code_name(JNIEnv *env, JSContextRef ctx, char code, int pcls) {
   }
   jb_class *c = pcls >= 0 ? jb_class_get(env, ctx, pcls, false, NULL) : NULL;
   return c ? c->name : "object";
+}
+
+/* ---- explicit signatures, short or full: C['(String,int)'] ---- */
+
+/* One byte of a type name as signatures compare it: '$' (nested) as '.'. */
+static inline char sig_char(char c) { return c == '$' ? '.' : c; }
+
+/* True when the type written in a signature (w, wl bytes, trimmed)
+ * names the declared parameter type decl (dl bytes, as
+ * Class.getTypeName: "java.lang.String", "java.util.Map$Entry", "int[]"):
+ * the whole name, or a tail of it that starts after a '.' or '$' ("String",
+ * "Map.Entry", "Object[]"); '$' and '.' are the same; a trailing "..." is
+ * "[]". Any thread. */
+static bool sig_type_matches(const char *decl, size_t dl, const char *w, size_t wl) {
+  char tmp[512];
+  if (wl >= 3 && memcmp(w + wl - 3, "...", 3) == 0 && wl + 2 <= sizeof tmp) {
+    memcpy(tmp, w, wl - 3);
+    memcpy(tmp + wl - 3, "[]", 2);
+    w = tmp;
+    wl -= 1;
+  }
+  if (wl == 0 || wl > dl) return false;
+  const char *tail = decl + dl - wl;
+  if (wl < dl && tail[-1] != '.' && tail[-1] != '$') return false;
+  for (size_t i = 0; i < wl; i++)
+    if (sig_char(tail[i]) != sig_char(w[i])) return false;
+  return true;
+}
+
+/* True when the parameter list of m (from its sig, "name(t1,t2)") is the
+ * written list wp..wend (the text between the parentheses). Any thread. */
+static bool sig_params_match(const jb_member *m, const char *wp, const char *wend) {
+  const char *sp = strchr(m->sig, '(');
+  if (!sp) return false;
+  sp++;
+  while (wp < wend && *wp == ' ') wp++;
+  if (wp == wend) return m->nparams == 0;       /* "()" or "( )" */
+  int np = 0;
+  while (wp <= wend) {
+    const char *wc = memchr(wp, ',', (size_t)(wend - wp));
+    if (!wc) wc = wend;
+    const char *ws = wp;
+    size_t wl = (size_t)(wc - wp);
+    while (wl && *ws == ' ') { ws++; wl--; }
+    while (wl && ws[wl - 1] == ' ') wl--;
+    if (!*sp || *sp == ')') return false;      /* more written than declared */
+    const char *sc = strchr(sp, ',');
+    const char *close = strchr(sp, ')');
+    if (!sc || (close && close < sc)) sc = close;
+    if (!sc) return false;
+    if (!sig_type_matches(sp, (size_t)(sc - sp), ws, wl)) return false;
+    np++;
+    sp = *sc == ',' ? sc + 1 : sc;
+    wp = wc + 1;
+  }
+  return np == m->nparams;
+}
+
+/* The candidates a signature key's name names: the static or instance
+ * group of that name, or, on the static side, the constructors when the
+ * name is "" ("(String)"), "new", or the class's full or simple name.
+ * NULL when none. Any thread. */
+jb_group *jb_sig_candidates(jb_class *cls, const char *key, size_t len, bool is_static) {
+  const char *open = memchr(key, '(', len);
+  if (!open) return NULL;
+  size_t nlen = (size_t)(open - key);
+  jb_group *g = jb_group_find(cls, key, nlen, is_static);
+  if (g || !is_static) return g;
+  if (nlen == 0 || (nlen == 3 && memcmp(key, "new", 3) == 0)) return &cls->ctors;
+  size_t cl = strlen(cls->name);
+  if (nlen <= cl && sig_type_matches(cls->name, cl, key, nlen)) return &cls->ctors;
+  return NULL;
+}
+
+/* The members of cls a signature key "name(type,...)" names, short type
+ * names allowed (see sig_type_matches): up to max of them in out; returns
+ * how many match (0: none; more than 1: the key is ambiguous, e.g.
+ * "(Date)" with java.util.Date and java.sql.Date overloads). Any thread. */
+int jb_members_by_sig(jb_class *cls, const char *key, size_t len, bool is_static, jb_member **out, int max) {
+  if (len < 2 || key[len - 1] != ')') return 0;
+  jb_group *g = jb_sig_candidates(cls, key, len, is_static);
+  if (!g) return 0;
+  const char *open = memchr(key, '(', len);
+  int n = 0;
+  for (int i = 0; i < g->n; i++) {
+    if (!sig_params_match(g->m[i], open + 1, key + len - 1)) continue;
+    if (n < max) out[n] = g->m[i];
+    n++;
+  }
+  return n;
 }

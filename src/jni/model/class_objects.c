@@ -406,6 +406,19 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
   return proto;
 }
 
+/* classOf(ci): the wrapper of class ci's java.lang.Class (C.class, made by
+ * the helper's makeCtor), under the runtime's policy like any value that
+ * reaches JS. Inside the gate. */
+static JSValueRef class_object(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                               const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  double d = argc && JSValueIsNumber(ctx, argv[0]) ? JSValueToNumber(ctx, argv[0], NULL) : -1;
+  if (!b || !(d >= 0 && d < 2147483647.0)) return JSValueMakeUndefined(ctx);
+  JNIEnv *env = strait__env();
+  jb_class *k = jb_class_get(env, ctx, (int)d, false, exc);
+  return k ? jb_wrap(env, b, ctx, k->ref, exc) : NULL;
+}
+
 /* The constructor of class index (see model/model.h). */
 JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JSValueRef *exc) {
   jb_jsclass *s = slot_of(b, index);
@@ -422,12 +435,23 @@ JSObjectRef jb_class_ctor(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, JS
   JSStringRef nm = JSStringCreateWithUTF8CString(k->name);
   jb_bound *cb = new_bound(b, k, NULL, NULL, true);
   if (!cb) { JSStringRelease(nm); return NULL; }
-  JSObjectRef construct = JSObjectMakeFunctionWithCallback(ctx, nm, b->cb->construct);
+  /* an array class constructs an array of the given length (arrays.c) */
+  JSObjectRef construct = JSObjectMakeFunctionWithCallback(ctx, nm, (k->flags & JB_ARRAY) ? jb_array_construct
+                                                                                          : b->cb->construct);
   fn_put(b, construct, cb);
-  JSValueRef args[4] = {JSValueMakeNumber(ctx, index), JSValueMakeString(ctx, nm), construct, proto};
+  char sb[512];
+  JSStringRef disp = JSStringCreateWithUTF8CString(jb_source_name(k->name, sb, sizeof sb));
+  JSObjectRef class_of = JSObjectMakeFunctionWithCallback(ctx, NULL, class_object);
+  /* a static toString the policy leaves usable replaces the helper's */
+  jb_group *ts = jb_group_find(k, "toString", 8, true);
+  JSValueRef args[7] = {JSValueMakeNumber(ctx, index), JSValueMakeString(ctx, nm), construct, proto,
+                        JSValueMakeString(ctx, disp), JSValueMakeBoolean(ctx, ts && group_usable(env, b, ts)),
+                        class_of};
   JSStringRelease(nm);
-  /* also defines C.prototype (read-only) and proto.constructor (not enumerable) */
-  JSValueRef cv = JSObjectCallAsFunction(ctx, b->make_ctor, NULL, 4, args, exc);
+  JSStringRelease(disp);
+  /* also defines C.prototype (read-only), proto.constructor (not
+   * enumerable), C[Symbol.toPrimitive], C.class and maybe C.toString */
+  JSValueRef cv = JSObjectCallAsFunction(ctx, b->make_ctor, NULL, 7, args, exc);
   if (!cv) return NULL;
   JSObjectRef ctor = (JSObjectRef)cv;
   JSValueProtect(ctx, ctor);

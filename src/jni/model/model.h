@@ -306,9 +306,17 @@ jb_member *jb_field_find(jb_class *cls, const char *name, size_t len, bool is_st
 /* True when class `sub` is assignable to `sup` (JNI IsAssignableFrom). */
 bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup);
 
-/* Finds the member of cls matching an explicit signature key
- * "name(type,type)"; NULL if none. */
+/* Finds the one member of cls matching an explicit signature key
+ * "name(type,type)"; NULL if none or ambiguous (jb_members_by_sig). */
 jb_member *jb_member_by_sig(jb_class *cls, const char *key, size_t len, bool is_static);
+/* The group a signature key "name(type,...)" chooses from: the methods of
+ * that name, or on the static side the constructors ("(...)", "new(...)",
+ * "<class name>(...)"); NULL when none. Any thread. */
+jb_group *jb_sig_candidates(jb_class *cls, const char *key, size_t len, bool is_static);
+/* The members a signature key names, short type names allowed ("String",
+ * "Map.Entry", "Object[]", "int..."; full names still match): up to max
+ * in out; returns the count (0 none, > 1 ambiguous). Any thread. */
+int jb_members_by_sig(jb_class *cls, const char *key, size_t len, bool is_static, jb_member **out, int max);
 /* Java source name of a class name for messages ("[I" -> "int[]",
  * "[Ljava.lang.String;" -> "java.lang.String[]"), written into buf (n
  * bytes) when it differs; returns buf or name. Any thread. */
@@ -450,6 +458,12 @@ JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef 
  * writes reach the array through the callbacks array_get/array_set (NULL
  * with *exc set if the helper failed). */
 JSObjectRef jb_array_wrapper(JSContextRef ctx, jb_rt *b, uint32_t slot, uint32_t gen);
+/* construct(self, length) of an array class (new (Java.type('int[]'))(3)),
+ * bound like a class's construct function: a new array of that length.
+ * TypeError for a missing or non-number length, RangeError for a negative,
+ * fractional or too large one. Inside the gate. */
+JSValueRef jb_array_construct(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                              const JSValueRef argv[], JSValueRef *exc);
 /* The code an array Proxy's target holds for entry slot/gen (24 bits of
  * each): exact in a double. */
 #define JB_ARRAY_SLOT_BITS 24

@@ -1,12 +1,18 @@
 /*
  * packages.c - the globals java, javax, jdk, org, com, net, Packages
- * (package objects) and Java (type, array, from, to, isJavaObject).
+ * (package objects) and Java (type, typeName, array, from, to,
+ * isJavaObject).
  *
- * A package object is a plain JS object whose prototype is a catch-all
- * JSClass object: a child read the first time misses the plain object and
- * reaches the catch-all, which asks Java what the name is (a class, maybe a
- * package, or known to be absent) and stores the answer on the plain object
- * as an ordinary property, so later reads are plain inline-cached loads.
+ * A package object is an object whose prototype is a catch-all JSClass
+ * object: a child read the first time misses the package object and
+ * reaches the catch-all, which asks Java what the name is (a class, a known
+ * package, or a name nothing known has) and stores the answer on the
+ * package object as an ordinary property. A name that is no class is a
+ * package (Rhino's and Nashorn's rule). Packages Java knows are plain
+ * objects, so later reads are inline-cached loads; the others are
+ * JavaPackage JSClass objects, so that `new` and instanceof of a class
+ * that does not exist say so (see make_package). Both convert to
+ * "[JavaPackage name]".
  *
  * Everything here runs inside the runtime's gate.
  */
@@ -33,21 +39,103 @@ typedef struct jb_pkg {
   char name[];              /* dotted, "" for Packages */
 } jb_pkg;
 
-static JSClassRef pkg_class;
+static JSClassRef pkg_class;       /* the catch-all behind a package object */
+static JSClassRef pkg_obj_class;   /* a package object of an unknown name */
+static JSClassRef prim_class;      /* Symbol.toPrimitive of package objects */
 static pthread_once_t pkg_once = PTHREAD_ONCE_INIT;
 
 static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc);
+static JSObjectRef pkg_construct(JSContextRef ctx, JSObjectRef obj, size_t argc, const JSValueRef argv[],
+                                 JSValueRef *exc);
+static bool pkg_has_instance(JSContextRef ctx, JSObjectRef obj, JSValueRef v, JSValueRef *exc);
+static JSValueRef pkg_convert(JSContextRef ctx, JSObjectRef obj, JSType type, JSValueRef *exc);
+static JSValueRef pkg_to_primitive(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc);
 
-/* Creates the package catch-all JSClass once per process. */
+/* Creates the package JSClasses once per process. A package object has
+ * no callAsFunction, so `typeof` a package stays 'object' (what Rhino and
+ * Nashorn give, and what scripts test to tell a missing class from a
+ * class); `new`, instanceof and a conversion to a primitive reach it. */
 static void make_pkg_class(void) {
   JSClassDefinition d = kJSClassDefinitionEmpty;
   d.className = "JavaPackage";
   d.getProperty = pkg_get;
   pkg_class = JSClassCreate(&d);
+  JSClassDefinition o = kJSClassDefinitionEmpty;
+  o.className = "JavaPackage";
+  o.callAsConstructor = pkg_construct;
+  o.hasInstance = pkg_has_instance;
+  o.convertToType = pkg_convert;
+  pkg_obj_class = JSClassCreate(&o);
+  JSClassDefinition f = kJSClassDefinitionEmpty;
+  f.className = "Function";
+  f.callAsFunction = pkg_to_primitive;
+  prim_class = JSClassCreate(&f);
 }
 
-/* A new package object named name. */
-static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name) {
+/* The package of a package object of either kind (see make_package), or
+ * NULL. */
+static jb_pkg *pkg_of(JSContextRef ctx, JSValueRef v) {
+  if (JSValueIsObjectOfClass(ctx, v, pkg_obj_class)) return JSObjectGetPrivate((JSObjectRef)v);
+  if (!JSValueIsObject(ctx, v)) return NULL;
+  JSValueRef proto = JSObjectGetPrototype(ctx, (JSObjectRef)v);
+  return JSValueIsObjectOfClass(ctx, proto, pkg_class) ? JSObjectGetPrivate((JSObjectRef)proto) : NULL;
+}
+
+/* The TypeError of a package used as a class: a name no class has. */
+static void class_not_found(JSContextRef ctx, const jb_pkg *p, JSValueRef *exc) {
+  *exc = strait_make_error(ctx, "TypeError", "class %s not found", p && p->name[0] ? p->name : "(the root package)");
+}
+
+/* `new pkg(...)`: the name is not a class (pkg_get made a package of it
+ * because no class has it). Inside the gate. */
+static JSObjectRef pkg_construct(JSContextRef ctx, JSObjectRef obj, size_t argc, const JSValueRef argv[],
+                                 JSValueRef *exc) {
+  class_not_found(ctx, pkg_of(ctx, obj), exc);
+  return NULL;
+}
+
+/* `v instanceof pkg`: as `new`, a TypeError naming the missing class. */
+static bool pkg_has_instance(JSContextRef ctx, JSObjectRef obj, JSValueRef v, JSValueRef *exc) {
+  class_not_found(ctx, pkg_of(ctx, obj), exc);
+  return false;
+}
+
+/* String(pkg), '' + pkg: "[JavaPackage java.util]" (Rhino's form), for
+ * every hint (JSC passes kJSTypeNumber for `+`'s "default"; a number
+ * conversion of the string is NaN). */
+static JSValueRef pkg_convert(JSContextRef ctx, JSObjectRef obj, JSType type, JSValueRef *exc) {
+  jb_pkg *p = pkg_of(ctx, obj);
+  size_t n = p ? strlen(p->name) : 0;
+  char *s = malloc(n + 16);
+  if (!s) return NULL;
+  snprintf(s, n + 16, "[JavaPackage %s]", p ? p->name : "");
+  JSStringRef js = JSStringCreateWithUTF8CString(s);
+  free(s);
+  JSValueRef r = JSValueMakeString(ctx, js);
+  JSStringRelease(js);
+  return r;
+}
+
+/* pkg[Symbol.toPrimitive](): the same for a plain package object (its
+ * catch-all holds this function; `this` is the package). */
+static JSValueRef pkg_to_primitive(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc) {
+  if (!pkg_of(ctx, self)) {
+    *exc = strait_make_error(ctx, "TypeError", "Symbol.toPrimitive of a Java package called on another value");
+    return NULL;
+  }
+  return pkg_convert(ctx, self, kJSTypeString, exc);
+}
+
+/* A new package object named name. Two kinds, with the same catch-all
+ * behind them: a known package (a JDK module's or a loaded class's, and
+ * the roots) is a plain object, whose children, once resolved, are
+ * inline-cached loads; a name nothing known has (a package whose classes
+ * are not loaded yet, or a class that does not exist) is a JavaPackage
+ * JSClass object, which `new`, instanceof and conversions reach (reads of
+ * its children cost a C++ lookup each, about 40 ns). */
+static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name, bool known) {
   size_t n = strlen(name);
   jb_pkg *p = malloc(sizeof *p + n + 1);
   if (!p) return NULL;
@@ -57,7 +145,20 @@ static JSObjectRef make_package(jb_rt *b, JSContextRef ctx, const char *name) {
   jb_own(b, p);
   JSObjectRef catchall = JSObjectMake(ctx, pkg_class, p);
   JSObjectSetPrototype(ctx, catchall, b->object_proto);
-  JSObjectRef obj = JSObjectMake(ctx, NULL, NULL);
+  JSObjectRef obj = JSObjectMake(ctx, known ? NULL : pkg_obj_class, p);
+  /* String(pkg) of a plain package: found on the catch-all by symbol (a
+   * symbol never reaches pkg_get) */
+  strait__jrt *jrt = strait__jrt_of(b->rt);
+  JSValueRef sym = jrt && jrt->intrinsics ? strait_get_property(ctx, jrt->intrinsics, "Symbol") : NULL;
+  sym = sym && JSValueIsObject(ctx, sym) ? strait_get_property(ctx, (JSObjectRef)sym, "toPrimitive") : NULL;
+  if (sym && JSValueIsSymbol(ctx, sym)) {
+    JSObjectRef f = JSObjectMake(ctx, prim_class, NULL);
+    JSObjectSetPrototype(ctx, f, b->fn_proto);
+    JSObjectSetPropertyForKey(ctx, catchall, sym, f,
+                              kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontEnum |
+                                  kJSPropertyAttributeDontDelete,
+                              NULL);
+  }
   /* pkg_get stores children on obj through p->obj, in C memory the
    * collector does not scan, and a script can keep the catch-all alone
    * (Object.getPrototypeOf(pkg), then delete the package): the catch-all
@@ -131,16 +232,21 @@ static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
+  /* a name that is not a class is a package (Rhino's and Nashorn's rule),
+   * used as a class only by `new`, instanceof or Java.type, which name the
+   * missing class */
   JSObjectRef child;
-  if (!r) {
-    *exc = strait_make_error(ctx, "TypeError", "class %s not found", full);
-    free(full);
-    return NULL;
+  if (r && (*env)->IsInstanceOf(env, r, jb.Class)) {
+    child = ctor_of_class(env, b, ctx, r, exc);
+  } else {
+    char kind[2] = {0};
+    if (r) (*env)->GetStringUTFRegion(env, r, 0, 1, kind);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    child = make_package(b, ctx, full, kind[0] == 'p');   /* "package": known */
+    if (!child) *exc = strait_make_error(ctx, "RangeError", "out of memory for a package object");
   }
-  if ((*env)->IsInstanceOf(env, r, jb.Class)) child = ctor_of_class(env, b, ctx, r, exc);
-  else child = make_package(b, ctx, full);
   free(full);
-  (*env)->DeleteLocalRef(env, r);
+  if (r) (*env)->DeleteLocalRef(env, r);
   if (!child) return NULL;
   p->busy = true;
   JSObjectSetProperty(ctx, p->obj, name, child, 0, NULL);
@@ -210,11 +316,54 @@ JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef 
 /* The bridge of a Java.* function (its private data). */
 static jb_rt *bridge_of(JSObjectRef fn) { return JSObjectGetPrivate(fn); }
 
-/* Java.type(name) -> class constructor. Inside the gate. */
+/* The class index of the java.lang.Class behind wrapper v (C.class), or -1
+ * when v is not one. Inside the gate. */
+static int class_index_of_class_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef v) {
+  jb_entry *e = JSValueIsObject(ctx, v) ? jb_entry_of(b, (JSObjectRef)v) : NULL;
+  if (!e || !(*env)->IsInstanceOf(env, e->ref, jb.Class)) return -1;
+  return jb_class_index(env, e->ref);
+}
+
+/* Java.type(t) -> class constructor: t is a class name, a java.lang.Class
+ * (C.class round-trips), or a class constructor (itself). A package object
+ * names a class that does not exist. Inside the gate. */
 static JSValueRef java_type(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                             const JSValueRef argv[], JSValueRef *exc) {
   JNIEnv *env = strait__env();
-  return jb_type_by_name(env, bridge_of(fn), ctx, argc ? argv[0] : JSValueMakeUndefined(ctx), exc);
+  jb_rt *b = bridge_of(fn);
+  JSValueRef t = argc ? argv[0] : JSValueMakeUndefined(ctx);
+  if (JSValueIsObject(ctx, t)) {
+    if (jb_ctor_class(b, ctx, (JSObjectRef)t) >= 0) return t;
+    int ci = class_index_of_class_object(env, b, ctx, t);
+    if (ci >= 0) return jb_class_ctor(env, b, ctx, ci, exc);   /* the policy's lookup verdict applies */
+    jb_pkg *p = pkg_of(ctx, t);
+    if (p) {
+      class_not_found(ctx, p, exc);
+      return NULL;
+    }
+  }
+  return jb_type_by_name(env, b, ctx, t, exc);
+}
+
+/* Java.typeName(t): the Java source name of the class t stands for (a
+ * class constructor or a java.lang.Class): 'java.lang.Integer',
+ * 'java.util.Map$Entry', 'int[]'; undefined for any other value (as
+ * Nashorn). Inside the gate. */
+static JSValueRef java_type_name(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = bridge_of(fn);
+  JSValueRef t = argc ? argv[0] : JSValueMakeUndefined(ctx);
+  if (!JSValueIsObject(ctx, t)) return JSValueMakeUndefined(ctx);
+  JNIEnv *env = strait__env();
+  int ci = jb_ctor_class(b, ctx, (JSObjectRef)t);
+  if (ci < 0) ci = class_index_of_class_object(env, b, ctx, t);
+  jb_class *k = ci >= 0 ? jb_class_get(env, ctx, ci, false, exc) : NULL;
+  if (!k) return ci >= 0 ? NULL : JSValueMakeUndefined(ctx);
+  char sb[512];
+  JSStringRef s = JSStringCreateWithUTF8CString(jb_source_name(k->name, sb, sizeof sb));
+  JSValueRef r = JSValueMakeString(ctx, s);
+  JSStringRelease(s);
+  return r;
 }
 
 /* Java.isJavaObject(v) -> boolean. Inside the gate. */
@@ -230,7 +379,9 @@ static int class_index_of_type(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueR
   if (JSValueIsObject(ctx, t)) {
     int ci = jb_ctor_class(b, ctx, (JSObjectRef)t);
     if (ci >= 0) return ci;
-    *exc = strait_make_error(ctx, "TypeError", "%s: expected a Java class or a type name", what);
+    jb_pkg *p = pkg_of(ctx, t);
+    if (p) class_not_found(ctx, p, exc);
+    else *exc = strait_make_error(ctx, "TypeError", "%s: expected a Java class or a type name", what);
     return -1;
   }
   jclass c = class_by_name(env, ctx, t, exc);
@@ -419,15 +570,16 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   JSObjectRef global = JSContextGetGlobalObject(ctx);
   static const char *const roots[] = {STRAIT_JAVA_PACKAGE_ROOTS};
   for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
-    JSObjectRef p = make_package(b, ctx, roots[i]);
+    JSObjectRef p = make_package(b, ctx, roots[i], true);
     if (!p) return STRAIT_ENOMEM;
     strait_set_property(ctx, global, roots[i], p, kJSPropertyAttributeDontEnum);
   }
-  JSObjectRef all = make_package(b, ctx, "");
+  JSObjectRef all = make_package(b, ctx, "", true);
   if (!all) return STRAIT_ENOMEM;
   strait_set_property(ctx, global, "Packages", all, kJSPropertyAttributeDontEnum);
   JSObjectRef java = JSObjectMake(ctx, NULL, NULL);
   put_fn(b, ctx, java, "type", java_type);
+  put_fn(b, ctx, java, "typeName", java_type_name);
   put_fn(b, ctx, java, "isJavaObject", java_is_object);
   put_fn(b, ctx, java, "array", java_array);
   put_fn(b, ctx, java, "from", java_from);

@@ -12,6 +12,7 @@
 #include "base/interop_ids.h"
 #include "value/value.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,12 +95,20 @@ out:
 /* ---- JS -> Java: the original Throwable or a JsException ------------- */
 
 /* Throws exc into Java (see value/value.h): the original Throwable when exc is
- * a bridge error carrying one in `javaException`, else JsException. Inside
- * the gate. */
+ * a bridge error carrying one in `javaException` or is itself a Java
+ * Throwable (`throw new java.lang.IllegalStateException('x')` in a JS
+ * implementation of a Java interface), else JsException. Inside the gate. */
 void strait__rethrow_to_java(JNIEnv *env, strait__jrt *jrt, JSValueRef exc) {
   if ((*env)->ExceptionCheck(env)) return;   /* a pending Java exception wins */
   JSContextRef ctx = strait_runtime_context(jrt->rt);
   if (exc && JSValueIsObject(ctx, exc)) {
+    jobject self = jb_java_of(env, ctx, exc);
+    if (self && (*env)->IsInstanceOf(env, self, strait__jc.Throwable)) {
+      (*env)->Throw(env, (jthrowable)self);
+      (*env)->DeleteLocalRef(env, self);
+      return;
+    }
+    if (self) (*env)->DeleteLocalRef(env, self);
     JSValueRef je = strait_get_property(ctx, (JSObjectRef)exc, "javaException");
     jobject t = je ? jb_java_of(env, ctx, je) : NULL;
     if (t && (*env)->IsInstanceOf(env, t, strait__jc.Throwable)) {
@@ -228,4 +237,24 @@ void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc) 
   (*env)->DeleteLocalRef(env, trace);
   (*env)->DeleteLocalRef(env, info);
   (*env)->DeleteLocalRef(env, t);
+}
+
+/* The Throwable a JS Error carries; see value/value.h. The property is
+ * read first (a miss is the common case of `{} instanceof C`); Error is
+ * the constructor the bridge read when it started (model/class_objects.c). */
+static JSStringRef s_java_exception;   /* "javaException", made once, only read */
+static pthread_once_t s_java_exception_once = PTHREAD_ONCE_INIT;
+static void make_s_java_exception(void) { s_java_exception = JSStringCreateWithUTF8CString("javaException"); }
+
+jb_entry *jb_error_java_exception(jb_rt *b, JSContextRef ctx, JSValueRef v) {
+  if (!b || !JSValueIsObject(ctx, v) || !b->error_ctor) return NULL;
+  pthread_once(&s_java_exception_once, make_s_java_exception);
+  JSValueRef ignored = NULL;
+  JSValueRef je = JSObjectGetProperty(ctx, (JSObjectRef)v, s_java_exception, &ignored);
+  jb_entry *e = je && JSValueIsObject(ctx, je) ? jb_entry_of(b, (JSObjectRef)je) : NULL;
+  if (!e) return NULL;
+  JNIEnv *env = strait__env();
+  if (!(*env)->IsInstanceOf(env, e->ref, strait__jc.Throwable)) return NULL;
+  ignored = NULL;
+  return JSValueIsInstanceOfConstructor(ctx, v, b->error_ctor, &ignored) ? e : NULL;
 }

@@ -138,6 +138,12 @@ void strait__throw_js(JNIEnv *env, strait_runtime *rt, JSValueRef exc);
  * `javaException` and the Java stack) and clears it; the original JS value
  * when it is a JsException of this runtime. Inside the gate. */
 void jb_throw_pending(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef *exc);
+/* The wrapper entry of the Java Throwable a JS Error carries in its
+ * `javaException` (an error jb_throw_pending made, or one a script made
+ * and gave one), or NULL: v is not an Error, has no such property, or it
+ * is not a live wrapper of a Throwable of b. Reads the property (a getter
+ * runs; what it throws is dropped). Inside the gate. */
+jb_entry *jb_error_java_exception(jb_rt *b, JSContextRef ctx, JSValueRef v);
 
 /* ---- JS values as Java objects (value/handles.c, value/from_java.c) -------------------------------------------- */
 

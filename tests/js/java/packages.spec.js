@@ -61,8 +61,12 @@ describe('packages', () => {
     expect(fresh.filter((o) => Object.keys(o).length > 0).length).toBe(0);
   });
 
-  it('reports a class a JDK package does not have', () => {
-    thrown(() => java.util.NoSuchClassAnywhere, TypeError, /class java\.util\.NoSuchClassAnywhere not found/);
+  it('makes a name a JDK package does not have a package, and names the class when it is used as one', () => {
+    // Rhino's and Nashorn's rule: reading the name is not an error
+    const p = java.util.NoSuchClassAnywhere;
+    expect(typeof p).toBe('object');
+    expect(String(p)).toBe('[JavaPackage java.util.NoSuchClassAnywhere]');
+    thrown(() => new java.util.NoSuchClassAnywhere(), TypeError, /^class java\.util\.NoSuchClassAnywhere not found$/);
   });
 
   it('resolves Java.type names, arrays and nested classes', () => {

@@ -128,7 +128,9 @@ final class Bridge {
 
     /**
      * What the package child `name` (a full dotted name) is: the Class, the
-     * String "package" when it may be a package, or null when it is known
+     * String "package" when it is a known package (or the prefix of one),
+     * "unknown" when nothing known has that name (a package of classes not
+     * loaded yet, or a class that does not exist), or null when it is known
      * not to exist (its parent is a JDK package that has no such child).
      */
     static Object resolve(String name) {
@@ -146,7 +148,7 @@ final class Bridge {
             if (known.contains(parent) && isJdk(parent)) return null;
             // Nested class through its outer class: handled by the caller.
         }
-        return "package";
+        return "unknown";
     }
 
     private static boolean isJdk(String pkg) {
