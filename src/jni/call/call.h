@@ -60,4 +60,11 @@ void strait__futures_cancel_all(JNIEnv *env, strait__jrt *jrt, strait__hstate *s
  * are registered with the others). Once, from strait__jni_init(). */
 int strait__codec_jni_init(JNIEnv *env);
 
+/* ---- Java.extend and Java.super (call/extend.c) ---------------------------- */
+
+/* Loads the IDs of org.strait.internal.Adapters; once, from strait__jni_init. */
+int strait__extend_init(JNIEnv *env);
+/* Defines Java.extend and Java.super on the Java object. Inside the gate. */
+void jb_extend_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
+
 #endif /* STRAIT_CALL_H */
