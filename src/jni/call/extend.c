@@ -63,6 +63,15 @@ int strait__extend_init(JNIEnv *env) { return strait__ids_load(env, extend_ids, 
 
 /* ---- Natives.invokeAdapter --------------------------------------------------- */
 
+/* True when m is what Object.prototype has under k (the implementation
+ * object inherits toString, valueOf...: not an override). Inside the gate. */
+static bool inherited_builtin(JSContextRef ctx, JSStringRef k, JSValueRef m) {
+  jb_rt *b = k ? jb_rt_of(ctx) : NULL;
+  if (!b || !b->object_proto) return false;
+  JSValueRef p = JSObjectGetProperty(ctx, b->object_proto, k, NULL);
+  return p && JSValueIsStrictEqual(ctx, p, m);
+}
+
 /* Natives.invokeAdapter: impl[name](...args) with this = packed argument 0
  * (the adapter object), or impl(...) when name is 0;
  * JsProxyHandler.ABSENT when the member is undefined or null, NOT_FUNCTION
@@ -82,7 +91,7 @@ static jobject JNICALL n_invoke_adapter(JNIEnv *env, jclass c, jlong peer, jobje
   JSValueRef m = k ? JSObjectGetProperty(s.ctx, impl, k, &exc) : impl;
   if (exc) {
     strait__rethrow_to_java(env, s.jrt, exc);
-  } else if (JSValueIsUndefined(s.ctx, m) || JSValueIsNull(s.ctx, m)) {
+  } else if (JSValueIsUndefined(s.ctx, m) || JSValueIsNull(s.ctx, m) || inherited_builtin(s.ctx, k, m)) {
     out = (*env)->NewLocalRef(env, strait__proxy_absent);
   } else if (!JSValueIsObject(s.ctx, m) || !JSObjectIsFunction(s.ctx, (JSObjectRef)m)) {
     out = (*env)->NewLocalRef(env, strait__proxy_not_function);
@@ -333,7 +342,9 @@ static JSValueRef super_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name,
   for (size_t i = 0; i < 6; i++) buf[i] = (JSChar)prefix[i];
   memcpy(buf + 6, c, n * sizeof(JSChar));
   JSStringRef k = JSStringCreateWithCharacters(buf, n + 6);
-  JSValueRef f = JSObjectGetProperty(ctx, (JSObjectRef)t, k, exc);
+  /* a missing member is no super method: undefined, whatever the read of
+   * a missing member of a Java object does */
+  JSValueRef f = JSObjectHasProperty(ctx, (JSObjectRef)t, k) ? JSObjectGetProperty(ctx, (JSObjectRef)t, k, exc) : NULL;
   JSStringRelease(k);
   if (!f || !JSValueIsObject(ctx, f) || !JSObjectIsFunction(ctx, (JSObjectRef)f)) return NULL;
   JSObjectRef m = JSObjectMake(ctx, super_fn_class, NULL);
@@ -371,16 +382,14 @@ static JSValueRef java_extend(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   size_t ntypes = argc;
   JSValueRef impl = NULL;
   if (argc > 0 && JSValueIsObject(ctx, argv[argc - 1]) && !JSValueIsArray(ctx, argv[argc - 1]) &&
-      jb_ctor_class(b, ctx, (JSObjectRef)argv[argc - 1]) < 0) {
+      jb_ctor_class(b, ctx, (JSObjectRef)argv[argc - 1]) < 0 && !jb_package_name(ctx, argv[argc - 1])) {
     if (jb_entry_of(b, (JSObjectRef)argv[argc - 1])) {
       *exc = strait_make_error(ctx, "TypeError",
                                "Java.extend: the implementation must be a JavaScript object, not a Java object");
       return NULL;
     }
-    if (argc > 1) {
-      impl = argv[argc - 1];
-      ntypes--;
-    }
+    impl = argv[argc - 1];
+    ntypes--;
   }
   if (ntypes == 0) {
     *exc = strait_make_error(ctx, "TypeError",
@@ -408,6 +417,9 @@ static JSValueRef java_extend(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
           *exc = strait_make_error(ctx, "TypeError",
                                    "Java.extend: argument %zu is the string '%.200s', not a Java class "
                                    "(use Java.type('%.200s'))", i + 1, s, s);
+        else if (jb_package_name(ctx, argv[i]))
+          *exc = strait_make_error(ctx, "TypeError", "Java.extend: argument %zu is the Java package %s, not a class",
+                                   i + 1, jb_package_name(ctx, argv[i]));
         else
           *exc = strait_make_error(ctx, "TypeError", "Java.extend: argument %zu is %s, not a Java class or interface",
                                    i + 1, kind_of(ctx, argv[i]));

@@ -185,6 +185,11 @@ public final class Adapters {
         }
     }
 
+    /** True when c is an adapter class (HostPolicy: filtered by what it extends). */
+    static boolean isAdapterClass(Class<?> c) {
+        return c.getClassLoader() instanceof AdapterLoader;
+    }
+
     /** True when o is an instance of an adapter class. */
     static boolean isAdapter(Object o) {
         return o != null && o.getClass().getClassLoader() instanceof AdapterLoader;
