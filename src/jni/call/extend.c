@@ -458,6 +458,13 @@ static JSValueRef java_extend(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   put_hidden(ctx, result, "prototype", proto);
   put_hidden(ctx, result, K_CLASS, cls_ctor);
   if (impl) put_hidden(ctx, result, K_IMPL, impl);
+  /* Ext.class: the generated java.lang.Class, as for any class object */
+  JSValueRef jc = jb_wrap(env, b, ctx, adapter, exc);
+  if (!jc) {
+    result = NULL;
+    goto out;
+  }
+  put_hidden(ctx, result, "class", jc);
 out:
   (*env)->DeleteLocalRef(env, adapter);
   return result;

@@ -76,11 +76,9 @@ static JSObjectRef class_named(JNIEnv *env, jb_rt *b, JSContextRef ctx, const ch
 static JSValueRef imp_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, JSValueRef *exc) {
   imp *p = JSObjectGetPrivate(obj);
   if (!p || !p->cache) return NULL;
-  char buf[IMP_NAME_MAX + 1];
-  if (JSStringGetMaximumUTF8CStringSize(name) > sizeof buf) {
-    size_t n = JSStringGetLength(name);
-    if (n > IMP_NAME_MAX) return NULL;
-  }
+  /* at most 3 UTF-8 bytes per UTF-16 unit: a name that fits is never cut */
+  char buf[IMP_NAME_MAX * 3 + 1];
+  if (JSStringGetLength(name) > IMP_NAME_MAX) return NULL;
   size_t len = JSStringGetUTF8CString(name, buf, sizeof buf);
   if (len <= 1 || !is_identifier(buf)) return NULL;
   JSValueRef v = JSObjectGetProperty(ctx, p->cache, name, NULL);

@@ -18,6 +18,10 @@ describe('Java.extend of interfaces', () => {
     expect(r instanceof R).toBe(true);
     expect(r instanceof Runnable).toBe(true);
     expect(Java.isJavaObject(r)).toBe(true);
+    expect(typeof R).toBe('function');
+    expect(R.class.isInstance(r)).toBe(true);
+    expect(R.class.getSuperclass().getName()).toBe('java.lang.Object');
+    expect(R.class.getInterfaces()[0].getName()).toBe('java.lang.Runnable');
   });
 
   it('takes the implementation as the last constructor argument (Nashorn form)', () => {
