@@ -247,6 +247,43 @@ static bool is_impl(jb_rt *b, JSContextRef ctx, JSValueRef v) {
          !JSValueIsObjectOfClass(ctx, v, ext_class);
 }
 
+/* Constructs adapter (a local ref) through its bridge constructor cls_ctor
+ * with argv, the implementation impl (or NULL) armed for it. Inside the
+ * gate. */
+static JSObjectRef construct_with(JNIEnv *env, jb_rt *b, JSContextRef ctx, jclass adapter, JSObjectRef cls_ctor,
+                                  JSValueRef impl, size_t argc, const JSValueRef argv[], JSValueRef *exc) {
+  if (!check_impl(env, ctx, adapter, impl, exc)) return NULL;
+  strait__jrt *jrt = strait__jrt_of(b->rt);
+  jobject owner = jrt ? strait__owner_of(env, jrt) : NULL;
+  jobject handle = NULL;
+  if (impl) {
+    handle = owner ? strait__handle_wrap_as_object(env, jrt, owner, (JSObjectRef)impl) : NULL;
+    if (!handle) {
+      if (owner) (*env)->DeleteLocalRef(env, owner);
+      type_error_from_java(env, ctx, "Java.extend: cannot hold the implementation", exc);
+      return NULL;
+    }
+  }
+  if (owner) (*env)->DeleteLocalRef(env, owner);
+  (*env)->CallStaticVoidMethod(env, X.Adapters, X.arm, adapter, handle);
+  if (handle) (*env)->DeleteLocalRef(env, handle);
+  if ((*env)->ExceptionCheck(env)) {
+    type_error_from_java(env, ctx, "Java.extend", exc);
+    return NULL;
+  }
+  JSObjectRef r = JSObjectCallAsConstructor(ctx, cls_ctor, argc, argv, exc);
+  /* keep a pending Java exception aside: disarm must run */
+  jthrowable pending = (*env)->ExceptionOccurred(env);
+  if (pending) (*env)->ExceptionClear(env);
+  (*env)->CallStaticVoidMethod(env, X.Adapters, X.disarm, adapter);
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  if (pending) {
+    (*env)->Throw(env, pending);
+    (*env)->DeleteLocalRef(env, pending);
+  }
+  return r;
+}
+
 /* `new Ext(args...)`: see the file comment. Inside the gate. */
 static JSObjectRef ext_construct(JSContextRef ctx, JSObjectRef ctor, size_t argc, const JSValueRef argv[],
                                  JSValueRef *exc) {
@@ -270,36 +307,25 @@ static JSObjectRef ext_construct(JSContextRef ctx, JSObjectRef ctor, size_t argc
     /* the Nashorn form: new Ext(superArgs..., impl) */
     if (argc > 0 && is_impl(b, ctx, argv[argc - 1])) impl = argv[--argc];
   }
-  if (!check_impl(env, ctx, k->ref, impl, exc)) return NULL;
+  return construct_with(env, b, ctx, k->ref, (JSObjectRef)cls_ctor, impl, argc, argv, exc);
+}
+
+/* The runtime's adapter class of types (a local ref), or NULL with *exc
+ * set. Inside the gate. */
+static jclass adapter_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray types, JSValueRef *exc) {
   strait__jrt *jrt = strait__jrt_of(b->rt);
   jobject owner = jrt ? strait__owner_of(env, jrt) : NULL;
-  jobject handle = NULL;
-  if (impl) {
-    handle = owner ? strait__handle_wrap_as_object(env, jrt, owner, (JSObjectRef)impl) : NULL;
-    if (!handle) {
-      if (owner) (*env)->DeleteLocalRef(env, owner);
-      type_error_from_java(env, ctx, "Java.extend: cannot hold the implementation", exc);
-      return NULL;
-    }
-  }
-  if (owner) (*env)->DeleteLocalRef(env, owner);
-  (*env)->CallStaticVoidMethod(env, X.Adapters, X.arm, k->ref, handle);
-  if (handle) (*env)->DeleteLocalRef(env, handle);
-  if ((*env)->ExceptionCheck(env)) {
+  if (!owner) {
     type_error_from_java(env, ctx, "Java.extend", exc);
     return NULL;
   }
-  JSObjectRef r = JSObjectCallAsConstructor(ctx, (JSObjectRef)cls_ctor, argc, argv, exc);
-  /* keep a pending Java exception aside: disarm must run */
-  jthrowable pending = (*env)->ExceptionOccurred(env);
-  if (pending) (*env)->ExceptionClear(env);
-  (*env)->CallStaticVoidMethod(env, X.Adapters, X.disarm, k->ref);
-  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
-  if (pending) {
-    (*env)->Throw(env, pending);
-    (*env)->DeleteLocalRef(env, pending);
+  jclass adapter = (*env)->CallStaticObjectMethod(env, X.Adapters, X.adapterClass, owner, types);
+  (*env)->DeleteLocalRef(env, owner);
+  if ((*env)->ExceptionCheck(env) || !adapter) {
+    type_error_from_java(env, ctx, "Java.extend", exc);
+    return NULL;
   }
-  return r;
+  return adapter;
 }
 
 /* Calling Ext without new. */
@@ -430,20 +456,9 @@ static JSValueRef java_extend(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
     }
     (*env)->SetObjectArrayElement(env, types, (jsize)i, k->ref);
   }
-  strait__jrt *jrt = strait__jrt_of(b->rt);
-  jobject owner = jrt ? strait__owner_of(env, jrt) : NULL;
-  if (!owner) {
-    (*env)->DeleteLocalRef(env, types);
-    type_error_from_java(env, ctx, "Java.extend", exc);
-    return NULL;
-  }
-  jclass adapter = (*env)->CallStaticObjectMethod(env, X.Adapters, X.adapterClass, owner, types);
-  (*env)->DeleteLocalRef(env, owner);
+  jclass adapter = adapter_of(env, b, ctx, types, exc);
   (*env)->DeleteLocalRef(env, types);
-  if ((*env)->ExceptionCheck(env) || !adapter) {
-    type_error_from_java(env, ctx, "Java.extend", exc);
-    return NULL;
-  }
+  if (!adapter) return NULL;
   JSObjectRef result = NULL;
   int ci = jb_class_index(env, adapter);
   JSObjectRef cls_ctor = ci >= 0 ? jb_class_ctor(env, b, ctx, ci, exc) : NULL;
