@@ -127,10 +127,26 @@ static JSValueRef importer_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef se
 static JSObjectRef importer_construct(JSContextRef ctx, JSObjectRef ctor, size_t argc, const JSValueRef argv[],
                                       JSValueRef *exc);
 
+static JSValueRef imp_import_package(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                     const JSValueRef argv[], JSValueRef *exc);
+static JSValueRef imp_import_class(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc);
+
+/* importer.importPackage / importer.importClass (Rhino): found after the
+ * getProperty callback answers no class of that name. */
+static const JSStaticFunction imp_functions[] = {
+    {"importPackage", imp_import_package, kJSPropertyAttributeDontEnum},
+    {"importClass", imp_import_class, kJSPropertyAttributeDontEnum},
+    {NULL, NULL, 0},
+};
+
 static void make_classes(void) {
   JSClassDefinition d = kJSClassDefinitionEmpty;
   d.className = "JavaImporter";
   d.getProperty = imp_get;
+  d.staticFunctions = imp_functions;
+  /* the functions on the importer itself: it has no prototype */
+  d.attributes = kJSClassAttributeNoAutomaticPrototype;
   d.finalize = imp_finalize;
   imp_class = JSClassCreate(&d);
   JSClassDefinition c = kJSClassDefinitionEmpty;
@@ -214,6 +230,39 @@ static int imp_add(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef o, JSVal
   imp *p = JSObjectGetPrivate(o);
   strait_set_property(ctx, p->cache, short_name(k->name), v, 0);
   return 0;
+}
+
+/* importer.importPackage(pkg, ...) / importer.importClass(cls, ...): adds
+ * to the importer they are called on (also unqualified inside its `with`). */
+static JSValueRef imp_import(JSContextRef ctx, JSObjectRef self, size_t argc, const JSValueRef argv[],
+                             bool packages, JSValueRef *exc) {
+  const char *what = packages ? "importPackage" : "importClass";
+  jb_rt *b = jb_rt_of(ctx);
+  if (!b || !self || !JSValueIsObjectOfClass(ctx, self, imp_class) || !JSObjectGetPrivate(self)) {
+    *exc = strait_make_error(ctx, "TypeError", "JavaImporter.%s: not called on a JavaImporter", what);
+    return NULL;
+  }
+  JNIEnv *env = strait__env();
+  for (size_t i = 0; i < argc; i++) {
+    bool is_pkg = jb_package_name(ctx, argv[i]) != NULL;
+    if (is_pkg != packages) {
+      *exc = strait_make_error(ctx, "TypeError", "JavaImporter.%s: argument %zu is not a Java %s", what, i + 1,
+                               packages ? "package" : "class");
+      return NULL;
+    }
+    if (imp_add(env, b, ctx, self, argv[i], i, what, exc)) return NULL;
+  }
+  return JSValueMakeUndefined(ctx);
+}
+
+static JSValueRef imp_import_package(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                     const JSValueRef argv[], JSValueRef *exc) {
+  return imp_import(ctx, self, argc, argv, true, exc);
+}
+
+static JSValueRef imp_import_class(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                   const JSValueRef argv[], JSValueRef *exc) {
+  return imp_import(ctx, self, argc, argv, false, exc);
 }
 
 /* JavaImporter(pkgOrClass, ...), with or without new. */

@@ -70,6 +70,24 @@ describe('JavaImporter', () => {
     expect(Object.getPrototypeOf(new JavaImporter(java.io))).toBe(null);
   });
 
+  it('has importPackage and importClass methods that add to it (Rhino), also inside with', () => {
+    const imp = new JavaImporter();
+    expect(imp.ArrayList).toBe(undefined);
+    imp.importPackage(java.util);
+    expect(imp.ArrayList === java.util.ArrayList).toBe(true);
+    const run = new Function('imp', `
+      with (imp) {
+        importClass(java.io.File);
+        return new File('d/e').getName();
+      }`);
+    expect(run(imp)).toBe('e');
+    expect(imp.File === java.io.File).toBe(true);
+    expect(typeof globalThis.File).toBe('undefined');
+    thrown(() => imp.importPackage(java.io.File), TypeError, /JavaImporter\.importPackage: argument 1 is not a Java package/);
+    thrown(() => imp.importClass(java.io), TypeError, /JavaImporter\.importClass: argument 1 is not a Java class/);
+    thrown(() => imp.importClass.call({}, java.io.File), TypeError, /not called on a JavaImporter/);
+  });
+
   it('refuses what is neither a package nor a class', () => {
     thrown(() => new JavaImporter(3), TypeError, /JavaImporter: argument 1 is not a Java package or class/);
     thrown(() => JavaImporter(java.io, 'java.util'), TypeError, /JavaImporter: argument 2 is not a Java package or class/);
