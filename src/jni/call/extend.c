@@ -473,13 +473,11 @@ static JSValueRef java_extend(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   put_hidden(ctx, result, "prototype", proto);
   put_hidden(ctx, result, K_CLASS, cls_ctor);
   if (impl) put_hidden(ctx, result, K_IMPL, impl);
-  /* Ext.class: the generated java.lang.Class, as for any class object */
-  JSValueRef jc = jb_wrap(env, b, ctx, adapter, exc);
-  if (!jc) {
-    result = NULL;
-    goto out;
-  }
-  put_hidden(ctx, result, "class", jc);
+  /* Ext.class: the generated java.lang.Class, when the runtime's policy
+   * lets the script have a java.lang.Class (else Ext has no `class`) */
+  JSValueRef cexc = NULL;
+  JSValueRef jc = jb_wrap(env, b, ctx, adapter, &cexc);
+  if (jc && !cexc) put_hidden(ctx, result, "class", jc);
 out:
   (*env)->DeleteLocalRef(env, adapter);
   return result;

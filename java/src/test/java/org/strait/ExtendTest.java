@@ -68,6 +68,8 @@ class ExtendTest extends RuntimeTestBase {
                 .classFilter(n -> n.startsWith("java.util.") || n.equals("java.lang.Object")).build()) {
             assertEquals(3, f.eval("var L = Java.extend(java.util.AbstractList, { get(i) { return i; },"
                     + " size() { return 3; } }); new L().size()"));
+            /* no java.lang.Class under this filter: the constructor has no `class` */
+            assertEquals("undefined", f.eval("typeof L.class"));
             JsException e = assertThrows(JsException.class,
                     () -> f.eval("Java.extend(Java.type('java.io.Writer'))"));
             assertTrue(e.getMessage().contains("java.io.Writer"), e.getMessage());
