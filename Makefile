@@ -143,9 +143,24 @@ $(BIN): $(LAUNCH_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -pthread -o $@ $(LAUNCH_OBJ) -L$(BUILD)/lib -lstrait -Wl,-rpath,'$$ORIGIN/../lib' $(JSC_LIBS) -ldl -lm
 
-$(JARFILE): $(JAVA_SRC) $(LIB) Makefile
+# ASM 9 (Debian's libasm-java), which Java.extend uses to generate adapter
+# classes, goes into strait.jar relocated to org.strait.internal.asm (an
+# unexported package of the module) by tools/RelocateAsm.java, which uses
+# ASM's own ClassRemapper: an application's own ASM never clashes with it.
+ASM_JAR        := /usr/share/java/asm.jar
+ASM_COMMONS_JAR := /usr/share/java/asm-commons.jar
+ASM_CLASSES    := $(BUILD)/java/asm
+
+$(BUILD)/java/asm.stamp: tools/RelocateAsm.java $(ASM_JAR)
+	@rm -rf $(ASM_CLASSES) && mkdir -p $(ASM_CLASSES)
+	$(JAVA) -cp $(ASM_JAR):$(ASM_COMMONS_JAR) tools/RelocateAsm.java $(ASM_JAR) $(ASM_CLASSES)
+	@touch $@
+
+$(JARFILE): $(JAVA_SRC) $(LIB) Makefile $(BUILD)/java/asm.stamp
 	@rm -rf $(BUILD)/java/classes && mkdir -p $(BUILD)/java/classes/org/strait/native/linux-x86_64
-	$(JAVAC) -g -d $(BUILD)/java/classes --release 17 $(JAVA_SRC)
+	$(JAVAC) -g -d $(BUILD)/java/classes --release 17 --patch-module org.strait=$(ASM_CLASSES) $(JAVA_SRC)
+	cp -r $(ASM_CLASSES)/org $(BUILD)/java/classes/
+	mkdir -p $(BUILD)/java/classes/META-INF && cp /usr/share/doc/libasm-java/copyright $(BUILD)/java/classes/META-INF/LICENSE-asm.txt
 	cp $(LIB) $(BUILD)/java/classes/org/strait/native/linux-x86_64/
 	printf 'Implementation-Title: strait\nImplementation-Version: %s\n' '$(VERSION)' >$(BUILD)/java/MANIFEST.MF
 	$(JAR) --create --file $@ --manifest $(BUILD)/java/MANIFEST.MF --module-version $(VERSION) -C $(BUILD)/java/classes .

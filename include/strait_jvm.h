@@ -15,11 +15,12 @@ extern "C" {
 /*
  * The global names strait_java_attach() defines (strait_java_attach_policy:
  * none under NONE, or under GIVEN and EXPLICIT without a class filter): the package roots, then
- * the root of every package and the Java object. A string list for array
+ * the root of every package, the Java object, and the importers
+ * (JavaImporter, importPackage, importClass). A string list for array
  * initializers: {STRAIT_JAVA_GLOBALS}.
  */
 #define STRAIT_JAVA_PACKAGE_ROOTS "java", "javax", "jdk", "org", "com", "net"
-#define STRAIT_JAVA_GLOBALS STRAIT_JAVA_PACKAGE_ROOTS, "Packages", "Java"
+#define STRAIT_JAVA_GLOBALS STRAIT_JAVA_PACKAGE_ROOTS, "Packages", "Java", "JavaImporter", "importPackage", "importClass"
 
 typedef struct strait_jvm_options {
   const char *classpath;        /* user class path (after strait.jar); may be NULL */

@@ -12,6 +12,7 @@ need pkg-config
 need rhino
 need junit5
 need libjackson2-databind-java
+need libasm-java
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
   echo "deps: installing$missing"

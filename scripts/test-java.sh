@@ -150,7 +150,8 @@ check_line "library from java.library.path" "$lp_ok" "got ${got:-nothing}" "$lp/
 # ---- strait.jar on the module path (module org.strait) -----------------------
 # The library comes from the jar inside the module; JS calls Java (the
 # bridge's internal classes found by JNI), a caller-sensitive member (through
-# org.strait.jscaller.JsCaller) and implements an interface (a Proxy).
+# org.strait.jscaller.JsCaller), implements an interface (a Proxy) and
+# extends a class (Java.extend: the bundled, relocated ASM inside the module).
 mp="$OUT/modpath"
 rm -rf "$mp" && mkdir -p "$mp/src/smoke" "$mp/classes"
 cat >"$mp/src/module-info.java" <<'JAVA'
@@ -170,15 +171,17 @@ public class Main {
             Object caller = rt.eval("String(java.lang.invoke.MethodHandles.lookup().lookupClass().getName())");
             Runnable r = ((JsObject) rt.eval("({ run() { globalThis.ran = 1; } })")).as(Runnable.class);
             r.run();
+            Object ext = rt.eval("var L = Java.extend(java.util.AbstractList, { get(i) { return i * 2; },"
+                    + " size() { return 3; } }); String(new L().toString())");
             System.out.println("module " + JsRuntime.class.getModule().getName() + " " + JsRuntime.version()
-                    + " " + max + " " + cls + " " + caller + " " + rt.eval("globalThis.ran"));
+                    + " " + max + " " + cls + " " + caller + " " + rt.eval("globalThis.ran") + " " + ext);
         }
     }
 }
 JAVA
 mp_ok=0 got=""
 if "$JAVAC" -d "$mp/classes" --module-path "$JAR" $(find "$mp/src" -name '*.java') >"$mp/log" 2>&1; then
-  want="module org.strait $VERSION 42 java.util.ArrayList org.strait.jscaller.JsCaller 1"
+  want="module org.strait $VERSION 42 java.util.ArrayList org.strait.jscaller.JsCaller 1 [0, 2, 4]"
   got=$(timeout -k 5 60 "$JAVA" -Xcheck:jni --module-path "$JAR:$mp/classes" -m smoke/smoke.Main \
         2>>"$mp/log" </dev/null)
   [[ "$got" == "$want" ]] && ! grep -qE "$bad_re" "$mp/log" && mp_ok=1

@@ -95,6 +95,7 @@ int strait__java_attach_policy(JNIEnv *env, strait_runtime *rt, jobject policy, 
   jb_imm_init(b->ctx);
   rc = jb_jsclass_init(b, b->ctx, &exc);
   if (rc == 0) rc = jb_packages_install(b, b->ctx, &exc);
+  if (rc == 0 && b->java) jb_extend_install(b, b->ctx, b->java);
   if (rc && exc && exception) *exception = exc;
   return rc;
 }

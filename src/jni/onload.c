@@ -34,6 +34,7 @@ int strait__jni_init(JavaVM *vm, JNIEnv *env) {
     if (rc == 0) rc = strait__bridge_init(env);
     if (rc == 0) rc = strait__handles_init(env);
     if (rc == 0) rc = strait__codec_jni_init(env);
+    if (rc == 0) rc = strait__extend_init(env);
     if (rc == 0) rc = strait__natives_register(env);
     init_state = rc == 0 ? 1 : (rc < 0 ? rc : STRAIT_EINVAL);
   }

@@ -68,4 +68,11 @@ int strait__codec_jni_init(JNIEnv *env);
 JSValueRef jb_fast_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, _Atomic unsigned char *seen_ret, jobject o,
                           JSValueRef *exc);
 
+/* ---- Java.extend and Java.super (call/extend.c) ---------------------------- */
+
+/* Loads the IDs of org.strait.internal.Adapters; once, from strait__jni_init. */
+int strait__extend_init(JNIEnv *env);
+/* Defines Java.extend and Java.super on the Java object. Inside the gate. */
+void jb_extend_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
+
 #endif /* STRAIT_CALL_H */

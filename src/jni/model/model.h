@@ -449,6 +449,11 @@ void jb_jsclass_free(jb_rt *b);
 /* ---- packages and the Java object (model/packages.c) ------------------- */
 
 int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc);
+/* The dotted name of package object v ("" for Packages), or NULL when v is
+ * not a package object (model/packages.c). */
+const char *jb_package_name(JSContextRef ctx, JSValueRef v);
+/* Defines JavaImporter, importPackage and importClass (model/importers.c). */
+void jb_importers_install(jb_rt *b, JSContextRef ctx);
 /* Java.type(name): the constructor object, or NULL with TypeError. */
 JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef name, JSValueRef *exc);
 

@@ -590,5 +590,15 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   strait_set_property(ctx, global, "Java", java, kJSPropertyAttributeDontEnum);
   b->java = java;
   JSValueProtect(ctx, java);
+  jb_importers_install(b, ctx);
   return 0;
+}
+
+/* The dotted name of package object v; see model/model.h. */
+const char *jb_package_name(JSContextRef ctx, JSValueRef v) {
+  if (!pkg_class || !JSValueIsObject(ctx, v)) return NULL;
+  JSValueRef proto = JSObjectGetPrototype(ctx, (JSObjectRef)v);
+  if (!JSValueIsObjectOfClass(ctx, proto, pkg_class)) return NULL;
+  jb_pkg *p = JSObjectGetPrivate((JSObjectRef)proto);
+  return p && p->obj == (JSObjectRef)v ? p->name : NULL;
 }

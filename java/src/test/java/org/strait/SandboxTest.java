@@ -210,7 +210,8 @@ class SandboxTest {
     Stream<DynamicTest> noGlobalsWithoutLookups() {
         List<DynamicTest> tests = new ArrayList<>();
         for (HostAccess a : List.of(HostAccess.NONE, HostAccess.GIVEN, HostAccess.EXPLICIT)) {
-            for (String g : List.of("java", "javax", "jdk", "org", "com", "net", "Packages", "Java")) {
+            for (String g : List.of("java", "javax", "jdk", "org", "com", "net", "Packages", "Java",
+                    "JavaImporter", "importPackage", "importClass")) {
                 tests.add(DynamicTest.dynamicTest(a + " / " + g, () -> {
                     try (JsRuntime rt = runtime(a)) {
                         assertEquals("undefined", rt.eval("typeof " + g));

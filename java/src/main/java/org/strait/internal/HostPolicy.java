@@ -214,6 +214,12 @@ public final class HostPolicy {
         if (classFilter == null) return true;
         while (c.isArray()) c = c.getComponentType();
         if (c.isPrimitive()) return true;
+        /* a Java.extend class passes when what it extends and implements does */
+        if (Adapters.isAdapterClass(c)) {
+            if (!filtered(c.getSuperclass())) return false;
+            for (Class<?> i : c.getInterfaces()) if (!filtered(i)) return false;
+            return true;
+        }
         try {
             return classFilter.test(c.getName());
         } catch (RuntimeException e) {

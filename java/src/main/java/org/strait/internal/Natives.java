@@ -150,6 +150,15 @@ public final class Natives {
     /** A JSStringRef of name kept for the life of the process (method names of proxies). */
     public static native long internName(String name);
 
+    /**
+     * Adapters (Java.extend): obj[name](...args) with {@code this} = packed
+     * argument 0 (the adapter object), or obj(...args) when name is 0;
+     * answers JsProxyHandler.ABSENT / NOT_FUNCTION as {@link #invokeNamed}.
+     * Any Java thread (src/jni/call/extend.c).
+     */
+    public static native Object invokeAdapter(long peer, Object owner, long obj, long name,
+                                              long[] vals, Object[] refs, int argc);
+
     /** For each name: 0 absent (undefined), 1 function, 2 anything else. */
     public static native int[] memberKinds(long peer, long obj, String[] names);
 
