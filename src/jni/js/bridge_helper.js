@@ -114,7 +114,7 @@
    * lists its class's public members, which live on the prototype; other
    * values get what Object.keys gave before */
   const keys = { keys(o) {
-    if (typeof o !== 'object' || o === null) return userKeys(o);
+    if ((typeof o !== 'object' && typeof o !== 'function') || o === null) return userKeys(o);
     const t = o[TOK];
     if (typeof t !== 'object' || t === null) return userKeys(o);
     const r = ownKeys(o), p = protoOf(o), out = [];
@@ -209,9 +209,19 @@
   }
   /* a wrapper of a Java object: a plain object over the class prototype
    * (or the `this` of a JS `new`) with its finalizing token under TOK,
-   * hidden: not enumerable, not writable, not deletable */
-  function makeWrapper(proto, tok, adopted) {
-    const w = adopted === undefined ? create(proto) : adopted;
+   * hidden: not enumerable, not writable, not deletable. With fn (the
+   * function of the class's functional method): a function calling fn with
+   * itself as `this`, without own `length` and `name` (they would hide Java
+   * members), not a constructor; the caller gives it its prototype. */
+  function makeWrapper(proto, tok, adopted, fn) {
+    let w;
+    if (fn === undefined) {
+      w = adopted === undefined ? create(proto) : adopted;
+    } else {
+      w = { __proto__: null, call() { return apply(fn, w, arguments); } }.call;
+      Rdelete(w, 'length');
+      Rdelete(w, 'name');
+    }
     defineProperty(w, TOK, { __proto__: null, value: tok });
     return w;
   }

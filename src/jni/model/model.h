@@ -111,6 +111,9 @@ struct jb_class {
   jb_member **fields;
   int nmembers;
   jb_member *members;       /* storage of every member */
+  /* the group of the functional method (jb_class_functional): 0 not yet
+   * asked, 1 none, else the jb_group; set once, process-wide */
+  _Atomic uintptr_t fn_group;
 };
 
 enum { JB_IFACE = 1, JB_ABSTRACT = 2, JB_ARRAY = 4, JB_PRIMITIVE = 8, JB_THROWABLE = 16 };
@@ -144,6 +147,7 @@ typedef struct jb_bound {
 typedef struct jb_jsclass {
   JSObjectRef ctor;
   JSObjectRef proto;
+  JSObjectRef fn;           /* the functional method's function, which calling a wrapper calls (NULL: not made) */
 } jb_jsclass;
 
 typedef struct jb_rt {
@@ -266,6 +270,7 @@ typedef struct jb_cache {
   jmethodID Bridge_toList;        /* static (Object[]) List */
   jmethodID Bridge_toArray;       /* static (Object) Object[]: array/collection copy */
   jmethodID Bridge_memberNames;   /* static (Class) String[] */
+  jmethodID Bridge_functionalName; /* static (Class) String: the functional method's name, or null */
   jmethodID Bridge_invokeSensitive; /* static (Executable,Object,long[],Object[]) Object */
   jmethodID Bridge_callerSensitive; /* static (Executable) boolean */
   jclass HostPolicy;
@@ -302,6 +307,11 @@ int jb_class_index(JNIEnv *env, jclass cls);
 jb_group *jb_group_find(jb_class *cls, const char *name, size_t len, bool is_static);
 /* Field `name` of cls; NULL when absent. */
 jb_member *jb_field_find(jb_class *cls, const char *name, size_t len, bool is_static);
+/* The overload group of the functional method of cls (described), or NULL:
+ * cls implements exactly one functional interface (Bridge.functionalName)
+ * and its wrappers are callable. Asked once per class (an upcall), then a
+ * load. Keeps a pending Java exception pending. Any thread inside a runtime. */
+jb_group *jb_class_functional(JNIEnv *env, jb_class *cls);
 /* True when class `sub` is assignable to `sup` (JNI IsAssignableFrom). */
 bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup);
 

@@ -410,6 +410,23 @@ static void evict_stale(jb_rt *b, JSObjectRef w, uint32_t keep) {
   }
 }
 
+/* The function of k's functional method in b (jb_class_functional non-NULL),
+ * made once per runtime and class and protected until teardown
+ * (jb_jsclass_free); NULL when it cannot be made (the wrapper is then not
+ * callable). Inside the gate, after jb_class_proto(k). */
+static JSObjectRef functional_fn(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k) {
+  if ((size_t)k->index >= b->njsc) return NULL;
+  jb_jsclass *j = &b->jsc[k->index];
+  if (!j->fn) {
+    jb_group *g = jb_class_functional(env, k);
+    JSObjectRef f = g ? jb_method_fn(b, ctx, g, NULL) : NULL;
+    if (!f) return NULL;
+    JSValueProtect(ctx, f);
+    j->fn = f;
+  }
+  return j->fn;
+}
+
 /* Makes the JS wrapper of entry slot and indexes it. adopt: the `this` of
  * a JS `new` to make the wrapper of (NULL: a new object). */
 static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_t slot, JSObjectRef adopt,
@@ -433,15 +450,21 @@ static JSObjectRef make_wrapper(JNIEnv *env, jb_rt *b, JSContextRef ctx, uint32_
     /* the token is defined by a JS helper: JSObjectSetPropertyForKey
      * ignores attributes, which left it enumerable (copied by spread and
      * Object.assign) and deletable; the helper costs the same */
+    /* an object of a functional class is a function (not the adopted
+     * `this`, which cannot be called: `new` then gives the function) */
+    JSObjectRef fn = jb_class_functional(env, k) ? functional_fn(env, b, ctx, k) : NULL;
+    if (fn && adopt) proto = (JSObjectRef)JSObjectGetPrototype(ctx, adopt);
     JSObjectRef tok = JSObjectMake(ctx, b->token_class, (void *)token_code(b->slot, slot, gen));
-    JSValueRef args[3] = {proto, tok, adopt ? (JSValueRef)adopt : JSValueMakeUndefined(ctx)};
-    JSValueRef made = JSObjectCallAsFunction(ctx, b->make_wrapper, NULL, 3, args, exc);
+    JSValueRef args[4] = {proto, tok, adopt && !fn ? (JSValueRef)adopt : JSValueMakeUndefined(ctx),
+                          fn ? (JSValueRef)fn : JSValueMakeUndefined(ctx)};
+    JSValueRef made = JSObjectCallAsFunction(ctx, b->make_wrapper, NULL, 4, args, exc);
     if (!made || !JSValueIsObject(ctx, made)) {
       JSUnlock(ctx);
       if (!*exc) *exc = strait_make_error(ctx, "Error", "cannot make the wrapper of a Java object");
       return NULL;
     }
     w = (JSObjectRef)made;
+    if (fn) JSObjectSetPrototype(ctx, w, proto);
   }
   JSWeakRef weak = JSWeakCreate(JSContextGetGroup(ctx), w);
   JSUnlock(ctx);
