@@ -110,7 +110,7 @@
       },
     });
   }
-  /* Object.keys of a wrapper (an object whose TOK is its token object) also
+  /* Object.keys of a wrapper (an object whose TOK is the bridge's mark) also
    * lists its class's public members, which live on the prototype; other
    * values get what Object.keys gave before */
   const keys = { keys(o) {
@@ -208,12 +208,13 @@
     return new ProxyC(t, arrayHandler);
   }
   /* a wrapper of a Java object: a plain object over the class prototype
-   * (or the `this` of a JS `new`) with its finalizing token under TOK,
-   * hidden: not enumerable, not writable, not deletable. With fn (the
+   * (or the `this` of a JS `new`) with the bridge's mark (one object for
+   * every wrapper) under TOK, hidden: not enumerable, not writable, not
+   * deletable. With fn (the
    * function of the class's functional method): a function calling fn with
    * itself as `this`, without own `length` and `name` (they would hide Java
    * members), not a constructor; the caller gives it its prototype. */
-  function makeWrapper(proto, tok, adopted, fn) {
+  function makeWrapper(proto, mark, adopted, fn) {
     let w;
     if (fn === undefined) {
       w = adopted === undefined ? create(proto) : adopted;
@@ -222,7 +223,7 @@
       Rdelete(w, 'length');
       Rdelete(w, 'name');
     }
-    defineProperty(w, TOK, { __proto__: null, value: tok });
+    defineProperty(w, TOK, { __proto__: null, value: mark });
     return w;
   }
   return [makeCtor, defineFields, iterate, ITER, makeCatchall, makeArray, makeWrapper];

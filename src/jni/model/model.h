@@ -12,11 +12,14 @@
  *     (constructor, prototype), the package objects and cached strings.
  *
  * Wrappers are plain JS objects (so property reads on them are inline
- * cached by JSC) whose prototype is the class's prototype. Each holds,
- * under a private symbol, a small "token" object of a finalizing JSClass;
- * the token dies with its wrapper and its finalizer queues the wrapper's
- * table slot. The receiver of a call is found from the wrapper's address
- * (JSC does not move cells) through an open-addressing index.
+ * cached by JSC) whose prototype is the class's prototype (functions for
+ * objects of a functional class), marked under a private symbol. Each has
+ * a JSC weak handle; after each collection the weak handles of recently
+ * made wrappers (all of them, now and then) are looked at, and a cleared
+ * one queues the wrapper's table slot (array wrappers also carry a
+ * finalizing token that does the same). The receiver of a call is found
+ * from the wrapper's address (JSC does not move cells) through an
+ * open-addressing index.
  */
 #ifndef STRAIT_MODEL_H
 #define STRAIT_MODEL_H
@@ -183,7 +186,21 @@ typedef struct jb_rt {
   int64_t next_cid;
   jobjectArray adopt_buf;   /* global ref: Object[1024] for ObjectTable.adopt */
 
-  /* finalization queue (written by the token finalizer) */
+  /* collections noticed (model/wrappers.c, reap): gcs counts the ends of
+   * collections of the runtime's group (bumped by a heap finalizer, any
+   * thread); the gate thread then looks for wrappers whose weak handle was
+   * cleared among `young` (slot, gen of wrappers made since the last look),
+   * or among every entry once enough were made or enough collections went
+   * by since the last full look */
+  _Atomic uint32_t gcs;
+  uint32_t gcs_seen, gcs_since_full;
+  size_t made_since_full;
+  uint64_t *young;          /* (gen << 32) | slot */
+  size_t nyoung, capyoung;
+  JSObjectRef wrapper_mark; /* protected: the value under the token key of every object wrapper */
+  bool gc_hooked;           /* gc_done is registered with the group */
+
+  /* finalization queue (written by reap and the array tokens' finalizer) */
   pthread_mutex_t qmu;
   uint64_t *queue;          /* (gen << 32) | slot */
   size_t nqueue, capqueue;
@@ -415,13 +432,16 @@ JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_
 /* Enters the constructed objects waiting in b->unreg into the Java table
  * (one upcall per 1024). Inside the gate. */
 void jb_register_pending(JNIEnv *env, jb_rt *b);
-/* Releases queued dead wrappers' Java objects (one upcall per batch). */
+/* Notices the wrappers the collections since the last call found dead,
+ * then releases queued dead wrappers' Java objects (one upcall per batch). */
 void jb_flush(JNIEnv *env, jb_rt *b);
 /* Crossings flush once this many wrappers wait (one upcall per batch); the
  * loop task flushes whatever is left when the runtime goes idle. */
 #define JB_FLUSH_AT 256
 static inline void jb_maybe_flush(JNIEnv *env, jb_rt *b) {
-  if (atomic_load_explicit(&b->pending, memory_order_relaxed) >= JB_FLUSH_AT) jb_flush(env, b);
+  if (atomic_load_explicit(&b->pending, memory_order_relaxed) >= JB_FLUSH_AT ||
+      atomic_load_explicit(&b->gcs, memory_order_relaxed) != b->gcs_seen)
+    jb_flush(env, b);
 }
 /* The Java object behind wrapper v (a new local ref), or NULL when v is not
  * a live wrapper of ctx's bridge. Inside the gate. */
