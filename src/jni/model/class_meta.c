@@ -584,7 +584,8 @@ jb_group *jb_class_functional(JNIEnv *env, jb_class *cls) {
     jthrowable pending = (*env)->ExceptionOccurred(env);
     if (pending) (*env)->ExceptionClear(env);
     jstring name = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_functionalName, cls->ref);
-    if ((*env)->ExceptionCheck(env)) {
+    bool failed = (*env)->ExceptionCheck(env);   /* out of memory: asked again next time */
+    if (failed) {
       (*env)->ExceptionClear(env);
       name = NULL;
     }
@@ -595,6 +596,7 @@ jb_group *jb_class_functional(JNIEnv *env, jb_class *cls) {
         (*env)->ReleaseStringUTFChars(env, name, u);
       } else {
         (*env)->ExceptionClear(env);
+        failed = true;
       }
       (*env)->DeleteLocalRef(env, name);
     }
@@ -602,6 +604,7 @@ jb_group *jb_class_functional(JNIEnv *env, jb_class *cls) {
       (*env)->Throw(env, pending);
       (*env)->DeleteLocalRef(env, pending);
     }
+    if (failed) return NULL;
   }
   atomic_store_explicit(&cls->fn_group, g ? (uintptr_t)g : 1, memory_order_release);
   return g;

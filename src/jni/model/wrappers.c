@@ -16,8 +16,9 @@
  * that handle: a heap finalizer counts the ends of collections (gc_done),
  * and the next JS -> Java crossing (jb_maybe_flush) or a loop task looks at
  * the weak handles (reap): of the wrappers made since the last look, and of
- * every entry once as many were made as live or 16 collections went by, so
- * the cost stays proportional to the wrappers made. A dead entry is marked
+ * every entry once wrappers were made for half as many slots as the table
+ * ever used or 16 collections went by, so the cost stays proportional to
+ * the wrappers made. A dead entry is marked
  * and queued (slot, generation); the flush that follows drops its global
  * ref and sends its id to ObjectTable.release() in batches of up to 1024,
  * one upcall per batch. A wrapper handed out again before the flush revives
@@ -316,7 +317,10 @@ static void reap(jb_rt *b) {
   if (now == b->gcs_seen) return;
   b->gcs_since_full += now - b->gcs_seen;
   b->gcs_seen = now;
-  bool full = b->gcs_since_full >= 16 || b->made_since_full >= b->live;
+  /* every slot ever used is looked at: as many were made since as half
+   * of them (so a full look costs O(1) per wrapper made), or 16
+   * collections went by (so a long-lived wrapper's death is noticed) */
+  bool full = b->gcs_since_full >= 16 || b->made_since_full * 2 >= b->nentries;
   JSLock(b->ctx);
   if (full) {
     for (uint32_t s = 0; s < b->nentries; s++) reap_one(b, s, b->entries[s].gen);
