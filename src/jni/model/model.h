@@ -13,7 +13,8 @@
  *
  * Wrappers are plain JS objects (so property reads on them are inline
  * cached by JSC) whose prototype is the class's prototype (functions for
- * objects of a functional class), marked under a private symbol. Each has
+ * objects of a functional class); the prototype is marked under a private
+ * symbol. Each has
  * a JSC weak handle; after each collection the weak handles of recently
  * made wrappers (all of them, now and then) are looked at, and a cleared
  * one queues the wrapper's table slot (array wrappers also carry a
@@ -151,6 +152,7 @@ typedef struct jb_jsclass {
   JSObjectRef ctor;
   JSObjectRef proto;
   JSObjectRef fn;           /* the functional method's function, which calling a wrapper calls (NULL: not made) */
+  bool marked;              /* proto carries the wrapper mark (model/wrappers.c) */
 } jb_jsclass;
 
 typedef struct jb_rt {
@@ -197,7 +199,7 @@ typedef struct jb_rt {
   size_t made_since_full;
   uint64_t *young;          /* (gen << 32) | slot */
   size_t nyoung, capyoung;
-  JSObjectRef wrapper_mark; /* protected: the value under the token key of every object wrapper */
+  JSObjectRef wrapper_mark; /* protected: the value under the token key of the prototype of object wrappers */
   bool gc_hooked;           /* gc_done is registered with the group */
 
   /* finalization queue (written by reap and the array tokens' finalizer) */
