@@ -45,6 +45,13 @@ JSObjectRef JSWeakGetObject(JSWeakRef weak);
  * VM lock. */
 void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
 
+/* Called at the end of every collection of the group (eden or full), with
+ * the world stopped, after weak handles of dead objects were cleared: no JSC
+ * call is allowed in it. */
+typedef void (*JSHeapFinalizer)(JSContextGroupRef group, void *userData);
+void JSContextGroupAddHeapFinalizer(JSContextGroupRef group, JSHeapFinalizer finalizer, void *userData);
+void JSContextGroupRemoveHeapFinalizer(JSContextGroupRef group, JSHeapFinalizer finalizer, void *userData);
+
 /* Tells the GC about memory held outside the JS heap. */
 void JSReportExtraMemoryCost(JSContextRef ctx, size_t size);
 

@@ -334,14 +334,15 @@
       },
     });
   }
-  /* Object.keys of a wrapper (an object whose TOK is its token object) also
-   * lists its class's public members, which live on the prototype; other
-   * values get what Object.keys gave before */
+  /* Object.keys of a wrapper (an object whose prototype has the bridge's
+   * mark as its own TOK; every class prototype has an own TOK, undefined
+   * until its class's first object wrapper is made) also lists its class's public members, which
+   * live on the prototype; other values get what Object.keys gave before */
   const keys = { keys(o) {
-    if (typeof o !== 'object' || o === null) return userKeys(o);
-    const t = o[TOK];
-    if (typeof t !== 'object' || t === null) return userKeys(o);
-    const r = ownKeys(o), p = protoOf(o), out = [];
+    if ((typeof o !== 'object' && typeof o !== 'function') || o === null) return userKeys(o);
+    const p = protoOf(o), d = p === null ? undefined : Rgopd(p, TOK);
+    if (d === undefined || typeof d.value !== 'object' || d.value === null) return userKeys(o);
+    const r = ownKeys(o), out = [];
     let n = 0;
     const seen = { __proto__: null };
     for (let i = 0; i < r.length; i++) { seen[r[i]] = true; defineProperty(out, n++, shown(r[i])); }
@@ -431,12 +432,22 @@
     const t = { length: n, [CODE]: code, [ATOK]: token };
     return new ProxyC(t, arrayHandler);
   }
-  /* a wrapper of a Java object: a plain object over the class prototype
-   * (or the `this` of a JS `new`) with its finalizing token under TOK,
-   * hidden: not enumerable, not writable, not deletable */
-  function makeWrapper(proto, tok, adopted) {
-    const w = adopted === undefined ? create(proto) : adopted;
-    defineProperty(w, TOK, { __proto__: null, value: tok });
+  /* wrappers of Java objects are plain objects over the class prototype,
+   * made in C; this marks a class prototype, once, with the bridge's mark
+   * under TOK (hidden: not enumerable, not writable, not deletable; a
+   * prototype a script froze stays unmarked). With fn (the function of the
+   * class's functional method) it returns a new wrapper that is a
+   * function calling fn with itself as `this`, without own `length` and
+   * `name` (they would hide Java members), not a constructor; the caller
+   * gives it its prototype. */
+  function makeWrapper(proto, mark, fn) {
+    if (fn === undefined) {
+      Rdefine(proto, TOK, { __proto__: null, value: mark, writable: false, enumerable: false, configurable: false });
+      return undefined;
+    }
+    const w = { __proto__: null, call() { return apply(fn, w, arguments); } }.call;
+    Rdelete(w, 'length');
+    Rdelete(w, 'name');
     return w;
   }
   return [makeCtor, defineFields, iterate, ITER, makeCatchall, makeArray, makeWrapper];

@@ -40,6 +40,7 @@ static const strait__jid bridge_ids[] = {
     JID_SMETHOD(B, Bridge_toList, B.Bridge, "toList", "([Ljava/lang/Object;)Ljava/util/List;"),
     JID_SMETHOD(B, Bridge_toArray, B.Bridge, "toArray", "(Ljava/lang/Object;)[Ljava/lang/Object;"),
     JID_SMETHOD(B, Bridge_memberNames, B.Bridge, "memberNames", "(Ljava/lang/Class;)[Ljava/lang/String;"),
+    JID_SMETHOD(B, Bridge_functionalName, B.Bridge, "functionalName", "(Ljava/lang/Class;)Ljava/lang/String;"),
     JID_CLASS(B, HostPolicy, "org/strait/internal/HostPolicy"),
     JID_SMETHOD(B, HostPolicy_all, B.HostPolicy, "all", "()Lorg/strait/internal/HostPolicy;"),
     JID_SMETHOD(B, HostPolicy_of, B.HostPolicy, "of", "(ILjava/lang/String;ZZ)Lorg/strait/internal/HostPolicy;"),

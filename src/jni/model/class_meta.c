@@ -615,4 +615,40 @@ int jb_members_by_sig(jb_class *cls, const char *key, size_t len, bool is_static
     n++;
   }
   return n;
+
+/* The functional method group of cls; see model/model.h. Any thread inside
+ * a runtime (two threads asking at once get the same answer). */
+jb_group *jb_class_functional(JNIEnv *env, jb_class *cls) {
+  uintptr_t v = atomic_load_explicit(&cls->fn_group, memory_order_acquire);
+  if (v) return v == 1 ? NULL : (jb_group *)v;
+  if (!atomic_load_explicit(&cls->described, memory_order_acquire)) return NULL;
+  jb_group *g = NULL;
+  if (!(cls->flags & (JB_IFACE | JB_ABSTRACT | JB_ARRAY | JB_PRIMITIVE))) {
+    jthrowable pending = (*env)->ExceptionOccurred(env);
+    if (pending) (*env)->ExceptionClear(env);
+    jstring name = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_functionalName, cls->ref);
+    bool failed = (*env)->ExceptionCheck(env);   /* out of memory: asked again next time */
+    if (failed) {
+      (*env)->ExceptionClear(env);
+      name = NULL;
+    }
+    if (name) {
+      const char *u = (*env)->GetStringUTFChars(env, name, NULL);
+      if (u) {
+        g = jb_group_find(cls, u, strlen(u), false);
+        (*env)->ReleaseStringUTFChars(env, name, u);
+      } else {
+        (*env)->ExceptionClear(env);
+        failed = true;
+      }
+      (*env)->DeleteLocalRef(env, name);
+    }
+    if (pending) {
+      (*env)->Throw(env, pending);
+      (*env)->DeleteLocalRef(env, pending);
+    }
+    if (failed) return NULL;
+  }
+  atomic_store_explicit(&cls->fn_group, g ? (uintptr_t)g : 1, memory_order_release);
+  return g;
 }

@@ -166,6 +166,7 @@ void jb_jsclass_free(jb_rt *b) {
   for (size_t i = 0; i < b->njsc; i++) {
     if (b->jsc[i].ctor) JSValueUnprotect(ctx, b->jsc[i].ctor);
     if (b->jsc[i].proto) JSValueUnprotect(ctx, b->jsc[i].proto);
+    if (b->jsc[i].fn) JSValueUnprotect(ctx, b->jsc[i].fn);
   }
   free(b->jsc);
   b->jsc = NULL;

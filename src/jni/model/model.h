@@ -12,11 +12,15 @@
  *     (constructor, prototype), the package objects and cached strings.
  *
  * Wrappers are plain JS objects (so property reads on them are inline
- * cached by JSC) whose prototype is the class's prototype. Each holds,
- * under a private symbol, a small "token" object of a finalizing JSClass;
- * the token dies with its wrapper and its finalizer queues the wrapper's
- * table slot. The receiver of a call is found from the wrapper's address
- * (JSC does not move cells) through an open-addressing index.
+ * cached by JSC) whose prototype is the class's prototype (functions for
+ * objects of a functional class); the prototype is marked under a private
+ * symbol. Each has
+ * a JSC weak handle; after each collection the weak handles of recently
+ * made wrappers (all of them, now and then) are looked at, and a cleared
+ * one queues the wrapper's table slot (array wrappers also carry a
+ * finalizing token that does the same). The receiver of a call is found
+ * from the wrapper's address (JSC does not move cells) through an
+ * open-addressing index.
  */
 #ifndef STRAIT_MODEL_H
 #define STRAIT_MODEL_H
@@ -112,6 +116,9 @@ struct jb_class {
   jb_member **fields;
   int nmembers;
   jb_member *members;       /* storage of every member */
+  /* the group of the functional method (jb_class_functional): 0 not yet
+   * asked, 1 none, else the jb_group; set once, process-wide */
+  _Atomic uintptr_t fn_group;
 };
 
 enum { JB_IFACE = 1, JB_ABSTRACT = 2, JB_ARRAY = 4, JB_PRIMITIVE = 8, JB_THROWABLE = 16 };
@@ -145,6 +152,8 @@ typedef struct jb_bound {
 typedef struct jb_jsclass {
   JSObjectRef ctor;
   JSObjectRef proto;
+  JSObjectRef fn;           /* the functional method's function, which calling a wrapper calls (NULL: not made) */
+  bool marked;              /* proto carries the wrapper mark (model/wrappers.c) */
 } jb_jsclass;
 
 typedef struct jb_rt {
@@ -180,7 +189,21 @@ typedef struct jb_rt {
   int64_t next_cid;
   jobjectArray adopt_buf;   /* global ref: Object[1024] for ObjectTable.adopt */
 
-  /* finalization queue (written by the token finalizer) */
+  /* collections noticed (model/wrappers.c, reap): gcs counts the ends of
+   * collections of the runtime's group (bumped by a heap finalizer, any
+   * thread); the gate thread then looks for wrappers whose weak handle was
+   * cleared among `young` (slot, gen of wrappers made since the last look),
+   * or among every entry once enough were made or enough collections went
+   * by since the last full look */
+  _Atomic uint32_t gcs;
+  uint32_t gcs_seen, gcs_since_full;
+  size_t made_since_full;
+  uint64_t *young;          /* (gen << 32) | slot */
+  size_t nyoung, capyoung;
+  JSObjectRef wrapper_mark; /* protected: the value under the token key of the prototype of object wrappers */
+  bool gc_hooked;           /* gc_done is registered with the group */
+
+  /* finalization queue (written by reap and the array tokens' finalizer) */
   pthread_mutex_t qmu;
   uint64_t *queue;          /* (gen << 32) | slot */
   size_t nqueue, capqueue;
@@ -267,6 +290,7 @@ typedef struct jb_cache {
   jmethodID Bridge_toList;        /* static (Object[]) List */
   jmethodID Bridge_toArray;       /* static (Object) Object[]: array/collection copy */
   jmethodID Bridge_memberNames;   /* static (Class) String[] */
+  jmethodID Bridge_functionalName; /* static (Class) String: the functional method's name, or null */
   jmethodID Bridge_invokeSensitive; /* static (Executable,Object,long[],Object[]) Object */
   jmethodID Bridge_callerSensitive; /* static (Executable) boolean */
   jclass HostPolicy;
@@ -303,6 +327,11 @@ int jb_class_index(JNIEnv *env, jclass cls);
 jb_group *jb_group_find(jb_class *cls, const char *name, size_t len, bool is_static);
 /* Field `name` of cls; NULL when absent. */
 jb_member *jb_field_find(jb_class *cls, const char *name, size_t len, bool is_static);
+/* The overload group of the functional method of cls (described), or NULL:
+ * cls implements exactly one functional interface (Bridge.functionalName)
+ * and its wrappers are callable. Asked once per class (an upcall), then a
+ * load. Keeps a pending Java exception pending. Any thread inside a runtime. */
+jb_group *jb_class_functional(JNIEnv *env, jb_class *cls);
 /* True when class `sub` is assignable to `sup` (JNI IsAssignableFrom). */
 bool jb_assignable(JNIEnv *env, jb_class *sub, jb_class *sup);
 
@@ -414,13 +443,16 @@ JSValueRef jb_wrap_new(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_
 /* Enters the constructed objects waiting in b->unreg into the Java table
  * (one upcall per 1024). Inside the gate. */
 void jb_register_pending(JNIEnv *env, jb_rt *b);
-/* Releases queued dead wrappers' Java objects (one upcall per batch). */
+/* Notices the wrappers the collections since the last call found dead,
+ * then releases queued dead wrappers' Java objects (one upcall per batch). */
 void jb_flush(JNIEnv *env, jb_rt *b);
 /* Crossings flush once this many wrappers wait (one upcall per batch); the
  * loop task flushes whatever is left when the runtime goes idle. */
 #define JB_FLUSH_AT 256
 static inline void jb_maybe_flush(JNIEnv *env, jb_rt *b) {
-  if (atomic_load_explicit(&b->pending, memory_order_relaxed) >= JB_FLUSH_AT) jb_flush(env, b);
+  if (atomic_load_explicit(&b->pending, memory_order_relaxed) >= JB_FLUSH_AT ||
+      atomic_load_explicit(&b->gcs, memory_order_relaxed) != b->gcs_seen)
+    jb_flush(env, b);
 }
 /* The Java object behind wrapper v (a new local ref), or NULL when v is not
  * a live wrapper of ctx's bridge. Inside the gate. */

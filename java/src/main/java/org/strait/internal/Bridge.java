@@ -540,4 +540,64 @@ final class Bridge {
             regs[i] = o == null ? 0 : o instanceof org.strait.JsValue ? ObjectTable.HANDLE : t.register(o);
         }
     }
+
+    /**
+     * The name of the functional method of c, or null: c is a concrete class
+     * that implements (itself or through a superclass) exactly one
+     * functional interface, counting only the most specific ones (an
+     * interface extended by another one c implements does not count, so a
+     * {@code List} is not callable as an {@code Iterable}). A functional
+     * interface has exactly one abstract method that does not redeclare a
+     * public method of {@code Object}; {@code @FunctionalInterface} is not
+     * needed, except on the JDK's own interfaces (boot and platform loader). JS calls a wrapper of such an object as a function
+     * (model/wrappers.c). Called from native code once per class.
+     */
+    static String functionalName(Class<?> c) {
+        if (c.isInterface() || c.isArray() || c.isPrimitive() || Modifier.isAbstract(c.getModifiers())) return null;
+        try {
+            Set<Class<?>> all = new java.util.LinkedHashSet<>();
+            java.util.ArrayDeque<Class<?>> todo = new java.util.ArrayDeque<>();
+            for (Class<?> k = c; k != null; k = k.getSuperclass()) todo.addAll(Arrays.asList(k.getInterfaces()));
+            while (!todo.isEmpty()) {
+                Class<?> i = todo.poll();
+                if (all.add(i)) todo.addAll(Arrays.asList(i.getInterfaces()));
+            }
+            String name = null;
+            for (Class<?> i : all) {
+                boolean extended = false;
+                for (Class<?> j : all) if (j != i && i.isAssignableFrom(j)) { extended = true; break; }
+                if (extended) continue;
+                /* the JDK annotates every interface of its own meant for
+                 * lambdas; its other one-method interfaces are capabilities
+                 * (Comparable, AutoCloseable, Iterable, Readable), which
+                 * would make every enum, File and stream a function */
+                ClassLoader l = i.getClassLoader();
+                if ((l == null || l == PLATFORM) && !i.isAnnotationPresent(FunctionalInterface.class)) continue;
+                String m = abstractMethodName(i);
+                if (m == null) continue;
+                if (name != null) return null;
+                name = m;
+            }
+            return name;
+        } catch (LinkageError | SecurityException e) {
+            return null;
+        }
+    }
+
+    /** The name of the one abstract method of interface i (not a public Object method), or null. */
+    private static String abstractMethodName(Class<?> i) {
+        Method found = null;
+        for (Method m : i.getMethods()) {
+            if (!Modifier.isAbstract(m.getModifiers()) || Modifier.isStatic(m.getModifiers())) continue;
+            String n = m.getName();
+            int np = m.getParameterCount();
+            if ((np == 0 && (n.equals("hashCode") || n.equals("toString")))
+                    || (np == 1 && n.equals("equals") && m.getParameterTypes()[0] == Object.class)) continue;
+            if (found != null && !(found.getName().equals(n)
+                    && Arrays.equals(found.getParameterTypes(), m.getParameterTypes())))
+                return null;
+            found = m;
+        }
+        return found == null ? null : found.getName();
+    }
 }
