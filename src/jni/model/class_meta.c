@@ -615,6 +615,7 @@ int jb_members_by_sig(jb_class *cls, const char *key, size_t len, bool is_static
     n++;
   }
   return n;
+}
 
 /* The functional method group of cls; see model/model.h. Any thread inside
  * a runtime (two threads asking at once get the same answer). */
