@@ -317,10 +317,10 @@
         if (typeof k !== 'string') return Rset(t, k, v, r);
         /* a List's elements first (a superclass's catch-all answers `in`
          * for every index), also of an instance of a JS class extending it
-         * (a wrapper too: its own TOK) */
+         * (a wrapper of this class too: isInstance asks the bridge) */
         if (isList) {
           const i = index(k);
-          if (i >= 0 && (protoOf(r) === owner || (typeof r === 'object' && r !== null && Rgopd(r, TOK) !== undefined))) {
+          if (i >= 0 && (protoOf(r) === owner || isInstance(ci, r))) {
             lset(ci, r, i, v);
             return true;
           }
