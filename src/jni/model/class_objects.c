@@ -28,7 +28,8 @@
  *
  * Object.keys(wrapper) lists the members of the wrapper's prototype too
  * (the helper replaces Object.keys with a function that does so for
- * objects carrying a wrapper token; for...in finds them on its own).
+ * objects whose prototype carries the bridge's mark under the token key;
+ * for...in finds them on its own).
  * Large classes need nothing special: JSC turns an object with many added
  * properties into a dictionary on its own, so adding members stays linear.
  *
@@ -393,8 +394,9 @@ JSObjectRef jb_class_proto(JNIEnv *env, jb_rt *b, JSContextRef ctx, int index, J
   JSValueProtect(ctx, proto);
   s = slot_of(b, index);
   s->proto = proto;
-  /* A writable slot for the wrappers' token key here ends the prototype
-   * walk JSC makes when each wrapper gets its token, before the catch-all. */
+  /* The slot of the token key, undefined until makeWrapper marks the
+   * prototype at its class's first wrapper (Object.keys tells wrappers by
+   * that mark); own here, so reading it never reaches the catch-all. */
   JSObjectSetPropertyForKey(ctx, proto, b->token_key, JSValueMakeUndefined(ctx), kJSPropertyAttributeDontEnum, NULL);
   add_methods(env, b, ctx, k, proto, false);
   if (!add_fields(env, b, ctx, k, proto, false, exc)) return NULL;
