@@ -20,6 +20,10 @@ typedef struct strait__hcache {
   jmethodID JsProxyHandler_create;
   /* static String[] abstractMethods(Class[] ifaces) */
   jmethodID JsProxyHandler_abstractMethods;
+  /* static Object createImplicit(JsObject impl, Class[] ifaces) */
+  jmethodID JsProxyHandler_createImplicit;
+  /* static JsValue implicitImplementationOf(Object proxy) */
+  jmethodID JsProxyHandler_implicitImplementationOf;
   jclass Runnable;
   jmethodID Runnable_run;
   jclass Thread;

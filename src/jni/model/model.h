@@ -121,7 +121,9 @@ struct jb_class {
   _Atomic uintptr_t fn_group;
 };
 
-enum { JB_IFACE = 1, JB_ABSTRACT = 2, JB_ARRAY = 4, JB_PRIMITIVE = 8, JB_THROWABLE = 16 };
+/* JB_PROXY: a java.lang.reflect.Proxy class (maybe an interface implemented
+ * by JS, whose objects go back to JS as the JS value: model/wrappers.c) */
+enum { JB_IFACE = 1, JB_ABSTRACT = 2, JB_ARRAY = 4, JB_PRIMITIVE = 8, JB_THROWABLE = 16, JB_PROXY = 32 };
 
 /* ---- per-runtime state ------------------------------------------------- */
 

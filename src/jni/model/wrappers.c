@@ -35,6 +35,7 @@
  */
 #include "model/model.h"
 #include "value/value.h"
+#include "base/interop_ids.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -598,6 +599,25 @@ uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen) { return token_co
 static JSValueRef wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, bool given,
                                   JSValueRef *exc);
 
+/* The JS value behind obj, a java.lang.reflect.Proxy, when an argument
+ * conversion made it (JsProxyHandler.createImplicit: a JS function passed
+ * as a Comparator) over a live handle of b's runtime; else NULL (an
+ * interface implemented on request, `new I(impl)`, stays a Java object) (also when
+ * the upcall fails, which is cleared: the caller then wraps obj). Inside
+ * the gate. */
+static JSValueRef proxy_back(JNIEnv *env, jb_rt *b, jobject obj) {
+  jobject impl = (*env)->CallStaticObjectMethod(env, strait__hc.JsProxyHandler,
+                                                strait__hc.JsProxyHandler_implicitImplementationOf, obj);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    return NULL;
+  }
+  if (!impl) return NULL;
+  JSValueRef v = jb_handle_back(env, b, impl);
+  (*env)->DeleteLocalRef(env, impl);
+  return v;
+}
+
 /* Registers obj in the Java table and wraps it. Inside the gate. */
 static JSValueRef wrap(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, bool given, JSValueRef *exc) {
   if (!obj) return JSValueMakeNull(ctx);
@@ -693,6 +713,17 @@ static JSValueRef wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobje
   }
   k = jb_class_get(env, ctx, ci, true, exc);
   if (!k) return NULL;
+  if (k->flags & JB_PROXY) {
+    /* a Java interface implemented by a JS value of this runtime for an
+     * argument (a function passed as a Comparator) going back to JS is that
+     * JS value */
+    JSValueRef back = proxy_back(env, b, obj);
+    if (back) {
+      jlong one = id;
+      release_ids(env, b, &one, 1);
+      return back;
+    }
+  }
   if (ensure_index(b) || take_slot(b, &slot)) {
     *exc = strait_make_error(ctx, "Error", "out of memory wrapping a Java object");
     return NULL;

@@ -975,7 +975,7 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
       if (view_cost(env, HK_FUNCTION, code, pcls) < JB_NO) return to_handle(env, b, ctx, a, code, pcls, out, l, what, exc);
       break;
     }
-    jobject r = strait__js_implement_class(env, b->rt, p->ref, (JSObjectRef)a->v, exc);
+    jobject r = strait__js_implement_class(env, b->rt, p->ref, (JSObjectRef)a->v, true, exc);
     if (!r) return false;
     jb_locals_add(l, r);
     out->l = r;

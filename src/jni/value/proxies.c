@@ -62,7 +62,7 @@ static const char *kind_name(JSContextRef ctx, JSValueRef v) {
 /* Builds a Proxy implementing ifaces with impl (see value/value.h). Inside the
  * gate, on an attached thread. */
 jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray ifaces,
-                             JSObjectRef impl, JSValueRef *exc) {
+                             JSObjectRef impl, bool implicit, JSValueRef *exc) {
   JSContextRef ctx = strait_runtime_context(rt);
   strait__jrt *jrt = strait__jrt_of(rt);
   if (!jrt) {
@@ -122,7 +122,9 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
     goto out;
   }
   proxy = (*env)->CallStaticObjectMethod(env, strait__hc.JsProxyHandler,
-                                         strait__hc.JsProxyHandler_create, handle, ifaces);
+                                         implicit ? strait__hc.JsProxyHandler_createImplicit
+                                                  : strait__hc.JsProxyHandler_create,
+                                         handle, ifaces);
   if ((*env)->ExceptionCheck(env)) proxy = NULL;
   (*env)->DeleteLocalRef(env, handle);
   if (!proxy) java_to_type_error(env, ctx, "cannot implement", exc);
@@ -137,7 +139,7 @@ out:
  * with *exc set. Inside the gate (a bridge argument conversion).
  */
 jobject strait__js_implement_class(JNIEnv *env, strait_runtime *rt, jclass iface,
-                                   JSObjectRef impl, JSValueRef *exc) {
+                                   JSObjectRef impl, bool implicit, JSValueRef *exc) {
   JSContextRef ctx = strait_runtime_context(rt);
   jclass class_cls = (*env)->GetObjectClass(env, iface);
   jobjectArray ifaces = class_cls ? (*env)->NewObjectArray(env, 1, class_cls, iface) : NULL;
@@ -146,7 +148,7 @@ jobject strait__js_implement_class(JNIEnv *env, strait_runtime *rt, jclass iface
     java_to_type_error(env, ctx, "cannot implement", exc);
     return NULL;
   }
-  jobject proxy = strait__js_implement(env, rt, ifaces, impl, exc);
+  jobject proxy = strait__js_implement(env, rt, ifaces, impl, implicit, exc);
   (*env)->DeleteLocalRef(env, ifaces);
   if (!proxy && !*exc) java_to_type_error(env, ctx, "cannot implement", exc);
   return proxy;
@@ -160,7 +162,7 @@ jobject strait__js_implement_class(JNIEnv *env, strait_runtime *rt, jclass iface
 JSValueRef strait__js_implement_value(JNIEnv *env, strait_runtime *rt, jclass iface,
                                       JSObjectRef impl, JSValueRef *exc) {
   JSContextRef ctx = strait_runtime_context(rt);
-  jobject proxy = strait__js_implement_class(env, rt, iface, impl, exc);
+  jobject proxy = strait__js_implement_class(env, rt, iface, impl, false, exc);
   if (!proxy) return NULL;
   jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
   JSValueRef r = b ? jb_wrap_given(env, b, ctx, proxy, exc) : NULL;
@@ -235,7 +237,7 @@ JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectR
     (*env)->SetObjectArrayElement(env, ifaces, (jsize)i, c);
     (*env)->DeleteLocalRef(env, c);
   }
-  jobject proxy = strait__js_implement(env, b->rt, ifaces, (JSObjectRef)argv[1], exc);
+  jobject proxy = strait__js_implement(env, b->rt, ifaces, (JSObjectRef)argv[1], false, exc);
   (*env)->DeleteLocalRef(env, ifaces);
   if (!proxy) {
     if (!*exc) java_to_type_error(env, ctx, "Java.implement", exc);

@@ -236,15 +236,17 @@ JSValueRef strait__js_exception_value(JNIEnv *env, strait_runtime *rt, jthrowabl
  * JVM; the caller (the bridge) may be inside a JS callback.
  */
 jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray ifaces,
-                             JSObjectRef impl, JSValueRef *exc);
+                             JSObjectRef impl, bool implicit, JSValueRef *exc);
 
 /*
- * A JS function (or object) passed where the interface iface is expected:
- * the proxy of strait__js_implement() as a new local ref. NULL with *exc
- * set. Inside the gate.
+ * A JS function (or object) passed where the interface iface is expected
+ * (implicit: by an argument conversion, so the proxy goes back to JS as
+ * impl; see model/wrappers.c), or `new I(impl)` (not implicit): the proxy of
+ * strait__js_implement() as a new local ref. NULL with *exc set. Inside
+ * the gate.
  */
 jobject strait__js_implement_class(JNIEnv *env, strait_runtime *rt, jclass iface,
-                                   JSObjectRef impl, JSValueRef *exc);
+                                   JSObjectRef impl, bool implicit, JSValueRef *exc);
 
 /*
  * `new I(impl)` for one interface class: the proxy of strait__js_implement()

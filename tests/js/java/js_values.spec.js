@@ -190,6 +190,36 @@ describe('functions, Dates and class objects', () => {
     expect(t instanceof java.lang.Thread).toBe(true);
   });
 
+  it('a function Java got as a functional interface comes back as the same function', () => {
+    const t = new java.lang.Thread(() => {});
+    const handler = (thread, err) => {};
+    t.setUncaughtExceptionHandler(handler);
+    expect(t.getUncaughtExceptionHandler() === handler).toBe(true);
+    const ref = new java.util.concurrent.atomic.AtomicReference();
+    const cmp = (a, b) => a - b;
+    java.util.Objects.requireNonNull(cmp);           // Object parameter: a JsFunction
+    const tm = new (java.util.TreeMap['(Comparator)'])(cmp);   // an implementation of Comparator
+    expect(tm.comparator() === cmp).toBe(true);
+    tm.put(2, 'b'); tm.put(1, 'a');
+    expect(tm.firstKey()).toBe(1);
+    ref.set(tm.comparator());
+    expect(ref.get() === cmp).toBe(true);
+  });
+
+  it('an interface implemented on request stays a Java object', () => {
+    const impl = { run() {} };
+    const r = new java.lang.Runnable(impl);
+    expect(r === impl).toBe(false);
+    expect(r instanceof java.lang.Runnable).toBe(true);
+    const ref = new java.util.concurrent.atomic.AtomicReference(r);
+    expect(ref.get() === r).toBe(true);
+    const f = new java.lang.Runnable(() => {});
+    expect(typeof f.run).toBe('function');
+    const ref2 = new java.util.concurrent.atomic.AtomicReference(f);
+    expect(ref2.get() === f).toBe(true);
+    expect(typeof ref2.get().run).toBe('function');
+  });
+
   it('a Date arrives as a java.time.Instant', () => {
     const list = new ArrayList();
     list.add(new Date(Date.UTC(2020, 0, 2, 3, 4, 5, 6)));

@@ -219,6 +219,7 @@ final class Bridge {
         if (c.isArray()) flags |= 4;
         if (c.isPrimitive()) flags |= 8;
         if (Throwable.class.isAssignableFrom(c)) flags |= 16;
+        if (java.lang.reflect.Proxy.isProxyClass(c)) flags |= 32;
         Class<?> sup = c.getSuperclass();
         Class<?> comp = c.getComponentType();
         int[] header = {

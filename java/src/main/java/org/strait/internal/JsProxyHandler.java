@@ -47,11 +47,14 @@ public final class JsProxyHandler implements InvocationHandler {
     private final JsValue impl;
     private final boolean isFunction;
     private final Class<?>[] ifaces;
+    /** made by an argument conversion (a JS function passed as a Comparator), not asked for */
+    private final boolean implicit;
 
-    private JsProxyHandler(JsValue impl, boolean isFunction, Class<?>[] ifaces) {
+    private JsProxyHandler(JsValue impl, boolean isFunction, Class<?>[] ifaces, boolean implicit) {
         this.impl = impl;
         this.isFunction = isFunction;
         this.ifaces = ifaces;
+        this.implicit = implicit;
     }
 
     /** The JS object (or function) behind a proxy made here, or null. */
@@ -68,12 +71,34 @@ public final class JsProxyHandler implements InvocationHandler {
      * functions.
      */
     static Object create(JsObject impl, Class<?>[] ifaces) {
-        return createFor(impl, ifaces);
+        return createFor(impl, ifaces, false);
+    }
+
+    /**
+     * create() for an argument conversion (src/jni/value/convert.c: a JS
+     * function passed where a functional interface is expected): such a
+     * proxy going back to JS is the JS value again ({@link
+     * #implicitImplementationOf}), where one made on request (`new I(impl)`,
+     * Java.implement, JsObject.as) stays a Java object.
+     */
+    static Object createImplicit(JsObject impl, Class<?>[] ifaces) {
+        return createFor(impl, ifaces, true);
+    }
+
+    /**
+     * The JS value behind proxy when an argument conversion made it
+     * (createImplicit), else null. Called by src/jni/model/wrappers.c when
+     * an object of a proxy class goes to JS.
+     */
+    static JsValue implicitImplementationOf(Object proxy) {
+        if (proxy == null || !Proxy.isProxyClass(proxy.getClass())) return null;
+        InvocationHandler h = Proxy.getInvocationHandler(proxy);
+        return h instanceof JsProxyHandler && ((JsProxyHandler) h).implicit ? ((JsProxyHandler) h).impl : null;
     }
 
     /** create() for any JS object handle (a JsArray too: JsArray.as). */
-    private static Object createFor(JsValue impl, Class<?>[] ifaces) {
-        JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone());
+    private static Object createFor(JsValue impl, Class<?>[] ifaces, boolean implicit) {
+        JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone(), implicit);
         if (ifaces.length == 1) {
             java.lang.reflect.Constructor<?> c = PROXY_CTOR.get(ifaces[0]);
             if (c != null) {
@@ -125,7 +150,7 @@ public final class JsProxyHandler implements InvocationHandler {
                     throw new IllegalArgumentException("cannot implement " + ownerOf(ifaces, names[i])
                             + ": member '" + names[i] + "' of the JS object is not a function");
         }
-        return createFor(impl, ifaces);
+        return createFor(impl, ifaces, false);
     }
 
     /**
