@@ -7,7 +7,6 @@ import org.strait.internal.Natives;
 import java.lang.ref.Reference;
 import java.util.AbstractList;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
@@ -170,85 +169,32 @@ public final class JsArray extends JsValue implements List<Object>, RandomAccess
 
     /** this[key], converted to Java. @throws JsException if a getter throws */
     public Object get(String key) {
-        Objects.requireNonNull(key, "key");
-        JsRuntime rt = enterUse();
-        try {
-            return Natives.get(rt.peer, rt, handle, key);
-        } finally {
-            leaveUse(rt);
-        }
+        return getMember(key);
     }
 
     /** this[key] = value (converted as a call argument). */
     public void set(String key, Object value) {
-        Objects.requireNonNull(key, "key");
-        JsRuntime rt = enterUse();
-        try {
-            Args a = Args.one(rt, value);
-            try {
-                a.hold();
-                Natives.set(rt.peer, handle, key, a.vals, a.refs);
-            } finally {
-                a.unhold();
-            }
-        } finally {
-            leaveUse(rt);
-            Reference.reachabilityFence(value);
-        }
+        setMember(key, value);
     }
 
     /** {@code key in this}. */
     public boolean has(String key) {
-        Objects.requireNonNull(key, "key");
-        JsRuntime rt = enterUse();
-        try {
-            return Natives.has(rt.peer, handle, key);
-        } finally {
-            leaveUse(rt);
-        }
+        return hasMember(key);
     }
 
     /** {@code delete this[key]}; false when the property is not configurable. */
     public boolean delete(String key) {
-        Objects.requireNonNull(key, "key");
-        JsRuntime rt = enterUse();
-        try {
-            return Natives.delete(rt.peer, handle, key);
-        } finally {
-            leaveUse(rt);
-        }
+        return deleteMember(key);
     }
 
     /** The own enumerable string keys ("0", "1", ...), as {@link JsObject#keys}. */
     public List<String> keys() {
-        JsRuntime rt = enterUse();
-        try {
-            return Arrays.asList(Natives.keys(rt.peer, handle));
-        } finally {
-            leaveUse(rt);
-        }
+        return ownKeys();
     }
 
     /** Calls the method this[name] with this array as {@code this}, as {@link JsObject#invoke}. */
     public Object invoke(String name, Object... args) {
-        Objects.requireNonNull(name, "name");
-        JsRuntime rt = enterUse();
-        try {
-            Args a = Args.pack(rt, false, null, args);
-            Object r;
-            try {
-                a.hold();
-                r = Natives.invokeMember(rt.peer, rt, handle, name, a.vals, a.refs, a.argc);
-            } finally {
-                a.unhold();
-            }
-            if (r == JsProxyHandler.ABSENT || r == JsProxyHandler.NOT_FUNCTION)
-                throw new IllegalArgumentException("JS member '" + name + "' is not a function");
-            return r;
-        } finally {
-            leaveUse(rt);
-            Reference.reachabilityFence(args);
-        }
+        return invokeMember(name, args);
     }
 
     /** An implementation of iface by this array's members, as {@link JsObject#as}. */

@@ -1,13 +1,10 @@
 package org.strait;
 
-import org.strait.internal.Args;
 import org.strait.internal.Natives;
 import org.strait.internal.JsProxyHandler;
 
-import java.lang.ref.Reference;
 import java.util.AbstractCollection;
 import java.util.AbstractSet;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
@@ -75,53 +72,22 @@ public class JsObject extends JsValue implements Map<String, Object> {
 
     /** this[key], converted to Java. @throws JsException if a getter throws */
     public Object get(String key) {
-        Objects.requireNonNull(key, "key");
-        JsRuntime rt = enterUse();
-        try {
-            return Natives.get(rt.peer, rt, handle, key);
-        } finally {
-            leaveUse(rt);
-        }
+        return getMember(key);
     }
 
     /** this[key] = value (converted as a call argument). */
     public void set(String key, Object value) {
-        Objects.requireNonNull(key, "key");
-        JsRuntime rt = enterUse();
-        try {
-            Args a = Args.one(rt, value);
-            try {
-                a.hold();
-                Natives.set(rt.peer, handle, key, a.vals, a.refs);
-            } finally {
-                a.unhold();
-            }
-        } finally {
-            leaveUse(rt);
-            Reference.reachabilityFence(value);
-        }
+        setMember(key, value);
     }
 
     /** {@code key in this}. */
     public boolean has(String key) {
-        Objects.requireNonNull(key, "key");
-        JsRuntime rt = enterUse();
-        try {
-            return Natives.has(rt.peer, handle, key);
-        } finally {
-            leaveUse(rt);
-        }
+        return hasMember(key);
     }
 
     /** {@code delete this[key]}; false when the property is not configurable. */
     public boolean delete(String key) {
-        Objects.requireNonNull(key, "key");
-        JsRuntime rt = enterUse();
-        try {
-            return Natives.delete(rt.peer, handle, key);
-        } finally {
-            leaveUse(rt);
-        }
+        return deleteMember(key);
     }
 
     /**
@@ -131,12 +97,7 @@ public class JsObject extends JsValue implements Map<String, Object> {
      * change this. @throws JsException a Proxy trap threw
      */
     public List<String> keys() {
-        JsRuntime rt = enterUse();
-        try {
-            return Arrays.asList(Natives.keys(rt.peer, handle));
-        } finally {
-            leaveUse(rt);
-        }
+        return ownKeys();
     }
 
     /**
@@ -144,24 +105,7 @@ public class JsObject extends JsValue implements Map<String, Object> {
      * @throws JsException if it throws, or if the member is not a function
      */
     public Object invoke(String name, Object... args) {
-        Objects.requireNonNull(name, "name");
-        JsRuntime rt = enterUse();
-        try {
-            Args a = Args.pack(rt, false, null, args);
-            Object r;
-            try {
-                a.hold();
-                r = Natives.invokeMember(rt.peer, rt, handle, name, a.vals, a.refs, a.argc);
-            } finally {
-                a.unhold();
-            }
-            if (r == JsProxyHandler.ABSENT || r == JsProxyHandler.NOT_FUNCTION)
-                throw new IllegalArgumentException("JS member '" + name + "' is not a function");
-            return r;
-        } finally {
-            leaveUse(rt);
-            Reference.reachabilityFence(args);
-        }
+        return invokeMember(name, args);
     }
 
     /**

@@ -1,11 +1,17 @@
 package org.strait;
 
+import org.strait.internal.Args;
+import org.strait.internal.JsProxyHandler;
 import org.strait.internal.Natives;
 import org.strait.internal.ValueCodec;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * A JavaScript value that has no plain Java form (an object, a function, a
@@ -225,6 +231,87 @@ public class JsValue implements AutoCloseable {
     final void leaveUse(JsRuntime rt) {
         release();
         rt.leave();
+    }
+
+
+    // ---- property access of JsObject and JsArray (their public get, set,
+    // has, delete, keys and invoke): JsArray is a List, so no JsObject ----
+
+    final Object getMember(String key) {
+        Objects.requireNonNull(key, "key");
+        JsRuntime rt = enterUse();
+        try {
+            return Natives.get(rt.peer, rt, handle, key);
+        } finally {
+            leaveUse(rt);
+        }
+    }
+
+    final void setMember(String key, Object value) {
+        Objects.requireNonNull(key, "key");
+        JsRuntime rt = enterUse();
+        try {
+            Args a = Args.one(rt, value);
+            try {
+                a.hold();
+                Natives.set(rt.peer, handle, key, a.vals, a.refs);
+            } finally {
+                a.unhold();
+            }
+        } finally {
+            leaveUse(rt);
+            Reference.reachabilityFence(value);
+        }
+    }
+
+    final boolean hasMember(String key) {
+        Objects.requireNonNull(key, "key");
+        JsRuntime rt = enterUse();
+        try {
+            return Natives.has(rt.peer, handle, key);
+        } finally {
+            leaveUse(rt);
+        }
+    }
+
+    final boolean deleteMember(String key) {
+        Objects.requireNonNull(key, "key");
+        JsRuntime rt = enterUse();
+        try {
+            return Natives.delete(rt.peer, handle, key);
+        } finally {
+            leaveUse(rt);
+        }
+    }
+
+    final List<String> ownKeys() {
+        JsRuntime rt = enterUse();
+        try {
+            return Arrays.asList(Natives.keys(rt.peer, handle));
+        } finally {
+            leaveUse(rt);
+        }
+    }
+
+    final Object invokeMember(String name, Object... args) {
+        Objects.requireNonNull(name, "name");
+        JsRuntime rt = enterUse();
+        try {
+            Args a = Args.pack(rt, false, null, args);
+            Object r;
+            try {
+                a.hold();
+                r = Natives.invokeMember(rt.peer, rt, handle, name, a.vals, a.refs, a.argc);
+            } finally {
+                a.unhold();
+            }
+            if (r == JsProxyHandler.ABSENT || r == JsProxyHandler.NOT_FUNCTION)
+                throw new IllegalArgumentException("JS member '" + name + "' is not a function");
+            return r;
+        } finally {
+            leaveUse(rt);
+            Reference.reachabilityFence(args);
+        }
     }
 
     /** The cleaning action: must not refer to the JsValue. */
