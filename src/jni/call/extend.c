@@ -510,22 +510,11 @@ static JSValueRef java_super(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
   return o;
 }
 
-/* Native function with b as private data, stored as obj[name] (hidden). */
-static void put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name, JSObjectCallAsFunctionCallback cb) {
-  JSClassDefinition d = kJSClassDefinitionEmpty;
-  d.className = name;
-  d.callAsFunction = cb;
-  JSClassRef cls = JSClassCreate(&d);
-  JSObjectRef f = JSObjectMake(ctx, cls, b);
-  JSClassRelease(cls);
-  JSObjectSetPrototype(ctx, f, b->fn_proto);
-  strait_set_property(ctx, obj, name, f, kJSPropertyAttributeDontEnum);
-}
 
 /* Installs Java.extend and Java.super on the Java object (called by
  * jb_packages_install, model/packages.c). Inside the gate. */
 void jb_extend_install(jb_rt *b, JSContextRef ctx, JSObjectRef java) {
   pthread_once(&classes_once, make_classes);
-  put_fn(b, ctx, java, "extend", java_extend);
-  put_fn(b, ctx, java, "super", java_super);
+  jb_put_fn(b, ctx, java, "extend", java_extend);
+  jb_put_fn(b, ctx, java, "super", java_super);
 }

@@ -367,17 +367,6 @@ static JSValueRef import_class(JSContextRef ctx, JSObjectRef fn, JSObjectRef sel
   return JSValueMakeUndefined(ctx);
 }
 
-/* Native function with b as private data, stored as obj[name] (hidden). */
-static void put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name, JSObjectCallAsFunctionCallback cb) {
-  JSClassDefinition d = kJSClassDefinitionEmpty;
-  d.className = name;
-  d.callAsFunction = cb;
-  JSClassRef cls = JSClassCreate(&d);
-  JSObjectRef f = JSObjectMake(ctx, cls, b);
-  JSClassRelease(cls);
-  JSObjectSetPrototype(ctx, f, b->fn_proto);
-  strait_set_property(ctx, obj, name, f, kJSPropertyAttributeDontEnum);
-}
 
 /* Defines JavaImporter, importPackage and importClass on the global object
  * (see model/model.h). Called by jb_packages_install when the runtime's
@@ -388,6 +377,6 @@ void jb_importers_install(jb_rt *b, JSContextRef ctx) {
   JSObjectRef ctor = JSObjectMake(ctx, importer_ctor_class, b);
   JSObjectSetPrototype(ctx, ctor, b->fn_proto);
   strait_set_property(ctx, global, "JavaImporter", ctor, kJSPropertyAttributeDontEnum);
-  put_fn(b, ctx, global, "importPackage", import_package);
-  put_fn(b, ctx, global, "importClass", import_class);
+  jb_put_fn(b, ctx, global, "importPackage", import_package);
+  jb_put_fn(b, ctx, global, "importClass", import_class);
 }

@@ -483,6 +483,10 @@ void jb_jsclass_free(jb_rt *b);
 /* ---- packages and the Java object (model/packages.c) ------------------- */
 
 int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc);
+/* A native function calling cb with b as its private data (its prototype
+ * Function.prototype), stored as obj[name], not enumerable: the functions of
+ * Java, importPackage, importClass. Inside the gate. */
+void jb_put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name, JSObjectCallAsFunctionCallback cb);
 /* The dotted name of package object v ("" for Packages), or NULL when v is
  * not a package object (model/packages.c). */
 const char *jb_package_name(JSContextRef ctx, JSValueRef v);

@@ -547,8 +547,9 @@ static JSValueRef java_gc(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, si
   return JSValueMakeUndefined(ctx);
 }
 
-/* Native function with b as private data, stored as obj[name]. */
-static void put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name, JSObjectCallAsFunctionCallback cb) {
+/* Native function with b as private data, stored as obj[name], not
+ * enumerable; see model/model.h. Inside the gate. */
+void jb_put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name, JSObjectCallAsFunctionCallback cb) {
   JSClassDefinition d = kJSClassDefinitionEmpty;
   d.className = name;
   d.callAsFunction = cb;
@@ -578,15 +579,15 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   if (!all) return STRAIT_ENOMEM;
   strait_set_property(ctx, global, "Packages", all, kJSPropertyAttributeDontEnum);
   JSObjectRef java = JSObjectMake(ctx, NULL, NULL);
-  put_fn(b, ctx, java, "type", java_type);
-  put_fn(b, ctx, java, "typeName", java_type_name);
-  put_fn(b, ctx, java, "isJavaObject", java_is_object);
-  put_fn(b, ctx, java, "array", java_array);
-  put_fn(b, ctx, java, "from", java_from);
-  put_fn(b, ctx, java, "implement", strait__java_implement_fn);
-  put_fn(b, ctx, java, "to", java_to);
-  put_fn(b, ctx, java, "__stats", java_stats);
-  put_fn(b, ctx, java, "__gc", java_gc);
+  jb_put_fn(b, ctx, java, "type", java_type);
+  jb_put_fn(b, ctx, java, "typeName", java_type_name);
+  jb_put_fn(b, ctx, java, "isJavaObject", java_is_object);
+  jb_put_fn(b, ctx, java, "array", java_array);
+  jb_put_fn(b, ctx, java, "from", java_from);
+  jb_put_fn(b, ctx, java, "implement", strait__java_implement_fn);
+  jb_put_fn(b, ctx, java, "to", java_to);
+  jb_put_fn(b, ctx, java, "__stats", java_stats);
+  jb_put_fn(b, ctx, java, "__gc", java_gc);
   strait_set_property(ctx, global, "Java", java, kJSPropertyAttributeDontEnum);
   b->java = java;
   JSValueProtect(ctx, java);
