@@ -640,8 +640,12 @@ final class Bridge {
                 java.lang.invoke.MethodHandles.byteArrayViewVarHandle(double[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
         private static final long MAX_SAFE = (1L << 53) - 1;
 
+        /* the output array of this thread's last walk, kept for its next one
+         * (taken while in use: a collection's own code may start another walk) */
+        private static final ThreadLocal<java.lang.ref.SoftReference<byte[]>> SCRATCH = new ThreadLocal<>();
+
         private final HostPolicy policy;
-        private byte[] out = new byte[1 << 14];
+        private byte[] out;
         private int pos;
         private Object[] refs;
         private int nrefs;
@@ -649,11 +653,14 @@ final class Bridge {
         /* the classes whose instances may cross as results, asked once per walk */
         private Class<?> allowed1, allowed2;
         private Map<Class<?>, Boolean> verdicts;
-        /* frames: the collection (for cycles), its items (a Map's as key, value, ...), the next item */
+        /* frames: the collection (for cycles), its items (an array or
+         * Collection) or entry iterator (a Map), the next item (a Map: entries
+         * written so far), where a Map's count goes once known */
         private Object[] sObj = new Object[16];
         private Object[][] sItems = new Object[16][];
+        private Iterator<?>[] sIter = new Iterator<?>[16];
         private int[] sAt = new int[16];
-        private boolean[] sMap = new boolean[16];
+        private int[] sCountAt = new int[16];
         private int sp;
         private Object[] error;
 
@@ -662,6 +669,10 @@ final class Bridge {
         }
 
         Object[] run(Object root) {
+            java.lang.ref.SoftReference<byte[]> kept = SCRATCH.get();
+            out = kept != null ? kept.get() : null;
+            if (out == null) out = new byte[1 << 16];
+            else SCRATCH.set(null);
             need(ValueTags.HEADER);
             out[0] = (byte) ValueTags.MAGIC0;
             out[1] = (byte) ValueTags.MAGIC1;
@@ -671,26 +682,39 @@ final class Bridge {
             composite(root);
             while (sp > 0 && error == null) {
                 int t = sp - 1;
+                Iterator<?> it = sIter[t];
+                if (it != null) {
+                    if (!it.hasNext()) {
+                        I32.set(out, sCountAt[t], sAt[t]);
+                        pop(t);
+                        continue;
+                    }
+                    Map.Entry<?, ?> e = (Map.Entry<?, ?>) it.next();
+                    sAt[t]++;
+                    key(String.valueOf(e.getKey()));
+                    value(e.getValue());
+                    continue;
+                }
                 Object[] items = sItems[t];
                 int i = sAt[t];
                 if (i == items.length) {
-                    sp = t;
-                    sObj[t] = null;
-                    sItems[t] = null;
+                    pop(t);
                     continue;
                 }
-                if (sMap[t]) {
-                    sAt[t] = i + 2;
-                    key(String.valueOf(items[i]));
-                    value(items[i + 1]);
-                } else {
-                    sAt[t] = i + 1;
-                    value(items[i]);
-                }
+                sAt[t] = i + 1;
+                value(items[i]);
             }
             if (error != null) return error;
             I32.set(out, 4, pos - ValueTags.HEADER);
+            if (out.length <= (16 << 20)) SCRATCH.set(new java.lang.ref.SoftReference<>(out));
             return new Object[] {out, pos, refs == null ? null : Arrays.copyOf(refs, nrefs)};
+        }
+
+        private void pop(int t) {
+            sp = t;
+            sObj[t] = null;
+            sItems[t] = null;
+            sIter[t] = null;
         }
 
         private void need(int n) {
@@ -820,43 +844,36 @@ final class Bridge {
                 return;
             }
             if (v instanceof Map) {
-                Map<?, ?> m = (Map<?, ?>) v;
-                Object[] kv = new Object[2 * m.size()];
-                int n = 0;
-                for (Map.Entry<?, ?> e : m.entrySet()) {
-                    if (n == kv.length) kv = Arrays.copyOf(kv, Math.max(8, 2 * n));
-                    kv[n] = e.getKey();
-                    kv[n + 1] = e.getValue();
-                    n += 2;
-                }
-                if (n != kv.length) kv = Arrays.copyOf(kv, n);
-                tagU32(ValueTags.OBJECT, n / 2);
-                push(v, kv, true);
+                /* the count is written when the iterator is done */
+                tagU32(ValueTags.OBJECT, 0);
+                push(v, null, ((Map<?, ?>) v).entrySet().iterator());
+                sCountAt[sp - 1] = pos - 4;
             } else if (v instanceof Collection) {
                 Object[] items = ((Collection<?>) v).toArray();
                 tagU32(ValueTags.ARRAY, items.length);
-                push(v, items, false);
+                push(v, items, null);
             } else if (v instanceof Object[]) {
                 Object[] items = ((Object[]) v).clone();
                 tagU32(ValueTags.ARRAY, items.length);
-                push(v, items, false);
+                push(v, items, null);
             } else {
                 primitives(v);
             }
         }
 
-        private void push(Object v, Object[] items, boolean map) {
+        private void push(Object v, Object[] items, Iterator<?> it) {
             if (sp == sObj.length) {
                 int n = sp * 2;
                 sObj = Arrays.copyOf(sObj, n);
                 sItems = Arrays.copyOf(sItems, n);
+                sIter = Arrays.copyOf(sIter, n);
                 sAt = Arrays.copyOf(sAt, n);
-                sMap = Arrays.copyOf(sMap, n);
+                sCountAt = Arrays.copyOf(sCountAt, n);
             }
             sObj[sp] = v;
             sItems[sp] = items;
+            sIter[sp] = it;
             sAt[sp] = 0;
-            sMap[sp] = map;
             sp++;
         }
 
