@@ -948,6 +948,7 @@ static JSValueRef json_tree(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_entry *e
   jobject first = n > 0 ? (*env)->GetObjectArrayElement(env, a, 0) : NULL;
   if (n == 2) {                                     /* {1, type name}: a cycle; {2, null}: too deep */
     double code = first ? (*env)->CallDoubleMethod(env, first, strait__jc.Number_doubleValue) : 0;
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);   /* an Integer's doubleValue: OOM only */
     jstring tn = (*env)->GetObjectArrayElement(env, a, 1);
     const char *name = tn ? (*env)->GetStringUTFChars(env, tn, NULL) : NULL;
     if (code == 1)
@@ -964,6 +965,10 @@ static JSValueRef json_tree(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_entry *e
   }
   jobject lenbox = n == 3 ? (*env)->GetObjectArrayElement(env, a, 1) : NULL;
   jint len = lenbox ? (jint)(*env)->CallDoubleMethod(env, lenbox, strait__jc.Number_doubleValue) : -1;
+  if ((*env)->ExceptionCheck(env)) {                                /* OOM only: reported below */
+    (*env)->ExceptionClear(env);
+    len = -1;
+  }
   json_refs jr = {.env = env, .b = b, .refs = n == 3 ? (*env)->GetObjectArrayElement(env, a, 2) : NULL};
   if (lenbox) (*env)->DeleteLocalRef(env, lenbox);
   (*env)->DeleteLocalRef(env, a);
