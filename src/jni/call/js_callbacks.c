@@ -696,8 +696,10 @@ static JSValueRef array_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
  * put(Object,Object)) through jb_invoke, so the host access policy, the
  * argument conversion and its messages are those of a call written out.
  * items(v) gives the elements of a List, Collection, Map or Java array in
- * one crossing, for toJSON and console.log (not under EXPLICIT, which lets
- * scripts reach only exported members). Inside the gate.
+ * one crossing, for console.log; items(v, true) the JSON form of the whole
+ * tree of collections under v in one crossing, for toJSON (neither under
+ * EXPLICIT, which lets scripts reach only exported members). Inside the
+ * gate.
  */
 
 /* The receiver r of a collection native of class ci: its entry's Java
@@ -888,10 +890,114 @@ static JSObjectRef js_array_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectA
   return out;
 }
 
+/* Bridge.jsonTree, looked up once per process (as items_mid). */
+static _Atomic(jmethodID) json_mid;
+
+/* The conversion of one json_tree: the references Bridge.jsonTree left
+ * for the native side. */
+typedef struct json_refs {
+  JNIEnv *env;
+  jb_rt *b;
+  jobjectArray refs;
+} json_refs;
+
+/* Reader hook of json_tree: reference id as an element read gives it
+ * (jb_wrap: a number or BigInt for a Long, the JS value of a JsValue, a
+ * wrapper, or the policy's TypeError). Inside the gate. */
+static JSValueRef json_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValueRef *exc) {
+  json_refs *r = ud;
+  JNIEnv *env = r->env;
+  if (!r->refs || id >= (uint32_t)(*env)->GetArrayLength(env, r->refs)) {
+    *exc = strait_make_error(ctx, "RangeError", "JSON of a Java collection refers to object %u, which was not passed", id);
+    return NULL;
+  }
+  jobject o = (*env)->GetObjectArrayElement(env, r->refs, (jsize)id);
+  JSValueRef v = jb_wrap(env, r->b, ctx, o, exc);
+  if (o) (*env)->DeleteLocalRef(env, o);
+  return v;
+}
+
+/* items(v, true) for the wrapper entry e: the JSON form of the tree of
+ * collections under it (Bridge.jsonTree) made into plain JS arrays and
+ * objects by the value reader (one upcall, one decode); a collection
+ * inside itself a TypeError, nesting past Bridge.MAX_JSON_DEPTH a
+ * RangeError (messages as bridge_helper.js had them). Inside the gate. */
+static JSValueRef json_tree(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_entry *e, JSValueRef *exc) {
+  jobject ref = e->ref;
+  jmethodID mid = atomic_load_explicit(&json_mid, memory_order_acquire);
+  if (!mid) {
+    mid = (*env)->GetStaticMethodID(env, jb.Bridge, "jsonTree",
+                                    "(Ljava/lang/Object;Lorg/strait/internal/HostPolicy;)[Ljava/lang/Object;");
+    if (!mid) {
+      jb_throw_pending(env, b, ctx, exc);
+      return NULL;
+    }
+    atomic_store_explicit(&json_mid, mid, memory_order_release);
+  }
+  jb_maybe_flush(env, b);
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
+  jobjectArray a = (*env)->CallStaticObjectMethod(env, jb.Bridge, mid, ref, b->policy);
+  strait_gate_resume(b->rt, &susp);
+  if ((*env)->ExceptionCheck(env)) {
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  if (!a) return JSValueMakeUndefined(ctx);
+  jsize n = (*env)->GetArrayLength(env, a);
+  jobject first = n > 0 ? (*env)->GetObjectArrayElement(env, a, 0) : NULL;
+  if (n == 2) {                                     /* {1, type name}: a cycle; {2, null}: too deep */
+    double code = first ? (*env)->CallDoubleMethod(env, first, strait__jc.Number_doubleValue) : 0;
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);   /* an Integer's doubleValue: OOM only */
+    jstring tn = (*env)->GetObjectArrayElement(env, a, 1);
+    const char *name = tn ? (*env)->GetStringUTFChars(env, tn, NULL) : NULL;
+    if (code == 1)
+      *exc = strait_make_error(ctx, "TypeError", "Converting circular structure to JSON: a Java %s contains itself",
+                               name ? name : "collection");
+    else
+      *exc = strait_make_error(ctx, "RangeError", "Java collections nested deeper than 256 levels cannot become JSON");
+    if (name) (*env)->ReleaseStringUTFChars(env, tn, name);
+    if (tn) (*env)->DeleteLocalRef(env, tn);
+    if (first) (*env)->DeleteLocalRef(env, first);
+    (*env)->DeleteLocalRef(env, a);
+    (*env)->ExceptionClear(env);
+    return NULL;
+  }
+  jobject lenbox = n == 3 ? (*env)->GetObjectArrayElement(env, a, 1) : NULL;
+  jint len = lenbox ? (jint)(*env)->CallDoubleMethod(env, lenbox, strait__jc.Number_doubleValue) : -1;
+  if ((*env)->ExceptionCheck(env)) {                                /* OOM only: reported below */
+    (*env)->ExceptionClear(env);
+    len = -1;
+  }
+  json_refs jr = {.env = env, .b = b, .refs = n == 3 ? (*env)->GetObjectArrayElement(env, a, 2) : NULL};
+  if (lenbox) (*env)->DeleteLocalRef(env, lenbox);
+  (*env)->DeleteLocalRef(env, a);
+  uint8_t *buf = NULL;
+  if (first && len >= 8 /* the header */ && len <= (*env)->GetArrayLength(env, (jbyteArray)first)) {
+    buf = malloc((size_t)len);
+    if (buf) (*env)->GetByteArrayRegion(env, (jbyteArray)first, 0, len, (jbyte *)buf);
+  }
+  if (first) (*env)->DeleteLocalRef(env, first);
+  JSValueRef v = NULL;
+  if (!buf || (*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    *exc = strait_make_error(ctx, "RangeError", "out of memory for the JSON of a Java %s", e->cls->name);
+  } else {
+    strait_value_hooks hooks = {.ud = &jr, .java_value = json_ref_value};
+    strait_value_error err;
+    int rc = strait_value_decode(b->rt, buf, (size_t)len, &hooks, &v, &err, exc);
+    if (rc && rc != STRAIT_EJS && !*exc) *exc = strait_make_error(ctx, "Error", "JSON of a Java %s: %s", e->cls->name, err.msg);
+    if (rc) v = NULL;
+  }
+  free(buf);
+  if (jr.refs) (*env)->DeleteLocalRef(env, jr.refs);
+  return v;
+}
+
 /* items(v): for a wrapper of a Collection [1, className, elements], of a
  * Map [2, className, keys (strings), values], of a Java array [3,
  * className in Java source form ("int[]"), elements]; undefined for any
- * other value. One crossing. */
+ * other value. items(v, true): json_tree. One crossing. */
 static JSValueRef native_items(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = jb_rt_fast(ctx);
@@ -900,6 +1006,7 @@ static JSValueRef native_items(JSContextRef ctx, JSObjectRef fn, JSObjectRef sel
   /* EXPLICIT: only exported members, so no contents read by the bridge */
   if (!e || b->access == JB_HOST_EXPLICIT) return JSValueMakeUndefined(ctx);
   JNIEnv *env = strait__env();
+  if (argc >= 2 && JSValueToBoolean(ctx, argv[1])) return json_tree(env, b, ctx, e, exc);
   jobject ref = e->ref;
   jb_class *cls = e->cls;
   jmethodID mid = atomic_load_explicit(&items_mid, memory_order_acquire);

@@ -125,8 +125,6 @@
   /* kinds of a class's instances (attach_catchall in class_objects.c) */
   const K_LIST = 1, K_MAP = 2, K_COLL = 4, K_ARRAY = 8, K_BUFFER = 16;
   const MAX_MISSING = 1024;       /* names remembered as missing, per class */
-  const MAX_JSON_DEPTH = 256;     /* nesting of Java collections toJSON converts */
-  const RangeErr = RangeError;
   const LOWER = 'abcdefghijklmnopqrstuvwxyz', UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', CAP = { __proto__: null };
   for (let i = 0; i < 26; i++) CAP[LOWER[i]] = UPPER[i];
   /* "name" -> "Name" (for messages; no String.prototype method) */
@@ -137,38 +135,19 @@
     for (let i = 1; i < k.length; i++) r += k[i];
     return r;
   };
-  /* JSON of a Java List, Collection, Map or array: its elements, nested
-   * Java collections converted too, depth-bounded, a collection inside
-   * itself a TypeError (JSON.stringify's own walk cannot see the cycle, as
-   * every toJSON makes a new array). items() gives fresh arrays: a List's
-   * becomes the result, its elements replaced where they are collections
-   * (own indexes, so no setter of Array.prototype is reached) */
-  function jsonOf(v, depth, path) {
-    if (typeof v !== 'object' || v === null) return v;
-    const it = items(v);
-    if (it === undefined) return v;
-    for (let i = 0; i < depth; i++)
-      if (path[i] === v) throw new TypeErr('Converting circular structure to JSON: a Java ' + it[1] + ' contains itself');
-    if (depth >= MAX_JSON_DEPTH)
-      throw new RangeErr('Java collections nested deeper than ' + MAX_JSON_DEPTH + ' levels cannot become JSON');
-    path[depth] = v;
-    let out;
-    if (it[0] === 2) {
-      const ks = it[2], vs = it[3], n = ks.length;
-      out = {};
-      for (let i = 0; i < n; i++) defineProperty(out, ks[i], shown(jsonOf(vs[i], depth + 1, path)));
-    } else {
-      out = it[2];
-      const n = out.length;
-      for (let i = 0; i < n; i++) {
-        const e = out[i];
-        if (typeof e === 'object' && e !== null) out[i] = jsonOf(e, depth + 1, path);
-      }
-    }
-    path[depth] = undefined;
-    return out;
+  /* JSON of a Java List, Collection, Map or array: the plain JS arrays and
+   * objects of the whole tree of collections under it, made in one
+   * crossing (items(v, true), js_callbacks.c json_tree; Bridge.jsonTree
+   * says what becomes what). Depth-bounded there (256 levels, a
+   * RangeError), a collection inside itself a TypeError (JSON.stringify's
+   * own walk cannot see the cycle, as every toJSON makes a new array).
+   * Other Java objects inside are their wrappers, which JSON.stringify
+   * then renders as any Java object (their own toJSON, or {}). Under
+   * EXPLICIT nothing is read: the object itself. */
+  function toJSON() {
+    const t = items(this, true);
+    return t === undefined ? this : t;
   }
-  function toJSON() { return jsonOf(this, 0, { __proto__: null }); }
   /* console.log of a Java object: its class name and own keys, not the
    * member list Object.keys now gives; a List, Collection or array shows
    * its elements as an array, a Map its entries as an object

@@ -178,6 +178,128 @@ describe('JSON.stringify of Java collections', () => {
   it('leaves other Java objects to JSON.stringify (no own enumerable keys)', () => {
     expect(JSON.stringify({ o: new java.lang.Object() })).toBe('{"o":{}}');
   });
+
+  it('converts a whole tree of lists, maps and primitive arrays at once', () => {
+    const m = new java.util.LinkedHashMap();
+    m.put('ints', Java.to([1, -2], 'int[]'));
+    m.put('bytes', Java.to([-1, 7], 'byte[]'));
+    m.put('shorts', Java.to([300], 'short[]'));
+    m.put('doubles', Java.to([1.5, -0], 'double[]'));
+    m.put('floats', Java.to([0.5], 'float[]'));
+    m.put('longs', Java.to([1, 2 ** 40], 'long[]'));
+    m.put('chars', Java.to(['a', 'é'], 'char[]'));
+    m.put('bools', Java.to([true, false], 'boolean[]'));
+    m.put('objs', Java.to(['s', null], 'java.lang.Object[]'));
+    m.put('empty', listOf());
+    m.put('emptyMap', new java.util.HashMap());
+    m.put('emptyInts', Java.to([], 'int[]'));
+    const l = listOf(m, listOf(listOf('deep')), java.util.Set.of());
+    expect(JSON.stringify(l)).toBe('[{"ints":[1,-2],"bytes":[-1,7],"shorts":[300],"doubles":[1.5,0],"floats":[0.5],' +
+      '"longs":[1,1099511627776],"chars":["a","é"],"bools":[true,false],"objs":["s",null],"empty":[],' +
+      '"emptyMap":{},"emptyInts":[]},[["deep"]],[]]');
+    // toJSON gives fresh plain arrays and objects, -0 kept as a number
+    const t = l.toJSON();
+    expect(Array.isArray(t)).toBe(true);
+    expect(Object.getPrototypeOf(t[0])).toBe(Object.prototype);
+    expect(Object.is(t[0].doubles[1], -0)).toBe(true);
+    expect(l.toJSON() === t).toBe(false);
+  });
+
+  it('renders boxed numbers, chars, booleans and strings as JSON does', () => {
+    const l = listOf(java.lang.Byte.valueOf(-3), java.lang.Short.valueOf(9), java.lang.Float.valueOf(0.1),
+                     java.lang.Double.NaN, java.lang.Double.POSITIVE_INFINITY, java.lang.Character.valueOf('C'),
+                     false, 'q"\n\u0001€\ud800');
+    expect(JSON.stringify(l)).toBe('[-3,9,' + JSON.stringify(Math.fround(0.1)) + ',null,null,"C",false,' +
+                                   JSON.stringify('q"\n\u0001€\ud800') + ']');
+  });
+
+  it('keeps longs beyond 2^53 BigInts, which JSON.stringify refuses', () => {
+    const Long = java.lang.Long;
+    expect(JSON.stringify(listOf(Long.valueOf('9007199254740991'), Long.valueOf('-9007199254740991'))))
+      .toBe('[9007199254740991,-9007199254740991]');
+    expect(JSON.stringify(listOf(Long.valueOf('9007199254740992')))).toBe('[9007199254740992]');
+    thrown(() => JSON.stringify(listOf(1, Long.MAX_VALUE)), TypeError, /BigInt/);
+    thrown(() => JSON.stringify(Java.to([0, Long.MIN_VALUE], 'long[]')), TypeError, /BigInt/);
+    // a replacer sees the BigInt
+    expect(JSON.stringify(listOf(Long.MAX_VALUE), (k, v) => typeof v === 'bigint' ? String(v) : v))
+      .toBe('["9223372036854775807"]');
+  });
+
+  it('writes map keys as String.valueOf gives them, the last of equal keys winning', () => {
+    const m = new java.util.LinkedHashMap();
+    m.put(1, 'int');
+    m.put('1', 'string');
+    m.put(null, 'nothing');
+    m.put(java.time.LocalDate.of(2020, 1, 2), 'date');
+    m.put(true, 'yes');
+    m.put('__proto__', 'own');
+    const t = m.toJSON();
+    expect(Object.getPrototypeOf(t)).toBe(Object.prototype);
+    expect(JSON.stringify(m)).toBe('{"1":"string","null":"nothing","2020-01-02":"date","true":"yes","__proto__":"own"}');
+  });
+
+  it('leaves a Java object deep inside to JSON.stringify as itself, JS values as they are', () => {
+    const day = java.time.LocalDate.of(2020, 1, 2);
+    const m = new java.util.LinkedHashMap();
+    m.put('day', day);
+    m.put('n', 1);
+    const inner = listOf(new java.lang.Object(), new java.util.concurrent.atomic.AtomicInteger(5));
+    m.put('inner', inner);
+    const l = listOf(m);
+    expect(JSON.stringify(l)).toBe('[{"day":{},"n":1,"inner":[{},{}]}]');
+    // the replacer is given the very Java object, so code can render it
+    expect(JSON.stringify(l, (k, v) => v instanceof java.time.LocalDate ? v.toString() : v))
+      .toBe('[{"day":"2020-01-02","n":1,"inner":[{},{}]}]');
+    let seen = null;
+    JSON.stringify(l, (k, v) => { if (k === 'day') seen = v; return v; });
+    expect(seen).toBe(day);
+    // JS objects put into Java collections come back as themselves
+    const js = { x: [1, { y: 2 }], toJSONless: true };
+    const withJs = listOf(js, { toJSON() { return 'custom'; } });
+    expect(JSON.stringify(withJs)).toBe('[{"x":[1,{"y":2}],"toJSONless":true},"custom"]');
+  });
+
+  it('refuses cycles through maps and lists, naming the collection that repeats, and renders shared ones twice', () => {
+    const m = new java.util.HashMap();
+    m.put('self', m);
+    thrown(() => JSON.stringify(m), TypeError, /circular structure to JSON: a Java java\.util\.HashMap contains itself/);
+    const l = listOf();
+    const inner = new java.util.LinkedHashMap();
+    inner.put('back', l);
+    l.add(inner);
+    thrown(() => JSON.stringify(l), TypeError, /a Java java\.util\.ArrayList contains itself/);
+    thrown(() => JSON.stringify({ deep: inner }), TypeError, /a Java java\.util\.LinkedHashMap contains itself/);
+    const arr = Java.to([null], 'java.lang.Object[]');
+    arr[0] = arr;
+    thrown(() => JSON.stringify(arr), TypeError, /a Java java\.lang\.Object\[\] contains itself/);
+    const shared = listOf(1);
+    expect(JSON.stringify(listOf(shared, shared, listOf(shared)))).toBe('[[1],[1],[[1]]]');
+  });
+
+  it('converts 256 levels of nesting and refuses a 257th, lists, maps and arrays alike', () => {
+    const chain = (levels, leaf) => {
+      const top = listOf();
+      let cur = top;
+      for (let i = 1; i < levels - 1; i++) { const n = i % 2 ? new java.util.HashMap() : listOf(); if (cur instanceof java.util.Map) cur.put('k', n); else cur.add(n); cur = n; }
+      if (cur instanceof java.util.Map) cur.put('k', leaf); else cur.add(leaf);
+      return top;
+    };
+    const ok = JSON.stringify(chain(256, listOf(1)));
+    expect(ok.length > 256 * 2).toBe(true);
+    expect(ok.indexOf('[1]') > 0).toBe(true);
+    thrown(() => JSON.stringify(chain(257, listOf(1))), RangeError, /nested deeper than 256 levels/);
+    thrown(() => JSON.stringify(chain(257, Java.to([1], 'int[]'))), RangeError, /nested deeper than 256 levels/);
+    // a leaf that is no collection does not count
+    expect(JSON.stringify(chain(256, 'x')).indexOf('"x"') > 0).toBe(true);
+  });
+
+  it('converts a large list of records in one go', () => {
+    const l = new java.util.ArrayList();
+    for (let i = 0; i < 5000; i++) { const r = new java.util.LinkedHashMap(); r.put('id', i); r.put('name', 'n' + i); l.add(r); }
+    const parsed = JSON.parse(JSON.stringify(l));
+    expect(parsed.length).toBe(5000);
+    expect(parsed[4999]).toEqual({ id: 4999, name: 'n4999' });
+  });
 });
 
 describe('console.log of Java collections', () => {

@@ -455,4 +455,28 @@ class SandboxTest {
             }
         }
     }
+
+    /** JSON.stringify of a Java collection (bridge_helper.js toJSON, Bridge.jsonTree) reads what the policy lets through. */
+    @Test
+    void jsonOfCollectionsKeepsThePolicy() {
+        java.util.List<Object> l = new java.util.ArrayList<>(java.util.List.of(1, "a"));
+        try (JsRuntime rt = runtime(HostAccess.EXPLICIT)) {
+            rt.setGlobal("l", l);
+            assertEquals("{}", rt.eval("JSON.stringify(l)"));          // no contents read on the bridge's own
+        }
+        java.util.Map<String, Object> inner = new java.util.LinkedHashMap<>();
+        inner.put("k", 2);
+        java.util.List<Object> outer = new java.util.ArrayList<>(java.util.List.of(1, inner));
+        try (JsRuntime rt = runtime(HostAccess.GIVEN, n -> n.equals("java.util.ArrayList"), null, true, true)) {
+            rt.setGlobal("l", l);
+            rt.setGlobal("outer", outer);
+            assertEquals("[1,\"a\"]", rt.eval("JSON.stringify(l)"));
+            assertDenied(rt, "JSON.stringify(outer)");                   // the nested LinkedHashMap is refused
+            assertDenied(rt, "outer.get(1)");                            // as reading it is
+        }
+        try (JsRuntime rt = runtime(HostAccess.ALL)) {
+            rt.setGlobal("outer", outer);
+            assertEquals("[1,{\"k\":2}]", rt.eval("JSON.stringify(outer)"));
+        }
+    }
 }

@@ -601,4 +601,310 @@ final class Bridge {
         }
         return found == null ? null : found.getName();
     }
+
+    // ---- JSON of a tree of collections in one crossing (js_callbacks.c native_items) --
+
+    /** Nesting of Java collections JSON converts (the root is level 0; docs/interop.md). */
+    static final int MAX_JSON_DEPTH = 256;
+
+    /**
+     * The JSON form of the Collection, Map or array o and of every
+     * Collection, Map and array inside it, as one value in the value format
+     * (docs/value-format.md): a Collection or array is an ARRAY (a primitive
+     * array of int, short or byte an ARRAY_I32, of float or double an
+     * ARRAY_F64), a Map an OBJECT whose keys are String.valueOf(key);
+     * Strings, Characters, Booleans, boxed numbers (a Long within
+     * +-(2^53-1)) and null are written as themselves. Anything else (a
+     * Long beyond, a JsValue, any other object, and a nested collection
+     * whose class the policy does not let cross as a result) is a JAVAREF
+     * into refs, which the native side converts as an element read would
+     * (a number, a BigInt, the JS value, a wrapper, or the policy's
+     * TypeError). Returns {bytes, length, refs or null}; {1, type name}
+     * when a collection contains itself, {2, null} when collections nest
+     * deeper than MAX_JSON_DEPTH; null when o is no collection. Iterative;
+     * policy null: every class may cross. Called with the gate suspended
+     * (it runs the collections' own code).
+     */
+    static Object[] jsonTree(Object o, HostPolicy policy) {
+        if (!(o instanceof Collection || o instanceof Map || (o != null && o.getClass().isArray()))) return null;
+        return new JsonTree(policy).run(o);
+    }
+
+    /** One jsonTree walk: its output, references, key table and explicit stack. */
+    static final class JsonTree {
+        private static final java.lang.invoke.VarHandle I32 =
+                java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+        private static final java.lang.invoke.VarHandle I64 =
+                java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+        private static final java.lang.invoke.VarHandle F64 =
+                java.lang.invoke.MethodHandles.byteArrayViewVarHandle(double[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+        private static final long MAX_SAFE = (1L << 53) - 1;
+
+        /* the output array of this thread's last walk, kept for its next one
+         * (taken while in use: a collection's own code may start another walk) */
+        private static final ThreadLocal<java.lang.ref.SoftReference<byte[]>> SCRATCH = new ThreadLocal<>();
+
+        private final HostPolicy policy;
+        private byte[] out;
+        private int pos;
+        private Object[] refs;
+        private int nrefs;
+        private final ValueWriter.KeyTable keys = new ValueWriter.KeyTable();
+        /* the classes whose instances may cross as results, asked once per walk */
+        private Class<?> allowed1, allowed2;
+        private Map<Class<?>, Boolean> verdicts;
+        /* frames: the collection (for cycles), its items (an array or
+         * Collection) or entry iterator (a Map), the next item (a Map: entries
+         * written so far), where a Map's count goes once known */
+        private Object[] sObj = new Object[16];
+        private Object[][] sItems = new Object[16][];
+        private Iterator<?>[] sIter = new Iterator<?>[16];
+        private int[] sAt = new int[16];
+        private int[] sCountAt = new int[16];
+        private int sp;
+        private Object[] error;
+
+        JsonTree(HostPolicy policy) {
+            this.policy = policy;
+        }
+
+        Object[] run(Object root) {
+            java.lang.ref.SoftReference<byte[]> kept = SCRATCH.get();
+            out = kept != null ? kept.get() : null;
+            if (out == null) out = new byte[1 << 16];
+            else SCRATCH.set(null);
+            need(ValueTags.HEADER);
+            out[0] = (byte) ValueTags.MAGIC0;
+            out[1] = (byte) ValueTags.MAGIC1;
+            out[2] = (byte) ValueTags.MAGIC2;
+            out[3] = (byte) ValueTags.VERSION;
+            pos = ValueTags.HEADER;
+            composite(root);
+            while (sp > 0 && error == null) {
+                int t = sp - 1;
+                Iterator<?> it = sIter[t];
+                if (it != null) {
+                    if (!it.hasNext()) {
+                        I32.set(out, sCountAt[t], sAt[t]);
+                        pop(t);
+                        continue;
+                    }
+                    Map.Entry<?, ?> e = (Map.Entry<?, ?>) it.next();
+                    sAt[t]++;
+                    key(String.valueOf(e.getKey()));
+                    value(e.getValue());
+                    continue;
+                }
+                Object[] items = sItems[t];
+                int i = sAt[t];
+                if (i == items.length) {
+                    pop(t);
+                    continue;
+                }
+                sAt[t] = i + 1;
+                value(items[i]);
+            }
+            if (error != null) return error;
+            I32.set(out, 4, pos - ValueTags.HEADER);
+            if (out.length <= (16 << 20)) SCRATCH.set(new java.lang.ref.SoftReference<>(out));
+            return new Object[] {out, pos, refs == null ? null : Arrays.copyOf(refs, nrefs)};
+        }
+
+        private void pop(int t) {
+            sp = t;
+            sObj[t] = null;
+            sItems[t] = null;
+            sIter[t] = null;
+        }
+
+        private void need(int n) {
+            if (out.length - pos >= n) return;
+            long want = (long) pos + n;
+            if (want > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("JSON of a Java collection larger than 2 GiB");
+            out = Arrays.copyOf(out, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(want, (long) out.length * 2)));
+        }
+
+        private void tag(int t) {
+            need(1);
+            out[pos++] = (byte) t;
+        }
+
+        private void tagU32(int t, int v) {
+            need(5);
+            out[pos] = (byte) t;
+            I32.set(out, pos + 1, v);
+            pos += 5;
+        }
+
+        private void int32(int v) {
+            tagU32(ValueTags.INT32, v);
+        }
+
+        private void float64(double d) {
+            need(9);
+            out[pos] = (byte) ValueTags.DOUBLE;
+            F64.set(out, pos + 1, d);
+            pos += 9;
+        }
+
+        private void int64(long l) {
+            if (l < -MAX_SAFE || l > MAX_SAFE) {
+                ref(l);
+                return;
+            }
+            need(9);
+            out[pos] = (byte) ValueTags.INT64;
+            I64.set(out, pos + 1, l);
+            pos += 9;
+        }
+
+        private void string(String s) {
+            int n = s.length();
+            need(5 + 2 * n);
+            byte[] o = out;
+            int q = pos + 5, i = 0;
+            for (; i < n; i++) {
+                char c = s.charAt(i);
+                if (c > 0xFF) break;
+                o[q + i] = (byte) c;
+            }
+            I32.set(o, pos + 1, n);
+            if (i == n) {
+                o[pos] = (byte) ValueTags.STRING8;
+                pos = q + n;
+                return;
+            }
+            o[pos] = (byte) ValueTags.STRING16;
+            for (int k = 0; k < n; k++) {
+                char c = s.charAt(k);
+                o[q + 2 * k] = (byte) c;
+                o[q + 2 * k + 1] = (byte) (c >>> 8);
+            }
+            pos = q + 2 * n;
+        }
+
+        private void key(String k) {
+            int i = keys.putIfAbsent(k);
+            if (i >= 0) tagU32(ValueTags.KEYREF, i);
+            else string(k);
+        }
+
+        private void ref(Object o) {
+            if (refs == null) refs = new Object[16];
+            else if (nrefs == refs.length) refs = Arrays.copyOf(refs, nrefs * 2);
+            refs[nrefs] = o;
+            tagU32(ValueTags.JAVAREF, nrefs++);
+        }
+
+        private void value(Object v) {
+            if (v == null) tag(ValueTags.NULL);
+            else if (v instanceof String) string((String) v);
+            else if (v instanceof Integer || v instanceof Short || v instanceof Byte) int32(((Number) v).intValue());
+            else if (v instanceof Long) int64((Long) v);
+            else if (v instanceof Double || v instanceof Float) float64(((Number) v).doubleValue());
+            else if (v instanceof Boolean) tag((Boolean) v ? ValueTags.TRUE : ValueTags.FALSE);
+            else if (v instanceof Character) string(String.valueOf((char) (Character) v));
+            else if (v instanceof org.strait.JsValue) ref(v);           /* a Map or List, but JS data */
+            else if ((v instanceof Collection || v instanceof Map || v.getClass().isArray()) && allowed(v.getClass()))
+                composite(v);
+            else ref(v);
+        }
+
+        /** True when instances of c may cross into JS as results (HostPolicy.classVerdict). */
+        private boolean allowed(Class<?> c) {
+            if (policy == null || c == allowed1 || c == allowed2) return true;
+            if (verdicts == null) verdicts = new java.util.HashMap<>();
+            Boolean ok = verdicts.get(c);
+            if (ok == null) {
+                boolean r;
+                try {
+                    r = (policy.classVerdict(c) & HostPolicy.V_RETURNED) != 0;
+                } catch (Throwable t) {
+                    r = false;                   /* as the native side: a throwing filter denies */
+                }
+                verdicts.put(c, ok = r);
+            }
+            if (ok) {
+                allowed2 = allowed1;
+                allowed1 = c;
+            }
+            return ok;
+        }
+
+        /** A Collection, Map or array: written, or pushed for its items; a cycle or depth sets error. */
+        private void composite(Object v) {
+            for (int i = 0; i < sp; i++) {
+                if (sObj[i] == v) {
+                    error = new Object[] {1, v.getClass().getTypeName()};
+                    return;
+                }
+            }
+            if (sp >= MAX_JSON_DEPTH) {
+                error = new Object[] {2, null};
+                return;
+            }
+            if (v instanceof Map) {
+                /* the count is written when the iterator is done */
+                tagU32(ValueTags.OBJECT, 0);
+                push(v, null, ((Map<?, ?>) v).entrySet().iterator());
+                sCountAt[sp - 1] = pos - 4;
+            } else if (v instanceof Collection) {
+                Object[] items = ((Collection<?>) v).toArray();
+                tagU32(ValueTags.ARRAY, items.length);
+                push(v, items, null);
+            } else if (v instanceof Object[]) {
+                Object[] items = ((Object[]) v).clone();
+                tagU32(ValueTags.ARRAY, items.length);
+                push(v, items, null);
+            } else {
+                primitives(v);
+            }
+        }
+
+        private void push(Object v, Object[] items, Iterator<?> it) {
+            if (sp == sObj.length) {
+                int n = sp * 2;
+                sObj = Arrays.copyOf(sObj, n);
+                sItems = Arrays.copyOf(sItems, n);
+                sIter = Arrays.copyOf(sIter, n);
+                sAt = Arrays.copyOf(sAt, n);
+                sCountAt = Arrays.copyOf(sCountAt, n);
+            }
+            sObj[sp] = v;
+            sItems[sp] = items;
+            sIter[sp] = it;
+            sAt[sp] = 0;
+            sp++;
+        }
+
+        /** A primitive array: numbers packed, chars as one-character strings, booleans, longs one by one. */
+        private void primitives(Object a) {
+            if (a instanceof int[] || a instanceof short[] || a instanceof byte[]) {
+                int n = java.lang.reflect.Array.getLength(a);
+                tagU32(ValueTags.ARRAY_I32, n);
+                need(4 * n);
+                if (a instanceof int[]) for (int x : (int[]) a) { I32.set(out, pos, x); pos += 4; }
+                else if (a instanceof short[]) for (short x : (short[]) a) { I32.set(out, pos, (int) x); pos += 4; }
+                else for (byte x : (byte[]) a) { I32.set(out, pos, (int) x); pos += 4; }
+            } else if (a instanceof double[] || a instanceof float[]) {
+                int n = java.lang.reflect.Array.getLength(a);
+                tagU32(ValueTags.ARRAY_F64, n);
+                need(8 * n);
+                if (a instanceof double[]) for (double x : (double[]) a) { F64.set(out, pos, x); pos += 8; }
+                else for (float x : (float[]) a) { F64.set(out, pos, (double) x); pos += 8; }
+            } else if (a instanceof long[]) {
+                long[] x = (long[]) a;
+                tagU32(ValueTags.ARRAY, x.length);
+                for (long l : x) int64(l);
+            } else if (a instanceof char[]) {
+                char[] x = (char[]) a;
+                tagU32(ValueTags.ARRAY, x.length);
+                for (char c : x) string(String.valueOf(c));
+            } else {
+                boolean[] x = (boolean[]) a;
+                tagU32(ValueTags.ARRAY, x.length);
+                for (boolean b : x) tag(b ? ValueTags.TRUE : ValueTags.FALSE);
+            }
+        }
+    }
 }
