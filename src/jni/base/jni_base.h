@@ -116,6 +116,9 @@ typedef struct strait__jcache {
   jmethodID Integer_valueOf;            /* static (I)Ljava/lang/Integer; */
   jmethodID Double_valueOf;             /* static (D)Ljava/lang/Double; */
   jmethodID Long_valueOf;               /* static (J)Ljava/lang/Long; */
+  jfieldID Integer_value;               /* the boxes' final value fields: a box */
+  jfieldID Long_value;                  /* made by AllocObject + Set<T>Field, as */
+  jfieldID Double_value;                /* its constructor would (value/convert.c) */
   jmethodID Boolean_booleanValue;
   jmethodID Number_doubleValue;         /* on java.lang.Number */
   jclass Number;

@@ -243,6 +243,9 @@ typedef struct jb_rt {
   uint32_t sc_len[JB_SCACHE];
   JSChar sc_c0[JB_SCACHE];
   JSValueRef sc_seen[JB_SCACHE];
+  uint32_t sc_pin[JB_SCACHE];     /* arguments holding sc_str[i] as it is (not
+                                   * a local ref): the slot is not replaced
+                                   * while non-zero (value/convert.c) */
 
   /* method, field and construct functions (no private data): function
    * address -> bound data */

@@ -56,8 +56,11 @@ static inline int jb_num_kind(double d) {
 }
 
 /* Caches the JS string v (contents str, len code units) in place h with
- * its Java String, replacing what was there. Inside the gate. */
+ * its Java String, replacing what was there unless an argument in flight
+ * holds it (sc_pin: this thread's outer calls, or another thread's call
+ * that let go of the gate while Java runs). Inside the gate. */
 static void strcache_admit(jb_rt *b, JSContextRef ctx, uint32_t h, JSValueRef v, JSStringRef str, size_t len) {
+  if (b->sc_pin[h]) return;
   JNIEnv *env = strait__env();
   jstring s = strait__jstring_from_js(env, str);
   if (!s) { (*env)->ExceptionClear(env); return; }
@@ -159,6 +162,7 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   a->cls = NULL;
   a->str = NULL;
   a->jstr = NULL;
+  a->pin = NULL;
   a->c0 = 0;
   a->num = 0;
   if (jb_imm_ok) {
@@ -192,11 +196,14 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   case kJSTypeString: {
     uint32_t h = (uint32_t)((uintptr_t)v >> 4) & (JB_SCACHE - 1);
     if (b && b->sc_val[h] == v) {
-      JNIEnv *env = strait__env();
-      a->jstr = (*env)->NewLocalRef(env, b->sc_str[h]);
+      /* the global ref itself, no new local ref: pinned so that no
+       * admission replaces (and deletes) it before jb_args_release */
+      a->jstr = b->sc_str[h];
+      a->pin = &b->sc_pin[h];
+      b->sc_pin[h]++;
       a->c0 = b->sc_c0[h];
       a->kind = b->sc_len[h] == 1 ? JK_CHAR : JK_STRING;
-      if (a->jstr) return;
+      return;
     }
     a->str = JSValueToStringCopy(ctx, v, NULL);
     size_t len = a->str ? JSStringGetLength(a->str) : 0;
@@ -235,15 +242,13 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   a->kind = JK_OBJECT;
 }
 
-/* Releases the string copies of n arguments. Inside the gate. */
+/* Releases the string copies and cache pins of n arguments. Inside the
+ * gate. */
 void jb_args_release(jb_arg *a, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (a[i].str) { JSStringRelease(a[i].str); a[i].str = NULL; }
-    if (a[i].jstr) {
-      JNIEnv *env = strait__env();
-      (*env)->DeleteLocalRef(env, a[i].jstr);
-      a[i].jstr = NULL;
-    }
+    if (a[i].pin) { (*a[i].pin)--; a[i].pin = NULL; }
+    a[i].jstr = NULL;
   }
 }
 
@@ -255,12 +260,16 @@ void jb_strcache_free(jb_rt *b, JNIEnv *env) {
     if (env) (*env)->DeleteGlobalRef(env, b->sc_str[i]);
     b->sc_val[i] = NULL;
     b->sc_str[i] = NULL;
+    b->sc_pin[i] = 0;
   }
 }
 
-/* A new local ref to the Java String of a string argument. */
-static jstring arg_jstring(JNIEnv *env, const jb_arg *a) {
-  return a->jstr ? (*env)->NewLocalRef(env, a->jstr) : strait__jstring_from_js(env, a->str);
+/* The Java String of a string argument: the string cache's global ref
+ * (*local false; pinned in its slot until jb_args_release, so a JNI call
+ * may take it as it is) or a new local ref (*local true). */
+static jstring arg_jstring(JNIEnv *env, const jb_arg *a, bool *local) {
+  *local = !a->jstr;
+  return a->jstr ? a->jstr : strait__jstring_from_js(env, a->str);
 }
 
 /* True for type codes that accept null. */
@@ -576,27 +585,59 @@ static bool to_primitive(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char co
   return type_error(env, ctx, a, code, -1, what, exc);
 }
 
-/* Boxes a primitive value of code prim. Returns a local ref or NULL. */
-static jobject box(JNIEnv *env, char prim, jvalue v) {
+/* A new box of class c whose final value field f is set to v by setter
+ * (AllocObject + Set<T>Field: what the box's constructor does, without a
+ * call into Java; valueOf makes a new object for such values too). Returns
+ * the local ref from box(), or NULL with the OutOfMemoryError cleared (no
+ * ExceptionCheck otherwise: AllocObject of a concrete class fails only
+ * with a NULL, and Set<T>Field on its own field cannot throw). */
+#define NEW_BOX(env, c, f, setter, v)                                       \
+  do {                                                                      \
+    jobject o = (*env)->AllocObject(env, c);                                \
+    if (!o) { (*env)->ExceptionClear(env); return NULL; }                   \
+    (*env)->setter(env, o, f, v);                                           \
+    *local = true;                                                          \
+    return o;                                                               \
+  } while (0)
+
+/* Boxes a primitive value of code prim. Returns the box, or NULL (out of
+ * memory, cleared); *local says whether it is a new local ref the caller
+ * deletes, or a global ref of a process-wide cache made once at start-up
+ * (Boolean.TRUE/FALSE, the Integers STRAIT__SMALL_INT_MIN..MAX of
+ * strait__jc.small_int) that a JNI call takes as it is. Integer, Long and
+ * Double outside the ranges valueOf caches are made without a call into
+ * Java (NEW_BOX); inside them valueOf's own objects, so that identity is
+ * Java's. Any thread. */
+static jobject box(JNIEnv *env, char prim, jvalue v, bool *local) {
   jobject r = NULL;
+  *local = false;
   switch (prim) {
-  case 'Z': return (*env)->NewLocalRef(env, v.z ? strait__jc.Boolean_TRUE : strait__jc.Boolean_FALSE);
+  case 'Z': return v.z ? strait__jc.Boolean_TRUE : strait__jc.Boolean_FALSE;
+  case 'I':
+    if (v.i >= STRAIT__SMALL_INT_MIN && v.i <= STRAIT__SMALL_INT_MAX)
+      return strait__jc.small_int[v.i - STRAIT__SMALL_INT_MIN];
+    NEW_BOX(env, strait__jc.Integer, strait__jc.Integer_value, SetIntField, v.i);
+  case 'J':
+    if (v.j < -128 || v.j > 127) NEW_BOX(env, strait__jc.Long, strait__jc.Long_value, SetLongField, v.j);
+    r = (*env)->CallStaticObjectMethod(env, strait__jc.Long, strait__jc.Long_valueOf, v.j);
+    break;
+  case 'D': NEW_BOX(env, strait__jc.Double, strait__jc.Double_value, SetDoubleField, v.d);
   case 'B': r = (*env)->CallStaticObjectMethod(env, jb.Byte, jb.Byte_valueOf, v.b); break;
   case 'C': r = (*env)->CallStaticObjectMethod(env, jb.Character, jb.Character_valueOf, v.c); break;
   case 'S': r = (*env)->CallStaticObjectMethod(env, jb.Short, jb.Short_valueOf, v.s); break;
-  case 'I': r = (*env)->CallStaticObjectMethod(env, strait__jc.Integer, strait__jc.Integer_valueOf, v.i); break;
-  case 'J': r = (*env)->CallStaticObjectMethod(env, strait__jc.Long, strait__jc.Long_valueOf, v.j); break;
   case 'F': r = (*env)->CallStaticObjectMethod(env, jb.Float, jb.Float_valueOf, (double)v.f); break;
-  case 'D': r = (*env)->CallStaticObjectMethod(env, strait__jc.Double, strait__jc.Double_valueOf, v.d); break;
   default: return NULL;
   }
   /* valueOf throws only OutOfMemoryError: NULL then */
   if ((*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
+    if (r) (*env)->DeleteLocalRef(env, r);
     return NULL;
   }
+  *local = r != NULL;
   return r;
 }
+#undef NEW_BOX
 
 /* BigInt or integral number -> java.math.BigInteger (local ref). */
 static jobject to_biginteger(JNIEnv *env, JSContextRef ctx, const jb_arg *a, JSValueRef *exc) {
@@ -717,19 +758,20 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
                       jvalue *out, jb_locals *l, const char *what, int depth, JSValueRef *exc) {
   jvalue p;
   jobject r = NULL;
+  bool local = true;            /* r is a new local ref, else a cached global one */
   switch (a->kind) {
   case JK_UNDEF: case JK_NULL: out->l = NULL; return true;
-  case JK_BOOL: p.z = a->num != 0; r = box(env, 'Z', p); break;
-  case JK_INT: p.i = (jint)a->num; r = box(env, 'I', p); break;
-  case JK_LONGINT: p.j = (jlong)a->num; r = box(env, 'J', p); break;
-  case JK_FRAC: p.d = a->num; r = box(env, 'D', p); break;
+  case JK_BOOL: p.z = a->num != 0; r = box(env, 'Z', p, &local); break;
+  case JK_INT: p.i = (jint)a->num; r = box(env, 'I', p, &local); break;
+  case JK_LONGINT: p.j = (jlong)a->num; r = box(env, 'J', p, &local); break;
+  case JK_FRAC: p.d = a->num; r = box(env, 'D', p, &local); break;
   case JK_STRING: case JK_CHAR:
     if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
-    r = arg_jstring(env, a);
+    r = arg_jstring(env, a, &local);
     break;
   case JK_BIGINT: {
     int64_t x;
-    if (bigint_to_long(ctx, a->v, &x)) { p.j = x; r = box(env, 'J', p); }
+    if (bigint_to_long(ctx, a->v, &x)) { p.j = x; r = box(env, 'J', p, &local); }
     else if (!(r = to_biginteger(env, ctx, a, exc))) return false;
     break;
   }
@@ -759,7 +801,7 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
     *exc = strait_make_error(ctx, "Error", "%s: out of memory", what);
     return false;
   }
-  jb_locals_add(l, r);
+  if (local) jb_locals_add(l, r);
   out->l = r;
   return true;
 }
@@ -904,30 +946,33 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
     if (a->kind == JK_NULL || a->kind == JK_UNDEF) { out->l = NULL; return true; }
     char prim = (char)(code - 'a' + 'A');
     jvalue p;
+    bool local;
     if (!to_primitive(env, ctx, a, prim, &p, what, exc)) return false;
-    jobject r = box(env, prim, p);
+    jobject r = box(env, prim, p, &local);
     if (!r) {
       (*env)->ExceptionClear(env);
       if (!what) return false;   /* the caller retries with a description */
       *exc = strait_make_error(ctx, "Error", "%s: out of memory", what);
       return false;
     }
-    jb_locals_add(l, r);
+    if (local) jb_locals_add(l, r);
     out->l = r;
     return true;
   }
-  case 'T':
+  case 'T': {
     if (a->kind == JK_NULL || a->kind == JK_UNDEF) { out->l = NULL; return true; }
     if (a->kind != JK_STRING && a->kind != JK_CHAR) return type_error(env, ctx, a, code, pcls, what, exc);
-    out->l = arg_jstring(env, a);
+    bool local;
+    out->l = arg_jstring(env, a, &local);
     if (!out->l) {
       (*env)->ExceptionClear(env);
       if (!what) return false;   /* the caller retries with a description */
       *exc = strait_make_error(ctx, "Error", "%s: out of memory", what);
       return false;
     }
-    jb_locals_add(l, out->l);
+    if (local) jb_locals_add(l, out->l);
     return true;
+  }
   case 'O': case 'N':
     return to_object(env, b, ctx, a, code, pcls, out, l, what, depth, exc);
   case 'G': {

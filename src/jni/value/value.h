@@ -67,7 +67,9 @@ typedef struct jb_arg {
                              * wrapper, an argument, keeps it alive) */
   jb_class *cls;            /* wrappers: its class */
   JSStringRef str;          /* strings not in the cache (released by jb_args_release) */
-  jobject jstr;             /* strings from the cache: a local ref (same) */
+  jobject jstr;             /* strings from the cache: its global ref,
+                             * pinned in its slot until jb_args_release */
+  uint32_t *pin;            /* that slot's pin count, or NULL */
   JSChar c0;                /* strings: the first code unit (0 when empty) */
 } jb_arg;
 /* Fills a from v. Strings are copied once (a->str). */
