@@ -292,9 +292,15 @@ static void time_limit(void) {
                       "nestedEval", js_nested_eval);
   strait_leave(rt);
   int rc = 0;
-  double t = timed_eval(rt, "const t0 = Date.now(); while (Date.now() - t0 < 60) {} nestedEval('for (;;) {}')", &rc);
-  T_EQ_INT(rc, STRAIT_ETIMEDOUT);
-  printf("time limit 100 ms, nested entry after 60 ms: terminated after %.1f ms\n", t);
+  /* a deadline of its own would end it near 160 ms; best of up to three
+   * runs, as above (a loaded machine can delay one past the bound) */
+  double t = 1e30;
+  for (int a = 0; a < 3 && t > 110; a++) {
+    double ta = timed_eval(rt, "{ const t0 = Date.now(); while (Date.now() - t0 < 60) {} nestedEval('for (;;) {}') }", &rc);
+    T_EQ_INT(rc, STRAIT_ETIMEDOUT);
+    if (ta < t) t = ta;
+  }
+  printf("time limit 100 ms, nested entry after 60 ms: terminated after %.1f ms (best)\n", t);
   T_CHECK(t <= 110);
   /* Loop callbacks: each has its own deadline; a runaway one ends the run. */
   T_EVAL(rt, "globalThis.m = 0; for (let i = 0; i < 5; i++) setTimeout(() => { const t = Date.now(); while (Date.now() - t < 40) {} m++ }, 1); 0", "0");
