@@ -759,28 +759,8 @@ final class Bridge {
         }
 
         private void string(String s) {
-            int n = s.length();
-            need(5 + 2 * n);
-            byte[] o = out;
-            int q = pos + 5, i = 0;
-            for (; i < n; i++) {
-                char c = s.charAt(i);
-                if (c > 0xFF) break;
-                o[q + i] = (byte) c;
-            }
-            I32.set(o, pos + 1, n);
-            if (i == n) {
-                o[pos] = (byte) ValueTags.STRING8;
-                pos = q + n;
-                return;
-            }
-            o[pos] = (byte) ValueTags.STRING16;
-            for (int k = 0; k < n; k++) {
-                char c = s.charAt(k);
-                o[q + 2 * k] = (byte) c;
-                o[q + 2 * k + 1] = (byte) (c >>> 8);
-            }
-            pos = q + 2 * n;
+            need(5 + 2 * s.length());
+            pos = ValueWriter.putString(out, pos, s);
         }
 
         private void key(String k) {

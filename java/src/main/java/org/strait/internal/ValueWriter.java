@@ -276,8 +276,16 @@ public final class ValueWriter {
             return;
         }
         need(5 + 2 * n);
-        byte[] o = out;
-        int at = pos;
+        pos = putString(out, pos, s);
+    }
+
+    /**
+     * Writes s at o[at..] as a STRING8 (every char below 256) or a STRING16
+     * and returns the position after it; o has room for 5 + 2 * length.
+     * The one string encoder of the Java side (Bridge.JsonTree uses it too).
+     */
+    static int putString(byte[] o, int at, String s) {
+        int n = s.length();
         int q = at + 5;
         if (n >= LONG_STRING) {
             /* bulk: a String whose chars are all below 256 is stored as Latin-1
@@ -287,8 +295,7 @@ public final class ValueWriter {
                 o[at] = (byte) STRING8;
                 I32.set(o, at + 1, n);
                 System.arraycopy(latin, 0, o, q, n);
-                pos = q + n;
-                return;
+                return q + n;
             }
         }
         int i = 0;
@@ -300,8 +307,7 @@ public final class ValueWriter {
         I32.set(o, at + 1, n);
         if (i == n) {
             o[at] = (byte) STRING8;
-            pos = q + n;
-            return;
+            return q + n;
         }
         o[at] = (byte) STRING16;
         for (int k = 0; k < n; k++) {
@@ -309,7 +315,7 @@ public final class ValueWriter {
             o[q + 2 * k] = (byte) c;
             o[q + 2 * k + 1] = (byte) (c >>> 8);
         }
-        pos = q + 2 * n;
+        return q + 2 * n;
     }
 
     private void key(String k) {
