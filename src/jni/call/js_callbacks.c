@@ -282,18 +282,6 @@ static JSObjectRef sig_ctor_new(JSContextRef ctx, JSObjectRef fn, size_t argc, c
   return JSValueIsObject(ctx, r) ? (JSObjectRef)r : JSValueToObject(ctx, r, exc);
 }
 
-/* True when s could be a Java member name. */
-static bool is_identifier(const char *s) {
-  if (!*s) return false;
-  for (const char *p = s; *p; p++) {
-    unsigned char c = (unsigned char)*p;
-    if (!(c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80 ||
-          (p != s && c >= '0' && c <= '9')))
-      return false;
-  }
-  return true;
-}
-
 /* Names generic JS code probes on any object; a miss is not an error. */
 static bool is_probe_name(const char *s) {
   static const char *const names[] = {"then", "toJSON", "inspect", "constructor", "asymmetricMatch",
@@ -496,7 +484,7 @@ static JSValueRef resolve_name(JSContextRef ctx, jb_rt *b, JNIEnv *env, jb_class
                                size_t len, bool is_static, bool quiet, bool nobean, JSValueRef *exc) {
   JSValueRef ignored = NULL;
   if (memchr(buf, '(', len)) return resolve_signature(ctx, b, env, k, buf, len, is_static, quiet, exc);
-  if (!is_identifier(buf)) return JSValueMakeUndefined(ctx);
+  if (!jb_is_identifier(buf)) return JSValueMakeUndefined(ctx);
   if (strcmp(buf, "constructor") == 0 && !is_static) {
     /* a probe name: undefined where the policy allows no lookup of k */
     if (!(jb_verdict(env, b, k) & JB_V_LOOKUP)) return JSValueMakeUndefined(ctx);

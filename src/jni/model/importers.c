@@ -39,19 +39,6 @@ typedef struct imp {
 static JSClassRef imp_class, importer_ctor_class;
 static pthread_once_t imp_once = PTHREAD_ONCE_INIT;
 
-/* True when s is a Java identifier (ASCII letters, digits, _ and $, or any
- * non-ASCII byte), not starting with a digit. */
-static bool is_identifier(const char *s) {
-  if (!*s) return false;
-  for (const char *p = s; *p; p++) {
-    unsigned char c = (unsigned char)*p;
-    if (!(c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80 ||
-          (p != s && c >= '0' && c <= '9')))
-      return false;
-  }
-  return true;
-}
-
 /* The class named full ("java.io.File") as its constructor, NULL when there
  * is no such class (or *exc set, when the policy denies it). */
 static JSObjectRef class_named(JNIEnv *env, jb_rt *b, JSContextRef ctx, const char *full, JSValueRef *exc) {
@@ -80,7 +67,7 @@ static JSValueRef imp_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
   char buf[IMP_NAME_MAX * 3 + 1];
   if (JSStringGetLength(name) > IMP_NAME_MAX) return NULL;
   size_t len = JSStringGetUTF8CString(name, buf, sizeof buf);
-  if (len <= 1 || !is_identifier(buf)) return NULL;
+  if (len <= 1 || !jb_is_identifier(buf)) return NULL;
   JSValueRef v = JSObjectGetProperty(ctx, p->cache, name, NULL);
   if (v && JSValueIsObject(ctx, v)) return v;
   if (v && JSValueIsBoolean(ctx, v)) return NULL;

@@ -490,6 +490,10 @@ int jb_packages_install(jb_rt *b, JSContextRef ctx, JSValueRef *exc);
  * Function.prototype), stored as obj[name], not enumerable: the functions of
  * Java, importPackage, importClass. Inside the gate. */
 void jb_put_fn(jb_rt *b, JSContextRef ctx, JSObjectRef obj, const char *name, JSObjectCallAsFunctionCallback cb);
+/* True when s (UTF-8, NUL-terminated) could be a Java identifier: ASCII
+ * letters, digits, _ and $, or any non-ASCII byte, not starting with a
+ * digit, not empty. Any thread. */
+bool jb_is_identifier(const char *s);
 /* The dotted name of package object v ("" for Packages), or NULL when v is
  * not a package object (model/packages.c). */
 const char *jb_package_name(JSContextRef ctx, JSValueRef v);

@@ -184,8 +184,9 @@ static JSObjectRef ctor_of_class(JNIEnv *env, jb_rt *b, JSContextRef ctx, jclass
   return jb_class_ctor(env, b, ctx, ci, exc);
 }
 
-/* True when s could be a Java package or class name segment. */
-static bool is_identifier(const char *s) {
+/* True when s could be a Java identifier (a package or class name
+ * segment, a member name); see model/model.h. Any thread. */
+bool jb_is_identifier(const char *s) {
   if (!*s) return false;
   for (const char *p = s; *p; p++) {
     unsigned char c = (unsigned char)*p;
@@ -204,7 +205,7 @@ static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
   char buf[512];
   if (JSStringGetMaximumUTF8CStringSize(name) > sizeof buf - 2) return NULL;
   size_t len = JSStringGetUTF8CString(name, buf, sizeof buf);
-  if (len <= 1 || !is_identifier(buf)) return NULL;
+  if (len <= 1 || !jb_is_identifier(buf)) return NULL;
   if (JSObjectHasProperty(ctx, b->object_proto, name)) return NULL;
   if (strcmp(buf, "then") == 0 || strcmp(buf, "toJSON") == 0 || strcmp(buf, "inspect") == 0) return NULL;
   size_t plen = strlen(p->name), blen = strlen(buf);
