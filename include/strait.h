@@ -410,6 +410,32 @@ STRAIT_API int strait_exit_code(strait_runtime *rt);
  */
 STRAIT_API int strait_exiting(strait_runtime *rt);
 
+/* ---- workers (docs/workers.md) ---------------------------------------------
+ * Scripts start workers with `new Worker(file)` or require('worker_threads'):
+ * each is a runtime of its own (its own JS heap) on its own thread, made
+ * with its parent's options (limits, deny switches, fs_root, output sink),
+ * that exchanges structured clones with its parent. Closing a runtime
+ * terminates its workers and waits for their threads. */
+typedef struct strait_worker_hooks {
+  /* Runs on the worker's thread inside its gate, after the core's globals
+   * and before its script (e.g. installs the Java bridge under the
+   * parent's policy). A non-zero status (STRAIT_EJS with *exception set)
+   * fails the worker: its parent gets an error event. May be NULL. */
+  int (*init)(void *ud, strait_runtime *worker, JSValueRef *exception);
+  /* Runs on the worker's thread after its runtime was freed, last (e.g.
+   * detaches the thread from the JVM). May be NULL. */
+  void (*fini)(void *ud);
+  void *ud;                 /* shared by every worker of the tree; the
+                               caller keeps it alive while any runs */
+} strait_worker_hooks;
+
+/*
+ * Sets the hooks the workers of rt (and theirs, in turn) run; copied.
+ * NULL clears them. Without hooks workers get the core's globals only.
+ * Inside the gate.
+ */
+STRAIT_API void strait_set_worker_hooks(strait_runtime *rt, const strait_worker_hooks *hooks);
+
 /* ---- JS values from C ---------------------------------------------------
  * Small helpers over JSC strings and properties. Strings in and out are
  * UTF-8; C strings returned are malloc'd and owned by the caller (free()).

@@ -416,6 +416,27 @@ static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
 /* Enters rt (see strait.h). Any thread. */
 int strait_enter(strait_runtime *rt) { return enter(rt, NULL, NULL); }
 
+/* Enters rt only when that needs no wait (see gate.h). Any thread. */
+int strait__try_enter(strait_runtime *rt) {
+  strait__gate *g = &rt->gate;
+  if (atomic_load(&g->closing)) return STRAIT_ECLOSED;
+  uintptr_t me = strait__thread_token();
+  /* Inside it already (held, or suspended further up this thread's stack):
+   * a fresh stay on top would break the LIFO order of the JSC locks. */
+  if (atomic_load_explicit(&g->owner, memory_order_relaxed) == me) return STRAIT_EBUSY;
+  if (tl.top && my_susp(g)) return STRAIT_EBUSY;
+  if (!try_take(g)) return STRAIT_EBUSY;
+  if (atomic_load(&g->closing)) {
+    release(g);
+    return STRAIT_ECLOSED;
+  }
+  atomic_store_explicit(&g->owner, me, memory_order_relaxed);
+  g->depth = 1;
+  lock_engine(rt);
+  strait__watch_stay_begin(rt);
+  return 0;
+}
+
 /* strait_enter() for a thread that may have to stop waiting (see
  * strait.h). Any thread. */
 int strait_enter_or_give_up(strait_runtime *rt, int (*give_up)(void *), void *ud) {

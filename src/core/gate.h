@@ -107,6 +107,16 @@ uintptr_t strait__thread_token(void);
  * (see strait_options). Any thread. */
 void strait__gate_configure(strait__gate *g, long spin_us, long takeover_us);
 
+/* strait_enter() that never waits: 0 when the calling thread is now inside
+ * rt (a fresh stay, left with strait_leave), STRAIT_EBUSY when another
+ * thread holds or waits to take the gate back, or when the calling thread
+ * is inside rt already (held or suspended: a stay on top would break the
+ * order JSC takes its locks back in), STRAIT_ECLOSED while rt closes. For a
+ * thread inside another runtime that hands an idle runtime a finished value
+ * (worker.c): between this and strait_leave(rt) it may use rt's engine
+ * only. Any thread. */
+int strait__try_enter(strait_runtime *rt);
+
 /* The gate's operations for the layers above are public (strait.h:
  * strait_gate_suspend, strait_gate_resume, strait_gate_suspend_unlocked,
  * strait_gate_resume_unlocked, strait_enter_or_give_up). */

@@ -8,6 +8,7 @@
  */
 #include "loop.h"
 #include "eval.h"
+#include "group.h"
 #include "runtime.h"
 #include "timers.h"
 #include "watchdog.h"
@@ -25,6 +26,7 @@ void strait__loop_init(strait__loop *l) {
   atomic_init(&l->ntasks, 0);
   atomic_init(&l->refs, 0);
   atomic_init(&l->stop, 0);
+  atomic_init(&l->halt, 0);
   l->next_id = 1;
 }
 
@@ -113,12 +115,13 @@ static int take_pending(strait_runtime *rt, JSValueRef *exception) {
 /* Sleeps until a waker bumps l->wake or wait_ms passes (<0: no limit),
  * unless work arrived or the interrupt generation moved on from gen0
  * meanwhile. Any thread (the loop's). */
-static void sleep_until_woken(strait_runtime *rt, double wait_ms, uint32_t gen0) {
+static void sleep_until_woken(strait_runtime *rt, double wait_ms, uint32_t gen0,
+                              strait__member *m, uint64_t epoch) {
   strait__loop *l = &rt->loop;
   atomic_store(&l->sleeping, 1);
   uint32_t seen = atomic_load(&l->wake);
-  if (atomic_load(&l->ntasks) == 0 && !atomic_load(&l->stop) &&
-      strait__watch_gen(rt) == gen0) {
+  if (atomic_load(&l->ntasks) == 0 && !atomic_load(&l->stop) && !atomic_load(&l->halt) &&
+      strait__watch_gen(rt) == gen0 && (!m || strait__group_epoch_is(m, epoch))) {
     struct timespec ts, *tp = NULL;
     if (wait_ms >= 0) {
       ts.tv_sec = (time_t)(wait_ms / 1e3);
@@ -139,8 +142,39 @@ static int terminated(strait_runtime *rt, JSValueRef *exception) {
   return why;
 }
 
+/* The loop has no strong work left but message listeners (l->weak): waits,
+ * idle in its group, until work arrives (1: go on) or the group is
+ * quiescent, or a stop or interrupt came (0: return). next: the due time
+ * of the next unrefed timer, or <0. Outside the gate. */
+static int wait_for_messages(strait_runtime *rt, strait__member *m, double next, uint32_t gen0) {
+  strait__loop *l = &rt->loop;
+  uint64_t epoch = strait__group_idle(m);
+  for (;;) {
+    if (atomic_load(&l->ntasks) || atomic_load(&l->stop) || atomic_load(&l->halt) ||
+        strait__watch_gen(rt) != gen0 ||
+        !strait__group_epoch_is(m, epoch))
+      break;
+    double wait = next < 0 ? -1 : next - strait__now_ms();
+    if (next >= 0 && wait <= 0) break;
+    sleep_until_woken(rt, wait, gen0, m, epoch);
+  }
+  return strait__group_resume(m, epoch);
+}
+
+static int loop_run(strait_runtime *rt, JSValueRef *exception);
+
 /* Runs the loop (see strait.h). Outside the gate. */
 int strait_loop_run(strait_runtime *rt, JSValueRef *exception) {
+  if (rt->member) strait__group_active(rt->member);
+  int rc = loop_run(rt, exception);
+  /* Returned: idle for its group until it runs again. A worker's runtime
+   * stays active until its thread has told its parent that it exited
+   * (worker.c), so that the parent's loop cannot end before it learns. */
+  if (rt->member && rt->member == &rt->own_member) strait__group_idle(rt->member);
+  return rc;
+}
+
+static int loop_run(strait_runtime *rt, JSValueRef *exception) {
   strait__loop *l = &rt->loop;
   if (exception) *exception = NULL;
   atomic_store(&l->stop, 0);
@@ -148,6 +182,8 @@ int strait_loop_run(strait_runtime *rt, JSValueRef *exception) {
    * for it). */
   uint32_t gen0 = strait__watch_gen(rt);
   for (;;) {
+    int halt = atomic_load(&l->halt);
+    if (halt) return halt == 1 ? STRAIT_ETERM : 0;
     if (atomic_load(&l->stop)) return 0;
     if (strait__watch_gen(rt) != gen0) return STRAIT_ETERM;
     int rc = strait_enter(rt);
@@ -168,7 +204,7 @@ int strait_loop_run(strait_runtime *rt, JSValueRef *exception) {
       free(t);
       strait__drain_microtasks(rt);
       t = next;
-      if (rt->exiting || rt->pending_error || strait__watch_reason(rt) ||
+      if (rt->exiting || rt->pending_error || strait__watch_reason(rt) || atomic_load(&l->halt) ||
           (t && strait__watch_gen(rt) != gen0)) {
         requeue_front(l, t);
         break;
@@ -186,12 +222,17 @@ int strait_loop_run(strait_runtime *rt, JSValueRef *exception) {
     strait_leave(rt);
     if (err) return err;
     if (atomic_load(&l->ntasks) == 0 && !atomic_load(&l->stop)) {
-      if (!alive && atomic_load(&l->refs) <= 0) return 0;
+      if (!alive && atomic_load(&l->refs) <= 0) {
+        strait__member *m = rt->member;
+        if (l->weak <= 0 || !m || !m->group) return 0;
+        if (!wait_for_messages(rt, m, next, gen0)) return 0;
+        continue;
+      }
       if (next < 0) {
-        sleep_until_woken(rt, -1, gen0);
+        sleep_until_woken(rt, -1, gen0, NULL, 0);
       } else {
         double wait = next - strait__now_ms();
-        if (wait > 0) sleep_until_woken(rt, wait, gen0);
+        if (wait > 0) sleep_until_woken(rt, wait, gen0, NULL, 0);
       }
     }
   }

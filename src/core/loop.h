@@ -45,7 +45,14 @@ typedef struct strait__loop {
   strait__task *head, *tail;
   _Atomic size_t ntasks;     /* cheap emptiness check, no lock */
   _Atomic long refs;         /* embedder handles keeping the loop alive */
+  /* message listeners (ports with a listener, live Workers: worker.c):
+   * they keep the loop alive only while its group has an active member
+   * (group.h). Touched inside the gate. */
+  long weak;
   _Atomic int stop;
+  /* For good (never cleared): 1 ends every strait_loop_run with
+   * STRAIT_ETERM (a worker's terminate()), 2 with 0 (its close()). */
+  _Atomic int halt;
   /* timers: owned by the thread inside the gate */
   strait__timer **heap;
   size_t nheap, capheap;

@@ -5,6 +5,7 @@
 #include "runtime.h"
 #include "env.h"
 #include "timers.h"
+#include "worker.h"
 
 #include "common/jsc_private.h"
 
@@ -187,6 +188,8 @@ void strait_runtime_free(strait_runtime *rt) {
     while (strait_inside(rt)) { depth++; strait_leave(rt); }
     if (strait_enter(rt) == 0) {
       atomic_store(&rt->gate.closing, 1);
+      /* Workers first: their hooks may use what the embedder frees. */
+      strait__workers_free(rt);
       if (rt->embedder_teardown) {
         void (*td)(strait_runtime *, void *) = rt->embedder_teardown;
         rt->embedder_teardown = NULL;

@@ -8,6 +8,7 @@
 
 #include "strait.h"
 #include "gate.h"
+#include "group.h"
 #include "loop.h"
 #include "watchdog.h"
 
@@ -34,6 +35,16 @@ struct strait_runtime {
    * strait_make_error never calls what a script put there. Protected until
    * the runtime is freed; NULL when absent. */
   JSObjectRef error_ctors[5];
+  /* Workers and message ports (worker.c): NULL until the runtime makes its
+   * first port or worker, or the worker record for a worker's runtime. */
+  struct strait__workers *workers;
+  /* Transfer hooks of the clone engine (clone.h), set with workers. */
+  const struct strait__clone_hooks *clone_hooks;
+  /* Its membership in a group of loops (group.h): NULL, own_member (a
+   * runtime that started workers), or its worker record's member. Set
+   * inside the gate by the loop's own thread. */
+  strait__member *member;
+  strait__member own_member;
 };
 
 /* The class of every runtime's global object, set before the first

@@ -242,8 +242,9 @@ static JSValueRef js_timer_ref(JSContextRef ctx, JSObjectRef f, JSObjectRef self
   return JSValueMakeUndefined(ctx);
 }
 
-/* Records the first uncaught error of a callback for the loop to return. */
-static void set_pending(strait_runtime *rt, JSValueRef exc) {
+/* Records the first uncaught error of a callback for the loop to return
+ * (see timers.h). */
+void strait__set_uncaught(strait_runtime *rt, JSValueRef exc) {
   if (rt->pending_error || rt->exiting) return;
   rt->pending_error = exc ? exc : JSValueMakeUndefined(rt->ctx);
   JSValueProtect(rt->ctx, rt->pending_error);
@@ -276,7 +277,7 @@ double strait__timers_run_due(strait_runtime *rt) {
       JSObjectCallAsFunction(rt->ctx, cb, NULL, t->nargs, t->args, &exc);
       timer_free(rt, t);
     }
-    if (exc) set_pending(rt, exc);
+    if (exc) strait__set_uncaught(rt, exc);
     else strait__drain_microtasks(rt);
   }
   return l->nheap > 0 ? l->heap[0]->when_ms : -1;
@@ -302,7 +303,7 @@ static JSValueRef js_unhandled_rejection(JSContextRef ctx, JSObjectRef f, JSObje
                                          size_t argc, const JSValueRef argv[],
                                          JSValueRef *exception) {
   (void)f; (void)self; (void)exception;
-  set_pending(strait__runtime_of(ctx), argc > 1 ? argv[1] : NULL);
+  strait__set_uncaught(strait__runtime_of(ctx), argc > 1 ? argv[1] : NULL);
   return JSValueMakeUndefined(ctx);
 }
 

@@ -16,5 +16,10 @@ int strait__timers_install(strait_runtime *rt, JSValueRef *exception);
 double strait__timers_run_due(strait_runtime *rt);
 /* Frees every timer without running it. Inside the gate. */
 void strait__timers_clear(strait_runtime *rt);
+/* Records the first uncaught error of a loop callback (a timer, a message
+ * handler), which ends strait_loop_run with STRAIT_EJS after the callback;
+ * exc NULL records undefined. Ignored once process.exit() ran. Inside the
+ * gate. */
+void strait__set_uncaught(strait_runtime *rt, JSValueRef exc);
 
 #endif /* STRAIT_TIMERS_H */
