@@ -81,10 +81,17 @@ STRAIT_API int strait_java_attach_policy(strait_runtime *rt, const strait_java_p
  * Java threads, as `java` does). Call after every runtime is freed. */
 STRAIT_API void strait_jvm_stop(void);
 
+/* Detaches the calling native thread from the JVM if it is attached (a
+ * thread about to end that called Java: a worker's, in the hooks'
+ * fini). No-op without a JVM, or on a thread with Java frames on its
+ * stack. Any thread. */
+STRAIT_API void strait_jvm_detach_thread(void);
+
 /* Blocks until no non-daemon Java thread other than the caller is alive
  * (the threads a script started, which may still call into its runtime).
  * Returns 1 if it waited for any, 0 if there were none or no JVM runs.
- * Outside any runtime's gate; the thread that started the JVM. */
+ * Outside any runtime's gate; any attached or attachable thread (the
+ * launcher's, also when a worker's thread started the JVM). */
 STRAIT_API int strait_jvm_join_threads(void);
 
 #ifdef __cplusplus

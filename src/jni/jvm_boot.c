@@ -260,6 +260,16 @@ out:
 }
 
 /* Waits for the script's non-daemon Java threads (see strait_jvm.h). */
+/* Detaches the calling thread (see strait_jvm.h). Any thread. */
+void strait_jvm_detach_thread(void) {
+  JavaVM *vm = the_vm;
+  if (!vm) return;
+  JNIEnv *env = NULL;
+  if ((*vm)->GetEnv(vm, (void **)&env, STRAIT_JNI_VERSION) != JNI_OK) return;
+  /* JNI refuses (JNI_ERR) a thread with Java frames: then it stays */
+  if ((*vm)->DetachCurrentThread(vm) == JNI_OK) strait__tls_env = NULL;
+}
+
 int strait_jvm_join_threads(void) {
   if (!the_vm) return 0;
   JNIEnv *env = strait__env();

@@ -96,10 +96,19 @@ typedef struct launch_java {
 /*
  * Starts the JVM once: before the runtime exists (with -cp / -J), or from
  * the lazy globals' first use. Returns 0, or a negative status with j->err
- * set; a failure is final (a process cannot create a second JVM). The
- * big-stack worker thread.
+ * set; a failure is final (a process cannot create a second JVM). Any
+ * thread of the run (one at a time: a mutex).
  */
 int launch_java_start(launch_java *j);
+/* Whether the JVM runs. Any thread. */
+int launch_java_started(launch_java *j);
+/*
+ * Gives the workers of rt (and theirs) the Java access of the run: each
+ * worker's runtime gets the bridge under j->policy, or the lazy globals
+ * (the first touch, on any thread, starts the JVM once); a worker's thread
+ * leaves the JVM when it ends. j must outlive rt. Inside the gate.
+ */
+void launch_java_workers(strait_runtime *rt, launch_java *j);
 
 /*
  * Makes Java lazy in rt: installs accessors for the bridge's globals (java,

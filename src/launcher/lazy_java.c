@@ -33,8 +33,29 @@ static const char *const kJavaGlobals[] = {STRAIT_JAVA_GLOBALS};
  * accessors back so the next use throws again.
  */
 
-/* Starts the JVM once (see launcher.h). Worker thread. */
+/* One JVM start at a time: the script's thread or a worker's may be the
+ * first to touch Java. Process-wide, as the JVM is. */
+static pthread_mutex_t start_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int java_start_locked(launch_java *j);
+
+/* Starts the JVM once (see launcher.h). Any thread of the run. */
 int launch_java_start(launch_java *j) {
+  pthread_mutex_lock(&start_mu);
+  int rc = java_start_locked(j);
+  pthread_mutex_unlock(&start_mu);
+  return rc;
+}
+
+/* Whether the JVM runs (see launcher.h). Any thread. */
+int launch_java_started(launch_java *j) {
+  pthread_mutex_lock(&start_mu);
+  int started = j->started;
+  pthread_mutex_unlock(&start_mu);
+  return started;
+}
+
+static int java_start_locked(launch_java *j) {
   if (j->started) return 0;
   if (j->failed) return STRAIT_EINVAL;
   int rc = strait_jvm_start(j->jvm_opts, j->err, sizeof j->err);
@@ -137,4 +158,26 @@ int launch_java_lazy(strait_runtime *rt, launch_java *j, JSValueRef *exc) {
   if (!fn) return STRAIT_EJS;
   if (!JSObjectCallAsFunction(ctx, fn, NULL, 2, args, exc)) return STRAIT_EJS;
   return 0;
+}
+
+/* A worker's runtime gets Java as the main script's did (see launcher.h):
+ * the bridge under the run's policy when the JVM runs, else the lazy
+ * globals (all access), else nothing. Worker's thread, inside its gate. */
+static int worker_init(void *ud, strait_runtime *rt, JSValueRef *exc) {
+  launch_java *j = ud;
+  if (launch_java_started(j)) return strait_java_attach_policy(rt, j->policy, exc);
+  if (j->policy->host_access == STRAIT_HOST_ALL) return launch_java_lazy(rt, j, exc);
+  return 0;
+}
+
+/* A worker's thread ends: it leaves the JVM if it had joined it. */
+static void worker_fini(void *ud) {
+  (void)ud;
+  strait_jvm_detach_thread();
+}
+
+/* Gives rt's workers Java (see launcher.h). Inside the gate. */
+void launch_java_workers(strait_runtime *rt, launch_java *j) {
+  strait_worker_hooks h = {.init = worker_init, .fini = worker_fini, .ud = j};
+  strait_set_worker_hooks(rt, &h);
 }

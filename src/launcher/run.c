@@ -318,6 +318,7 @@ int launch_run(const launch_args *a) {
    * under a narrower policy there are no globals to be lazy about (or only
    * those a policy allows, which need the JVM anyway): attach now if the
    * JVM runs, and with none, never start it for the bridge. */
+  launch_java_workers(rt, &java);
   if (java.started) rc = strait_java_attach_policy(rt, &a->java, &exc);
   else if (a->java.host_access == STRAIT_HOST_ALL) rc = launch_java_lazy(rt, &java, &exc);
   else rc = 0;
@@ -330,7 +331,7 @@ int launch_run(const launch_args *a) {
   if (rc == 0) rc = strait_loop_run(rt, &exc);
   /* Java threads the script started may still call into it, or post to
    * its loop: the run ends when they and the loop are all done. */
-  while (rc == 0 && java.started && strait_jvm_join_threads() > 0)
+  while (rc == 0 && launch_java_started(&java) && strait_jvm_join_threads() > 0)
     rc = strait_loop_run(rt, &exc);
 
   if (rc == 0) {
