@@ -40,6 +40,8 @@
 #include <string.h>
 #include <time.h>
 
+#define PATH_MAX_MSG 4200
+
 /* What a message is (the `kind` worker.js dispatches on). */
 enum { MSG_DATA = 0, MSG_DATAERROR = 1, MSG_ERROR = 2, MSG_EXIT = 3, MSG_CLOSE = 4, MSG_ONLINE = 5 };
 
@@ -607,6 +609,34 @@ static msg *error_msg(strait_runtime *rt, JSValueRef exc, const char *fallback) 
   return m;
 }
 
+/* Tells the parent why the worker's script or loop ended, unless it ended
+ * well, by process.exit() or by terminate(): an error event. Inside rt's
+ * gate. */
+static void report_status(worker_rec *w, strait_runtime *rt, int rc, JSValueRef exc, bool term) {
+  if (rc == 0 || rc == STRAIT_EEXIT || (rc == STRAIT_ETERM && term)) return;
+  msg *m = NULL;
+  char buf[PATH_MAX_MSG];
+  if (rc == STRAIT_EJS) {
+    m = error_msg(rt, exc, NULL);
+  } else {
+    if (rc == STRAIT_ETIMEDOUT)
+      snprintf(buf, sizeof buf, "Error: the worker's time limit of %.10g ms was exceeded",
+               (double)w->opts.time_limit_us / 1000.0);
+    else if (rc == STRAIT_EHEAP)
+      snprintf(buf, sizeof buf, "RangeError: the worker's heap limit of %lld bytes was exceeded",
+               (long long)w->opts.heap_limit);
+    else if (rc == STRAIT_ENOENT && w->file)
+      snprintf(buf, sizeof buf, "Error: Cannot find module '%s'", w->file);
+    else if (rc == STRAIT_ETERM)
+      snprintf(buf, sizeof buf, "Error: the worker was interrupted");
+    else
+      snprintf(buf, sizeof buf, "Error: the worker failed: %s", strait_strerror(rc));
+    m = error_msg(rt, NULL, buf);
+    if (m && w->file && !m->filename) m->filename = dup_or_null(w->file);
+  }
+  if (m) send_msg(w->ch, 0, m, rt);
+}
+
 /* The worker's thread: makes its runtime, runs its script and loop,
  * reports an uncaught error and its exit to the parent, frees it all. */
 static void *worker_main(void *arg) {
@@ -669,16 +699,11 @@ static void *worker_main(void *arg) {
       else rc = strait_eval_utf8(rt, w->source, strlen(w->source), "[worker eval]", NULL, &exc);
     }
   }
-  if (rc == STRAIT_EJS && strait_terminating(rt)) rc = STRAIT_ETERM;
-  if (rc == STRAIT_EJS) {
-    msg *m = error_msg(rt, exc, NULL);
-    if (m) send_msg(ch, 0, m, rt);
-  } else if (rc != 0 && rc != STRAIT_EEXIT && rc != STRAIT_ETERM && !term) {
-    char buf[160];
-    snprintf(buf, sizeof buf, "Error: the worker failed to start: %s", strait_strerror(rc));
-    msg *m = error_msg(rt, NULL, buf);
-    if (m) send_msg(ch, 0, m, rt);
-  }
+  if (rc == STRAIT_EJS && strait_terminating(rt)) rc = strait_terminating(rt);
+  pthread_mutex_lock(&w->mu);
+  term = w->terminating;
+  pthread_mutex_unlock(&w->mu);
+  report_status(w, rt, rc, exc, term);
   if (rc == 0 && !term) {
     pthread_mutex_lock(&ch->mu);
     ch->end[1].started = true;
@@ -688,12 +713,12 @@ static void *worker_main(void *arg) {
   strait_leave(rt);
   if (rc == 0 && !term) {
     rc = strait_loop_run(rt, &exc);
-    if (rc == STRAIT_EJS) {
-      strait_enter(rt);
-      msg *m = error_msg(rt, exc, NULL);
-      if (m) send_msg(ch, 0, m, rt);
-      strait_leave(rt);
-    }
+    strait_enter(rt);
+    pthread_mutex_lock(&w->mu);
+    term = w->terminating;
+    pthread_mutex_unlock(&w->mu);
+    report_status(w, rt, rc, exc, term);
+    strait_leave(rt);
   }
   strait_enter(rt);
   if (rc == STRAIT_EEXIT || strait_exiting(rt)) code = w->exit_code;

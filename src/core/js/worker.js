@@ -238,9 +238,14 @@
   defineHandler(MessagePort.prototype, 'messageerror');
   emitterMethods(MessagePort.prototype);
   // Node's .on('message') starts the port too.
-  const portOn = MessagePort.prototype.on;
+  const portOn = MessagePort.prototype.on, portOnce = MessagePort.prototype.once;
   MessagePort.prototype.on = MessagePort.prototype.addListener = function (type, fn) {
     call(portOn, this, [type, fn]);
+    if (type === 'message') this.start();
+    return this;
+  };
+  MessagePort.prototype.once = function (type, fn) {
+    call(portOnce, this, [type, fn]);
     if (type === 'message') this.start();
     return this;
   };
