@@ -165,6 +165,8 @@ typedef struct strait_options {
                                 modules still load) */
 #define STRAIT_DENY_EXIT 4u  /* process.exit() throws an Error and the runtime
                                 goes on */
+#define STRAIT_DENY_WORKERS 8u /* new Worker() throws an Error (code
+                                ERR_ACCESS_DENIED): a worker is a thread */
 
 /*
  * Stops the JS running in rt as soon as the engine checks (within about

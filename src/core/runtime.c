@@ -115,7 +115,7 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
   *out = NULL;
   if (opts && (opts->time_limit_us < 0 || opts->heap_limit < 0 ||
                opts->time_limit_us > INT64_MAX / 1000 ||
-               (opts->deny & ~(STRAIT_DENY_ENV | STRAIT_DENY_FS | STRAIT_DENY_EXIT))))
+               (opts->deny & ~(STRAIT_DENY_ENV | STRAIT_DENY_FS | STRAIT_DENY_EXIT | STRAIT_DENY_WORKERS))))
     return STRAIT_EINVAL;
   char *root = NULL;
   if (opts && opts->fs_root) {

@@ -919,6 +919,16 @@ NATIVE(js_worker_start) {
   strait_runtime *rt;
   strait__workers *ws = ws_of(ctx, &rt);
   if (!ws) return nomem(ctx, exception);
+  if (rt->opts.deny & STRAIT_DENY_WORKERS) {
+    JSValueRef e = strait_make_error(ctx, "Error", "workers are not allowed in this runtime (a worker is a thread)");
+    if (JSValueIsObject(ctx, e)) {
+      JSStringRef code = strait_jsstring_from_utf8("ERR_ACCESS_DENIED", 17);
+      strait_set_property(ctx, (JSObjectRef)e, "code", JSValueMakeString(ctx, code), kJSPropertyAttributeNone);
+      JSStringRelease(code);
+    }
+    *exception = e;
+    return NULL;
+  }
   if (!rt->member) {
     strait__group *g = strait__group_new();
     if (!g) return nomem(ctx, exception);

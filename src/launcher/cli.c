@@ -41,7 +41,7 @@ static const char kUsage[] =
     "  --host-access=LEVEL      what scripts reach of Java: all (default), explicit\n"
     "                           (members annotated @HostAccess.Export), given or\n"
     "                           none (no java, Packages, Java globals)\n"
-    "  --deny-threads           scripts cannot create Java threads\n"
+    "  --deny-threads           scripts cannot create Java threads or workers\n"
     "  --deny-native            scripts cannot load native code (System.load...)\n"
     "  --allow-reflection=NAMES classes (java.lang.Class), packages (java.lang.reflect.*)\n"
     "                           or members (java.lang.Object#getClass) reachable\n"
@@ -202,7 +202,11 @@ int launch_parse(int argc, char **argv, launch_args *a) {
     if (strcmp(arg, "--deny-env") == 0) { a->deny |= STRAIT_DENY_ENV; continue; }
     if (strcmp(arg, "--deny-fs") == 0) { a->deny |= STRAIT_DENY_FS; continue; }
     if (strcmp(arg, "--deny-exit") == 0) { a->deny |= STRAIT_DENY_EXIT; continue; }
-    if (strcmp(arg, "--deny-threads") == 0) { a->java.deny |= STRAIT_JAVA_DENY_THREADS; continue; }
+    if (strcmp(arg, "--deny-threads") == 0) {
+      a->java.deny |= STRAIT_JAVA_DENY_THREADS;
+      a->deny |= STRAIT_DENY_WORKERS;
+      continue;
+    }
     if (strcmp(arg, "--deny-native") == 0) { a->java.deny |= STRAIT_JAVA_DENY_NATIVE; continue; }
     if ((r = take_value(argc, argv, &i, NULL, "--host-access", NULL, &val)) != 0) {
       static const struct { const char *name; int level; } kLevels[] = {

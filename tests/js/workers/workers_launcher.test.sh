@@ -65,6 +65,9 @@ mkdir -p root && echo 'postMessage(1)' >root/in.js
 st --fs-root="$TMP/root" -e 'new Worker("'"$TMP"'/spin.js").onerror = (e) => console.log(e.message)'
 check "--fs-root applies to a worker's script" '[[ $RC -eq 0 && "$OUT" == *"is outside the runtime'"'"'s file root"* ]]'
 
+st --deny-threads -e 'try { new Worker("./once.js") } catch (e) { console.log(e.code) }'
+check "--deny-threads refuses workers" '[[ $RC -eq 0 && "$OUT" == ERR_ACCESS_DENIED ]]'
+
 # Ctrl-C while a worker spins: the main is interrupted, the process exits 130.
 ( sleep 0.5; pkill -INT -f "strait-workers.*sigint.js" ) &
 echo 'new Worker("./spin.js"); setInterval(() => {}, 1000)' >sigint.js

@@ -25,7 +25,7 @@ import java.util.function.Predicate;
  */
 public final class RuntimeOptions {
     /** Bits of strait_options.deny (include/strait.h). */
-    public static final int DENY_ENV = 1, DENY_FS = 2, DENY_EXIT = 4;
+    public static final int DENY_ENV = 1, DENY_FS = 2, DENY_EXIT = 4, DENY_WORKERS = 8;
 
     /** Every option name, in the order of docs/sandbox.md. */
     public static final List<String> NAMES = List.of(
@@ -77,7 +77,8 @@ public final class RuntimeOptions {
 
     /** strait_options.deny of these options. */
     public int denyBits() {
-        return (allowEnv ? 0 : DENY_ENV) | (allowFs ? 0 : DENY_FS) | (allowExit ? 0 : DENY_EXIT);
+        return (allowEnv ? 0 : DENY_ENV) | (allowFs ? 0 : DENY_FS) | (allowExit ? 0 : DENY_EXIT)
+                | (allowThreads ? 0 : DENY_WORKERS);
     }
 
     /** The host access policy the JNI layer applies. */
