@@ -1,0 +1,223 @@
+/* test_workers.c - workers from C, under the sanitizers: the group's
+ * quiescence rule, strait__try_enter, worker hooks, a runtime freed with
+ * busy workers, and many short-lived workers (no leak, no stray thread).
+ * Workers here never print: a worker's output goes to its parent's sink,
+ * which these tests read on the main thread only. */
+#include "t.h"
+#include "helpers.h"
+#include "internal.h"
+#include "group.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+static char dir[256];
+
+/* Runs src in rt, then its loop; returns the loop's status (or EJS of the
+ * script) and the formatted error in *err (malloc'd or NULL). */
+static int run(strait_runtime *rt, const char *src, char **err) {
+  *err = NULL;
+  char *r = trt_eval(rt, src);
+  if (strncmp(r, "THROW ", 6) == 0) { *err = r; return STRAIT_EJS; }
+  free(r);
+  JSValueRef exc = NULL;
+  int rc = strait_loop_run(rt, &exc);
+  if (rc == STRAIT_EJS) {
+    strait_enter(rt);
+    *err = strait_error_format(rt, exc);
+    strait_leave(rt);
+  }
+  return rc;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The group: quiescence only when every member is idle; a message
+ * activates its receiver before it is queued. */
+static void group_quiescence(void) {
+  strait__group *g = strait__group_new();
+  strait__member a = {0}, b = {0};
+  strait__group_join(g, &a);
+  strait__group_join(g, &b);
+  uint64_t ea = strait__group_idle(&a);
+  T_CHECK(strait__group_epoch_is(&a, ea));        /* b still active */
+  strait__group_activate(&a);                       /* b sends a a message */
+  T_EQ_INT(strait__group_resume(&a, ea), 1);
+  ea = strait__group_idle(&a);
+  uint64_t eb = strait__group_idle(&b);             /* the last one: quiescence */
+  T_CHECK(eb != ea);
+  T_CHECK(!strait__group_epoch_is(&a, ea));
+  T_EQ_INT(strait__group_resume(&a, ea), 0);        /* a's wait ends: return */
+  strait__group_leave(&a);
+  strait__group_leave(&b);
+  strait__group_release(g);
+}
+
+typedef struct holder {
+  strait_runtime *rt;
+  _Atomic int inside, release;
+} holder;
+
+static void *hold_gate(void *p) {
+  holder *h = p;
+  strait_enter(h->rt);
+  atomic_store(&h->inside, 1);
+  while (!atomic_load(&h->release)) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  strait_leave(h->rt);
+  return NULL;
+}
+
+/* try_enter never waits: free -> inside; held elsewhere or by this thread
+ * -> EBUSY. */
+static void try_enter_never_waits(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  T_EQ_INT(strait__try_enter(rt), 0);
+  T_EQ_INT(strait__try_enter(rt), STRAIT_EBUSY);    /* already inside */
+  T_EVAL(rt, "1 + 1", "2");
+  strait_leave(rt);
+  holder h = {.rt = rt};
+  pthread_t t;
+  pthread_create(&t, NULL, hold_gate, &h);
+  while (!atomic_load(&h.inside)) {}
+  double t0 = now_ms();
+  T_EQ_INT(strait__try_enter(rt), STRAIT_EBUSY);
+  T_CHECK(now_ms() - t0 < 50);
+  atomic_store(&h.release, 1);
+  pthread_join(t, NULL);
+  T_EQ_INT(strait__try_enter(rt), 0);
+  strait_leave(rt);
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
+/* A worker answers; both loops end when neither has work. */
+static void worker_round_trip(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  char src[1024], *err;
+  snprintf(src, sizeof src,
+           "const w = new Worker('%s/echo.js');"
+           "w.onmessage = (e) => console.log('got', JSON.stringify(e.data));"
+           "w.postMessage({ n: 1, s: 'x' }); w.postMessage([2]);", dir);
+  T_EQ_INT(run(rt, src, &err), 0);
+  T_EQ_STR(tbuf_str(&c.out), "got {\"echo\":{\"n\":1,\"s\":\"x\"}}\ngot {\"echo\":[2]}\n");
+  free(err);
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
+/* Freeing a runtime whose workers spin terminates and joins them. */
+static void free_with_busy_workers(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  char src[512];
+  snprintf(src, sizeof src, "for (let i = 0; i < 4; i++) new Worker('%s/spin.js'); 'started'", dir);
+  T_EVAL(rt, src, "'started'");
+  struct timespec ts = {0, 50 * 1000000};
+  nanosleep(&ts, NULL);
+  double t0 = now_ms();
+  strait_runtime_free(rt);
+  T_CHECK(now_ms() - t0 < 5000);
+  tcap_free(&c);
+}
+
+static _Atomic int inits, finis;
+
+static int count_init(void *ud, strait_runtime *w, JSValueRef *exc) {
+  atomic_fetch_add(&inits, 1);
+  JSContextRef ctx = strait_runtime_context(w);
+  strait_set_property(ctx, JSContextGetGlobalObject(ctx), "fromHook",
+                      JSValueMakeNumber(ctx, 42), kJSPropertyAttributeNone);
+  if (ud) {
+    *exc = strait_make_error(ctx, "Error", "init refused");
+    return STRAIT_EJS;
+  }
+  return 0;
+}
+
+static void count_fini(void *ud) { (void)ud; atomic_fetch_add(&finis, 1); }
+
+/* The hooks run once per worker, on its thread; a failing init is the
+ * worker's error event; workers of workers get them too. */
+static void hooks_run_per_worker(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  strait_worker_hooks h = {.init = count_init, .fini = count_fini, .ud = NULL};
+  strait_enter(rt);
+  strait_set_worker_hooks(rt, &h);
+  strait_leave(rt);
+  atomic_store(&inits, 0);
+  atomic_store(&finis, 0);
+  char src[1024], *err;
+  snprintf(src, sizeof src,
+           "const w = new Worker('%s/hook.js');"
+           "w.onmessage = (e) => console.log('hook', e.data);", dir);
+  T_EQ_INT(run(rt, src, &err), 0);
+  free(err);
+  T_EQ_STR(tbuf_str(&c.out), "hook 42\nhook 42\n");
+  strait_runtime_free(rt);
+  T_EQ_INT(atomic_load(&inits), 2);
+  T_EQ_INT(atomic_load(&finis), 2);
+
+  tcap_free(&c);
+  rt = trt_new(&c, 0, NULL);
+  h.ud = &c;   /* non-NULL: init refuses */
+  strait_enter(rt);
+  strait_set_worker_hooks(rt, &h);
+  strait_leave(rt);
+  snprintf(src, sizeof src,
+           "const w = new Worker('%s/echo.js');"
+           "w.onerror = (e) => { console.log(e.message); e.preventDefault(); };", dir);
+  T_EQ_INT(run(rt, src, &err), 0);
+  free(err);
+  T_EQ_STR(tbuf_str(&c.out), "Uncaught Error: init refused\n");
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
+/* 200 workers started and ended (each answers once and closes), 20 at a
+ * time: nothing leaks (ASan) and every thread is joined. */
+static void many_short_workers(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  char src[1024], *err;
+  snprintf(src, sizeof src,
+           "let done = 0, started = 0;"
+           "function one() { started++; const w = new Worker('%s/once.js');"
+           "  w.onmessage = () => { if (++done === 200) console.log('all'); else if (started < 200) one(); }; }"
+           "for (let i = 0; i < 20; i++) one();", dir);
+  T_EQ_INT(run(rt, src, &err), 0);
+  free(err);
+  T_EQ_STR(tbuf_str(&c.out), "all\n");
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
+int main(void) {
+  tmkdtemp(dir, sizeof dir);
+  twrite_file(dir, "echo.js", "onmessage = (e) => postMessage({ echo: e.data });");
+  twrite_file(dir, "spin.js", "for (;;) {}");
+  twrite_file(dir, "once.js", "postMessage(1); close();");
+  twrite_file(dir, "hook.js",
+              "postMessage(fromHook);"
+              "if (self.name !== 'inner') {"
+              "  const inner = new Worker(__filename, { name: 'inner' });"
+              "  inner.onmessage = (e) => postMessage(e.data); }");
+  T_RUN(group_quiescence);
+  T_RUN(try_enter_never_waits);
+  T_RUN(worker_round_trip);
+  T_RUN(free_with_busy_workers);
+  T_RUN(hooks_run_per_worker);
+  T_RUN(many_short_workers);
+  trm_rf(dir);
+  return T_DONE();
+}
