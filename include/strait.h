@@ -549,6 +549,74 @@ STRAIT_API int strait_value_decode(strait_runtime *rt, const uint8_t *buf, size_
                                    const strait_value_hooks *hooks, JSValueRef *result,
                                    strait_value_error *err, JSValueRef *exception);
 
+/* ---- structured clones and message ports (docs/workers.md) ---------------
+ * A structured clone (docs/clone.md) captured in one runtime can be made in
+ * any runtime, on any thread: the way workers' messages travel. */
+typedef struct strait_clone strait_clone;
+
+/*
+ * Captures v (and what it reaches) from rt, with transfer NULL or a JS
+ * array of ArrayBuffers and MessagePorts to move instead of copying (they
+ * are detached in rt). Returns 0 with *out owned by the caller;
+ * STRAIT_EJS with *exception (a DataCloneError DOMException, a TypeError,
+ * or what a getter threw; nothing was detached); STRAIT_ENOMEM. Inside
+ * rt's gate.
+ */
+STRAIT_API int strait_clone_capture(strait_runtime *rt, JSValueRef v, JSValueRef transfer,
+                                    strait_clone **out, JSValueRef *exception);
+/*
+ * Makes the captured value in rt (any runtime; at most once per clone:
+ * transferred buffers and ports move into the result). *result is not
+ * protected. Inside rt's gate.
+ */
+STRAIT_API int strait_clone_materialize(strait_runtime *rt, strait_clone *c, JSValueRef *result,
+                                        JSValueRef *exception);
+/*
+ * Writes the captured value in the value format (docs/value-format.md), as
+ * strait_value_encode would have written the original, without any JS
+ * heap; what the format cannot hold (a RegExp, a MessagePort...) is
+ * STRAIT_ETYPE with err->msg naming it. Any thread.
+ */
+STRAIT_API int strait_clone_write_value(const strait_clone *c, strait_buffer *out,
+                                        strait_value_error *err);
+/* Frees a clone (and what it still holds). NULL is a no-op. Any thread. */
+STRAIT_API void strait_clone_free(strait_clone *c);
+
+/*
+ * One end of a message channel held by the embedder, whose other end is a
+ * MessagePort of a runtime. Thread-safe; one owner frees it with
+ * strait_port_close().
+ */
+typedef struct strait_port strait_port;
+
+/*
+ * Makes a channel: *js_port (not protected) is a MessagePort of rt whose
+ * messages go to *out, and what *out posts arrives there (once the script
+ * started the port: onmessage, start(), on('message')). Inside rt's gate.
+ */
+STRAIT_API int strait_port_open(strait_runtime *rt, strait_port **out, JSValueRef *js_port);
+/*
+ * Posts a value given in the value format (buf[0..len), copied, validated
+ * when the receiver reads it: a corrupt buffer is a messageerror there) to
+ * the MessagePort. 0, or STRAIT_ECLOSED when the channel is closed (the
+ * message is dropped, as on the web). Any thread.
+ */
+STRAIT_API int strait_port_post(strait_port *p, const uint8_t *buf, size_t len);
+/*
+ * Waits up to timeout_ms (<0: no limit, 0: no wait) for the next message
+ * the MessagePort posted and writes it into out in the value format.
+ * 0; STRAIT_ETIMEDOUT; STRAIT_ECLOSED when the channel is closed and no
+ * message is left; STRAIT_ETYPE when the value does not fit the format
+ * (err says why; the message is consumed). Any thread.
+ */
+STRAIT_API int strait_port_receive(strait_port *p, long timeout_ms, strait_buffer *out,
+                                   strait_value_error *err);
+/* Closes the channel (the MessagePort gets a close event) and releases p:
+ * a strait_port_receive() or strait_port_post() in progress on another
+ * thread returns (STRAIT_ECLOSED) and frees what is left; p must not be
+ * used by calls that start after this one. Any thread; once. */
+STRAIT_API void strait_port_close(strait_port *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,4 +14,5 @@ int strait__clone_materialize(strait_runtime *rt, strait__clone *c, JSValueRef *
                               JSValueRef *exception);
 void strait__clone_free(strait__clone *c);
 size_t strait__clone_bytes(const strait__clone *c);
+int strait__clone_write_value(const strait__clone *c, strait_buffer *out, strait_value_error *err);
 #endif

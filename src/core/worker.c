@@ -49,6 +49,9 @@ typedef struct msg {
   struct msg *next;
   int kind;
   strait__clone *clone;       /* the captured value (snapshot), or NULL */
+  uint8_t *vf;                /* or the value in the value format (from the
+                                 embedder's end: strait_port_post), malloc'd */
+  size_t vflen;
   JSValueRef value;           /* the finished value, protected in the runtime the
                                  message is queued to (direct path), or NULL */
   /* MSG_ERROR: the uncaught error's description (malloc'd UTF-8) */
@@ -67,6 +70,8 @@ typedef struct port_end {
   bool started;                  /* delivers to its owner (else queues) */
   bool refed;                    /* counted in its owner's loop.weak */
   bool quiet;                    /* a worker's own end: no close event */
+  bool host;                     /* held by the embedder (strait_port): messages
+                                    wait in qh for strait_port_receive */
   msg *qh, *qt;                  /* waiting: not started, or in transit */
   struct worker_rec *worker;     /* end 0 of a worker's channel: its record */
   struct port_end *tnext;        /* chain in the owner's table */
@@ -74,6 +79,7 @@ typedef struct port_end {
 
 typedef struct channel {
   pthread_mutex_t mu;
+  pthread_cond_t cv;             /* a host end's receiver waits on it */
   _Atomic int refs;              /* one per end not yet released, one per task */
   port_end end[2];
 } channel;
@@ -129,6 +135,7 @@ static double now_ns(void) {
 static void msg_free(msg *m) {
   if (!m) return;
   strait__clone_free(m->clone);
+  free(m->vf);
   free(m->message);
   free(m->filename);
   free(m->stack);
@@ -147,6 +154,7 @@ static channel *channel_new(void) {
   channel *ch = calloc(1, sizeof *ch);
   if (!ch) return NULL;
   pthread_mutex_init(&ch->mu, NULL);
+  pthread_cond_init(&ch->cv, NULL);
   atomic_init(&ch->refs, 2);
   return ch;
 }
@@ -161,6 +169,7 @@ static void channel_release(channel *ch) {
     }
   }
   pthread_mutex_destroy(&ch->mu);
+  pthread_cond_destroy(&ch->cv);
   free(ch);
 }
 
@@ -292,6 +301,16 @@ static void delivery_drop(void *data) {
   free(d);
 }
 
+/* Makes m's value in rt: from its clone or its value-format bytes. 0 and
+ * *v, or non-zero with *exc (may be NULL). Inside rt's gate. */
+static int make_value(strait_runtime *rt, msg *m, JSValueRef *v, JSValueRef *exc) {
+  if (m->clone) return strait__clone_materialize(rt, m->clone, v, exc);
+  strait_value_error err;
+  int rc = strait_value_decode(rt, m->vf, m->vflen, NULL, v, &err, exc);
+  if (rc != 0 && !*exc) *exc = strait_make_error(rt->ctx, "TypeError", "%s", err.msg);
+  return rc;
+}
+
 /* Queues m for the owner of end `side` (which has a started owner), on the
  * direct path when the owner is idle. ch->mu held; from is the runtime the
  * calling thread is inside (NULL: none). Takes m. */
@@ -299,21 +318,22 @@ static void post_locked(channel *ch, int side, msg *m, strait_runtime *from) {
   port_end *pe = &ch->end[side];
   strait_runtime *to = pe->owner;
   strait__workers *tws = to->workers;
-  if (m->clone && !m->value) {
+  if ((m->clone || m->vf) && !m->value) {
     double t0 = now_ns();
     int entered = to == from ? (strait_enter(to) == 0) : (strait__try_enter(to) == 0);
     if (entered) {
       JSValueRef v = NULL, exc = NULL;
-      if (strait__clone_materialize(to, m->clone, &v, &exc) == 0 && v) {
+      if (make_value(to, m, &v, &exc) == 0 && v) {
         JSValueProtect(to->ctx, v);
         m->value = v;
-        strait__clone_free(m->clone);
-        m->clone = NULL;
       } else {
-        strait__clone_free(m->clone);
-        m->clone = NULL;
         m->kind = m->kind == MSG_DATA ? MSG_DATAERROR : m->kind;
+        if (exc) { JSValueProtect(to->ctx, exc); m->value = exc; }
       }
+      strait__clone_free(m->clone);
+      m->clone = NULL;
+      free(m->vf);
+      m->vf = NULL;
       strait_leave(to);
       if (tws) { tws->n_direct++; tws->ns_sender += now_ns() - t0; }
     } else if (tws) {
@@ -351,6 +371,7 @@ static void send_msg(channel *ch, int side, msg *m, strait_runtime *from) {
     m->next = NULL;
     if (pe->qt) pe->qt->next = m; else pe->qh = m;
     pe->qt = m;
+    if (pe->host) pthread_cond_broadcast(&ch->cv);
     pthread_mutex_unlock(&ch->mu);
     return;
   }
@@ -426,17 +447,17 @@ static void deliver_task(strait_runtime *rt, void *data) {
       JSValueUnprotect(rt->ctx, m->value);
       m->value = NULL;
     }
-    if (moved && (m->clone || m->kind != MSG_DATA)) send_msg(ch, d->side, m, rt);
+    if (moved && (m->clone || m->vf || m->kind != MSG_DATA)) send_msg(ch, d->side, m, rt);
     else msg_free(m);
     channel_release(ch);
     free(d);
     return;
   }
   JSValueRef value = m->value;
-  if (!value && m->clone) {
+  if (!value && (m->clone || m->vf)) {
     double t0 = now_ns();
     JSValueRef exc = NULL;
-    if (strait__clone_materialize(rt, m->clone, &value, &exc) != 0 || !value) {
+    if (make_value(rt, m, &value, &exc) != 0 || !value) {
       value = exc;
       if (m->kind == MSG_DATA) m->kind = MSG_DATAERROR;
     }
@@ -462,6 +483,7 @@ static void set_refed_locked(port_end *pe, bool on) {
  * gate of `side`'s owner (or with it gone: rt NULL). ch->mu held. */
 static void close_pair_locked(channel *ch, int side, strait_runtime *rt) {
   port_end *pe = &ch->end[side], *peer = &ch->end[1 - side];
+  if (pe->host || peer->host) pthread_cond_broadcast(&ch->cv);
   if (!pe->closed) {
     if (pe->owner && pe->owner == rt) set_refed_locked(pe, false);
     pe->closed = true;
@@ -1121,4 +1143,134 @@ void strait_set_worker_hooks(strait_runtime *rt, const strait_worker_hooks *hook
   if (!ws) return;
   if (hooks) ws->hooks = *hooks;
   else memset(&ws->hooks, 0, sizeof ws->hooks);
+}
+
+/* ---- the embedder's end of a channel (strait_port, strait.h) ----------------- */
+
+struct strait_port {
+  channel *ch;
+  _Atomic int refs;              /* the owner's, one per call in progress */
+};
+
+static void port_release(strait_port *p) {
+  if (atomic_fetch_sub(&p->refs, 1) != 1) return;
+  channel_release(p->ch);
+  free(p);
+}
+
+/* Opens a channel whose end 0 the embedder holds (see strait.h). Inside
+ * rt's gate. */
+int strait_port_open(strait_runtime *rt, strait_port **out, JSValueRef *js_port) {
+  *out = NULL;
+  strait__workers *ws = state_of(rt);
+  if (ws && !rt->clone_hooks) {
+    ws->clone_hooks = port_hooks;
+    rt->clone_hooks = &ws->clone_hooks;
+  }
+  strait_port *p = ws ? calloc(1, sizeof *p) : NULL;
+  channel *ch = p ? channel_new() : NULL;
+  if (!ch) { free(p); return STRAIT_ENOMEM; }
+  pthread_mutex_lock(&ch->mu);
+  double id = table_add(ws, ch, 1);
+  if (id) {
+    ch->end[1].owner = rt;
+    ch->end[1].id = id;
+    ch->end[0].host = true;
+  }
+  pthread_mutex_unlock(&ch->mu);
+  if (!id) { channel_release(ch); channel_release(ch); free(p); return STRAIT_ENOMEM; }
+  JSValueRef exc = NULL, arg = JSValueMakeNumber(rt->ctx, id);
+  JSValueRef obj = strait__call_method(rt->ctx, rt->internal, "portMake", 1, &arg, &exc);
+  if (!obj || exc) {
+    port_ref r = {&ch->end[1], ch, 1};
+    release_end(rt, &r, id);
+    channel_release(ch);
+    free(p);
+    return STRAIT_EJS;
+  }
+  p->ch = ch;
+  atomic_init(&p->refs, 1);
+  *js_port = obj;
+  *out = p;
+  return 0;
+}
+
+/* Posts value-format bytes to the MessagePort (see strait.h). Any thread. */
+int strait_port_post(strait_port *p, const uint8_t *buf, size_t len) {
+  atomic_fetch_add(&p->refs, 1);
+  msg *m = calloc(1, sizeof *m);
+  uint8_t *copy = m ? malloc(len ? len : 1) : NULL;
+  if (!copy) { free(m); port_release(p); return STRAIT_ENOMEM; }
+  memcpy(copy, buf, len);
+  m->kind = MSG_DATA;
+  m->vf = copy;
+  m->vflen = len;
+  pthread_mutex_lock(&p->ch->mu);
+  int closed = p->ch->end[0].closed || p->ch->end[1].closed;
+  pthread_mutex_unlock(&p->ch->mu);
+  if (closed) { msg_free(m); port_release(p); return STRAIT_ECLOSED; }
+  send_msg(p->ch, 1, m, NULL);
+  port_release(p);
+  return 0;
+}
+
+/* Takes the next message for the embedder (see strait.h). Any thread. */
+int strait_port_receive(strait_port *p, long timeout_ms, strait_buffer *out, strait_value_error *err) {
+  atomic_fetch_add(&p->refs, 1);
+  channel *ch = p->ch;
+  port_end *pe = &ch->end[0];
+  struct timespec until;
+  if (timeout_ms > 0) {
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
+  }
+  int rc = 0;
+  msg *m = NULL;
+  pthread_mutex_lock(&ch->mu);
+  for (;;) {
+    /* a close message only tells a runtime's port; here closed says it */
+    while (pe->qh && pe->qh->kind == MSG_CLOSE) {
+      msg *c = pe->qh;
+      pe->qh = c->next;
+      if (!pe->qh) pe->qt = NULL;
+      msg_free(c);
+    }
+    if (pe->qh) {
+      m = pe->qh;
+      pe->qh = m->next;
+      if (!pe->qh) pe->qt = NULL;
+      break;
+    }
+    if (pe->closed || ch->end[1].closed) { rc = STRAIT_ECLOSED; break; }
+    if (timeout_ms == 0) { rc = STRAIT_ETIMEDOUT; break; }
+    if (timeout_ms < 0) {
+      pthread_cond_wait(&ch->cv, &ch->mu);
+    } else if (pthread_cond_timedwait(&ch->cv, &ch->mu, &until) != 0) {
+      rc = pe->qh ? 0 : STRAIT_ETIMEDOUT;
+      if (rc) break;
+    }
+  }
+  pthread_mutex_unlock(&ch->mu);
+  if (m) {
+    if (m->clone) {
+      rc = strait__clone_write_value(m->clone, out, err);
+    } else {
+      rc = STRAIT_ETYPE;
+      snprintf(err->msg, sizeof err->msg, "the message could not be read");
+      err->status = rc;
+    }
+    msg_free(m);
+  }
+  port_release(p);
+  return rc;
+}
+
+/* Closes the embedder's end (see strait.h). Any thread. */
+void strait_port_close(strait_port *p) {
+  pthread_mutex_lock(&p->ch->mu);
+  close_pair_locked(p->ch, 0, NULL);
+  pthread_mutex_unlock(&p->ch->mu);
+  port_release(p);
 }

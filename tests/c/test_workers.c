@@ -202,6 +202,80 @@ static void many_short_workers(void) {
   tcap_free(&c);
 }
 
+
+/* The embedder's end of a channel: value-format bytes in, structured
+ * clones out as value-format bytes, from another thread; close wakes a
+ * waiting receive. */
+typedef struct port_reader {
+  strait_port *p;
+  int rc;
+  strait_buffer out;
+} port_reader;
+
+static void *read_one(void *arg) {
+  port_reader *r = arg;
+  strait_value_error err;
+  strait_buffer_init(&r->out, NULL, 0);
+  r->rc = strait_port_receive(r->p, 5000, &r->out, &err);
+  return NULL;
+}
+
+static void embedder_port(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  strait_enter(rt);
+  strait_port *p = NULL;
+  JSValueRef js = NULL;
+  T_EQ_INT(strait_port_open(rt, &p, &js), 0);
+  JSContextRef ctx = strait_runtime_context(rt);
+  strait_set_property(ctx, JSContextGetGlobalObject(ctx), "port", js, kJSPropertyAttributeNone);
+  /* a value in the value format, as Java writes it */
+  JSValueRef v = NULL, exc = NULL;
+  const char *src = "({ list: [1, 'two', 3.5], nested: { ok: true } })";
+  T_EQ_INT(strait_eval_utf8(rt, src, strlen(src), "[test]", &v, &exc), 0);
+  strait_buffer b;
+  strait_value_error err;
+  strait_buffer_init(&b, NULL, 0);
+  T_EQ_INT(strait_value_encode(rt, v, &b, 0, NULL, &err, &exc), 0);
+  strait_leave(rt);
+  T_EQ_INT(strait_port_post(p, b.data, b.len), 0);
+  strait_buffer_free(&b);
+  char *e = NULL;
+  T_EQ_INT(run(rt, "port.onmessage = (m) => { console.log(JSON.stringify(m.data));"
+                   " port.postMessage({ back: m.data.list.length, d: new Date(0) }); port.onmessage = null; }",
+               &e), 0);
+  free(e);
+  T_EQ_STR(tbuf_str(&c.out), "{\"list\":[1,\"two\",3.5],\"nested\":{\"ok\":true}}\n");
+  /* what the script posted, read back as the value format */
+  strait_buffer_init(&b, NULL, 0);
+  T_EQ_INT(strait_port_receive(p, 1000, &b, &err), 0);
+  strait_enter(rt);
+  JSValueRef back = NULL;
+  T_EQ_INT(strait_value_decode(rt, b.data, b.len, NULL, &back, &err, &exc), 0);
+  char *text = NULL;
+  strait_inspect(rt, back, &text);
+  T_EQ_STR(text, "{ back: 3, d: 1970-01-01T00:00:00.000Z }");
+  free(text);
+  strait_leave(rt);
+  strait_buffer_free(&b);
+  T_EQ_INT(strait_port_receive(p, 0, &b, &err), STRAIT_ETIMEDOUT);
+  /* a receive waiting on another thread ends when the channel closes */
+  port_reader r = {.p = p};
+  pthread_t t;
+  pthread_create(&t, NULL, read_one, &r);
+  struct timespec ts = {0, 30 * 1000000};
+  nanosleep(&ts, NULL);
+  T_EQ_INT(run(rt, "port.close()", &e), 0);
+  free(e);
+  pthread_join(t, NULL);
+  T_EQ_INT(r.rc, STRAIT_ECLOSED);
+  strait_buffer_free(&r.out);
+  T_EQ_INT(strait_port_post(p, (const uint8_t *)"x", 1), STRAIT_ECLOSED);
+  strait_port_close(p);
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
 int main(void) {
   tmkdtemp(dir, sizeof dir);
   twrite_file(dir, "echo.js", "onmessage = (e) => postMessage({ echo: e.data });");
@@ -218,6 +292,7 @@ int main(void) {
   T_RUN(free_with_busy_workers);
   T_RUN(hooks_run_per_worker);
   T_RUN(many_short_workers);
+  T_RUN(embedder_port);
   trm_rf(dir);
   return T_DONE();
 }
