@@ -312,16 +312,22 @@ static int make_value(strait_runtime *rt, msg *m, JSValueRef *v, JSValueRef *exc
 }
 
 /* Queues m for the owner of end `side` (which has a started owner), on the
- * direct path when the owner is idle. ch->mu held; from is the runtime the
+ * direct path when the owner is idle. ch->mu held on entry and on return;
+ * it is dropped while the value is made, so that making it (which may take
+ * the mutex of a transferred port's channel) never nests channel locks.
+ * That is safe because the owner's gate is held meanwhile: an end leaves
+ * its owner only by code inside the owner's gate. from is the runtime the
  * calling thread is inside (NULL: none). Takes m. */
 static void post_locked(channel *ch, int side, msg *m, strait_runtime *from) {
   port_end *pe = &ch->end[side];
   strait_runtime *to = pe->owner;
   strait__workers *tws = to->workers;
+  bool entered = false;
   if ((m->clone || m->vf) && !m->value) {
-    double t0 = now_ns();
-    int entered = to == from ? (strait_enter(to) == 0) : (strait__try_enter(to) == 0);
+    entered = to == from ? strait_enter(to) == 0 : strait__try_enter(to) == 0;
     if (entered) {
+      double t0 = now_ns();
+      pthread_mutex_unlock(&ch->mu);
       JSValueRef v = NULL, exc = NULL;
       if (make_value(to, m, &v, &exc) == 0 && v) {
         JSValueProtect(to->ctx, v);
@@ -334,25 +340,32 @@ static void post_locked(channel *ch, int side, msg *m, strait_runtime *from) {
       m->clone = NULL;
       free(m->vf);
       m->vf = NULL;
-      strait_leave(to);
       if (tws) { tws->n_direct++; tws->ns_sender += now_ns() - t0; }
+      pthread_mutex_lock(&ch->mu);
     } else if (tws) {
       tws->n_snapshot++;
     }
   }
   delivery *d = malloc(sizeof *d);
-  if (!d) { msg_free(m); return; }   /* a finished value dies with its heap */
-  d->ch = ch;
-  d->side = side;
-  d->gen = pe->gen;
-  d->m = m;
-  atomic_fetch_add(&ch->refs, 1);
-  if (to->member) strait__group_activate(to->member);
-  if (strait_post(to, deliver_task, d, delivery_drop) != 0) {
-    atomic_fetch_sub(&ch->refs, 1);
-    msg_free(m);
-    free(d);
+  if (d) {
+    d->ch = ch;
+    d->side = side;
+    d->gen = pe->gen;   /* a close meanwhile moved it on: the task drops m */
+    d->m = m;
+    atomic_fetch_add(&ch->refs, 1);
+    if (to->member) strait__group_activate(to->member);
+    if (strait_post(to, deliver_task, d, delivery_drop) != 0) {
+      atomic_fetch_sub(&ch->refs, 1);
+      free(d);
+      d = NULL;
+    }
   }
+  if (!d) {
+    if (m->value && entered) JSValueUnprotect(to->ctx, m->value);
+    m->value = NULL;   /* without the gate it dies with its heap */
+    msg_free(m);
+  }
+  if (entered) strait_leave(to);
 }
 
 /* Sends m to end `side` of ch: queued on the end when it is not started or
@@ -587,6 +600,7 @@ static const strait__clone_hooks port_hooks = {hook_take, hook_give, hook_drop};
 
 static void worker_release(worker_rec *w) {
   if (!w || atomic_fetch_sub(&w->refs, 1) != 1) return;
+  channel_release(w->ch);
   strait__clone_free(w->data);
   free(w->file);
   free(w->source);
@@ -989,6 +1003,7 @@ NATIVE(js_worker_start) {
     ch->end[0].quiet = ch->end[1].quiet = true;
     pthread_mutex_unlock(&ch->mu);
     w->ch = ch;
+    atomic_fetch_add(&ch->refs, 1);   /* the record's own */
   }
   if (rc != 0 || !ch || !id) {
     if (ch) { channel_release(ch); channel_release(ch); }
