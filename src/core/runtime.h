@@ -34,6 +34,7 @@ struct strait_runtime {
    * strait_make_error never calls what a script put there. Protected until
    * the runtime is freed; NULL when absent. */
   JSObjectRef error_ctors[5];
+  const struct strait__clone_hooks *clone_hooks; /* host transferables (worker.c); NULL */
 };
 
 /* The class of every runtime's global object, set before the first
