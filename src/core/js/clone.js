@@ -85,17 +85,25 @@
     'NAMESPACE_ERR', 14, 'INVALID_ACCESS_ERR', 15, 'VALIDATION_ERR', 16, 'TYPE_MISMATCH_ERR', 17,
     'SECURITY_ERR', 18, 'NETWORK_ERR', 19, 'ABORT_ERR', 20, 'URL_MISMATCH_ERR', 21,
     'QUOTA_EXCEEDED_ERR', 22, 'TIMEOUT_ERR', 23, 'INVALID_NODE_TYPE_ERR', 24, 'DATA_CLONE_ERR', 25];
+  /* name and code of each DOMException (a WeakMap, not private fields:
+   * JSC 2.50 leaks the names of private fields at VM teardown) */
+  class SafeWeakMap extends WeakMapC {}
+  defineProp(SafeWeakMap.prototype, 'get', { value: WeakMap.prototype.get });
+  defineProp(SafeWeakMap.prototype, 'set', { value: WeakMap.prototype.set });
+  const domState = new SafeWeakMap();
+  function domGet(o, i) {
+    const st = domState.get(o);
+    if (st === undefined) throw new TypeErr('The DOMException.prototype getter can only be used on a DOMException');
+    return st[i];
+  }
   class DOMException extends ErrorC {
-    #name;
-    #code;
     constructor(message = '', name = 'Error') {
       super(StringC(message));
-      this.#name = StringC(name);
-      const c = CODES[this.#name];
-      this.#code = c === undefined ? 0 : c;
+      const nm = StringC(name), c = CODES[nm];
+      domState.set(this, [nm, c === undefined ? 0 : c]);
     }
-    get name() { return this.#name; }
-    get code() { return this.#code; }
+    get name() { return domGet(this, 0); }
+    get code() { return domGet(this, 1); }
   }
   defineProp(DOMException.prototype, Symbol.toStringTag, { value: 'DOMException', configurable: true });
   for (let i = 0; i < CONSTS.length; i += 2) {
@@ -213,7 +221,8 @@
     const ids = new SafeMap(), bufs = [], bufIds = new SafeMap(), hostIds = new SafeMap();
     let nid = 0;
     for (let i = 0; i < abs.length; i++) { bufIds.set(abs[i], i); bufs[i] = abs[i]; }
-    for (let i = 0; i < hosts.length; i++) hostIds.set(hosts[i], i);
+    const nhost = hosts.length;
+    for (let i = 0; i < nhost; i++) hostIds.set(hosts[i], i);
     const shapes = new SafeMap(), protoCache = new SafeMap();
     let nshape = 0;
     const fO = [], fK = [], fI = [], fN = [], fKind = [];
@@ -236,12 +245,14 @@
           if (v === null) { T[n++] = T_NULL; break; }
           let id = ids.get(v);
           if (id !== undefined) { T[n] = T_REF; T[n + 1] = id; n += 2; break; }
+          if (nhost !== 0) {
+            id = hostIds.get(v);
+            if (id !== undefined) { T[n] = T_HOST; T[n + 1] = id; n += 2; break; }
+          }
           if (nproxies !== 0 && proxies.has(v)) throw cloneError(describe(v));
           const p = getProto(v);
           let kind = p === OP ? K_PLAIN : p === AP && isArray(v) ? K_ARRAY : -1;
           if (kind < 0) {
-            id = hostIds.get(v);
-            if (id !== undefined) { T[n] = T_HOST; T[n + 1] = id; n += 2; break; }
             if (p === null) kind = K_PLAIN; else kind = kindOf(v, p, protoCache);
           }
           if (kind === K_PLAIN) {
