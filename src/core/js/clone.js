@@ -208,6 +208,30 @@
       throw cloneError(describe(v));
     return K_PLAIN;
   }
+  /* o[k] at one of 16 sites chosen by the key's position: each site sees
+   * few (shape, key) pairs, so JSC caches the load (one shared site goes
+   * megamorphic: a C++ lookup per property). */
+  function getAt(o, k, i) {
+    switch (i) {
+      case 0: return o[k];
+      case 1: return o[k];
+      case 2: return o[k];
+      case 3: return o[k];
+      case 4: return o[k];
+      case 5: return o[k];
+      case 6: return o[k];
+      case 7: return o[k];
+      case 8: return o[k];
+      case 9: return o[k];
+      case 10: return o[k];
+      case 11: return o[k];
+      case 12: return o[k];
+      case 13: return o[k];
+      case 14: return o[k];
+      case 15: return o[k];
+    }
+    return o[k];
+  }
   function isIndex(k) { const n = k >>> 0; return n !== 4294967295 && '' + n === k; }
 
   /* Serializes root. abs: array buffers of the transfer list (their
@@ -358,7 +382,7 @@
         if (i < fN[t]) {
           o = fO[t]; fI[t] = i + 1;
           switch (fKind[t]) {
-            case F_OBJ: v = o[fK[t][i]]; break;
+            case F_OBJ: v = getAt(o, fK[t][i], i); break;
             case F_DENSE:
               v = o[i];
               if (v === undefined && !(i in o)) {
