@@ -61,6 +61,10 @@ void JSReportExtraMemoryCost(JSContextRef ctx, size_t size);
  * O(heap), tens of milliseconds for a million objects. VM lock held. */
 JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
 
+/* JSObjectRefPrivate.h: the target of a Proxy (any realm) or of the global
+ * object's proxy; NULL for any other object. Inside the gate. */
+JSObjectRef JSObjectGetProxyTarget(JSObjectRef obj);
+
 
 #ifdef __cplusplus
 }

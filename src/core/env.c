@@ -9,6 +9,7 @@
  * the global object; rt->internal keeps `internal` alive.
  */
 #include "env.h"
+#include "clone.h"
 #include "js_sources.h"
 #include "worker.h"
 
@@ -19,7 +20,8 @@
 
 /* Load order: inspect first (console needs it), module last. */
 static const char *const kBootstrap[] = {
-  "inspect.js", "path.js", "console.js", "process.js", "module.js", "worker.js", "bootstrap.js",
+  "inspect.js", "path.js", "console.js", "process.js", "module.js", "clone.js", "worker.js",
+  "bootstrap.js",
 };
 
 /* Evaluates one bootstrap script and calls the function it yields with
@@ -52,6 +54,7 @@ int strait__env_install(strait_runtime *rt, JSValueRef *exception) {
   strait__console_natives(ctx, native);
   strait__process_natives(ctx, native);
   strait__module_natives(ctx, native);
+  strait__clone_natives(ctx, native);
   strait__worker_natives(ctx, native);
   for (size_t i = 0; i < sizeof kBootstrap / sizeof kBootstrap[0]; i++) {
     int rc = run_bootstrap(rt, kBootstrap[i], native, exception);

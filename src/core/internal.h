@@ -26,5 +26,6 @@
 #include "value.h"
 #include "env.h"
 #include "js_sources.h"
+#include "clone.h"
 
 #endif /* STRAIT_INTERNAL_H */

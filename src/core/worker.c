@@ -70,6 +70,7 @@ typedef struct port_end {
   bool started;                  /* delivers to its owner (else queues) */
   bool refed;                    /* counted in its owner's loop.weak */
   bool quiet;                    /* a worker's own end: no close event */
+  bool posting;                  /* a thread is posting to it (post_locked) */
   bool host;                     /* held by the embedder (strait_port): messages
                                     wait in qh for strait_port_receive */
   msg *qh, *qt;                  /* waiting: not started, or in transit */
@@ -318,7 +319,7 @@ static int make_value(strait_runtime *rt, msg *m, JSValueRef *v, JSValueRef *exc
  * That is safe because the owner's gate is held meanwhile: an end leaves
  * its owner only by code inside the owner's gate. from is the runtime the
  * calling thread is inside (NULL: none). Takes m. */
-static void post_locked(channel *ch, int side, msg *m, strait_runtime *from) {
+static void post_one_locked(channel *ch, int side, msg *m, strait_runtime *from) {
   port_end *pe = &ch->end[side];
   strait_runtime *to = pe->owner;
   strait__workers *tws = to->workers;
@@ -368,6 +369,29 @@ static void post_locked(channel *ch, int side, msg *m, strait_runtime *from) {
   if (entered) strait_leave(to);
 }
 
+/* Posts m (NULL: only what waits), in order: m joins the end's queue, and
+ * the queue is posted from its head unless another thread is between the
+ * steps of a post to this end (its mutex dropped while it makes a value):
+ * that thread posts m after its own. ch->mu held. */
+static void post_locked(channel *ch, int side, msg *m, strait_runtime *from) {
+  port_end *pe = &ch->end[side];
+  if (m) {
+    m->next = NULL;
+    if (pe->qt) pe->qt->next = m; else pe->qh = m;
+    pe->qt = m;
+  }
+  if (pe->posting) return;
+  pe->posting = true;
+  while (pe->qh && pe->owner && pe->started && !pe->closed) {
+    msg *h = pe->qh;
+    pe->qh = h->next;
+    if (!pe->qh) pe->qt = NULL;
+    h->next = NULL;
+    post_one_locked(ch, side, h, from);
+  }
+  pe->posting = false;
+}
+
 /* Sends m to end `side` of ch: queued on the end when it is not started or
  * in transit, dropped when closed, else posted. Takes m. from: the runtime
  * the calling thread is inside, or NULL. */
@@ -376,8 +400,7 @@ static void send_msg(channel *ch, int side, msg *m, strait_runtime *from) {
   port_end *pe = &ch->end[side];
   if (pe->closed) {
     pthread_mutex_unlock(&ch->mu);
-    if (m->value) { /* never: only post_locked makes finished values */ }
-    msg_free(m);
+    msg_free(m);   /* no finished value yet: only post_one_locked makes one */
     return;
   }
   if (!pe->owner || !pe->started) {
@@ -395,15 +418,7 @@ static void send_msg(channel *ch, int side, msg *m, strait_runtime *from) {
 /* Posts every message waiting on end side to its (started) owner. ch->mu
  * held. */
 static void flush_locked(channel *ch, int side, strait_runtime *from) {
-  port_end *pe = &ch->end[side];
-  msg *m = pe->qh;
-  pe->qh = pe->qt = NULL;
-  while (m) {
-    msg *next = m->next;
-    m->next = NULL;
-    post_locked(ch, side, m, from);
-    m = next;
-  }
+  post_locked(ch, side, NULL, from);
 }
 
 /* Calls internal.portDeliver(id, kind, value, info). Inside rt's gate. */

@@ -444,6 +444,11 @@
     defineHandler(g, 'messageerror');
   };
 
+  // The platform's objects are never cloned by their properties.
+  if (typeof internal.platformProto === 'function') {
+    for (const c of [EventTarget, Event]) internal.platformProto(c.prototype);
+  }
+
   // ---- globals and require('worker_threads') -----------------------------
   for (const [k, v] of [['EventTarget', EventTarget], ['Event', Event], ['MessageEvent', MessageEvent],
     ['ErrorEvent', ErrorEvent], ['MessageChannel', MessageChannel], ['MessagePort', MessagePort],

@@ -1,0 +1,655 @@
+// clone.js - structured clone (docs/clone.md): the globals structuredClone
+// and DOMException, and the serializer / deserializer the C side
+// (clone.c) uses to move a value between runtimes.
+//
+// A value is serialized into tokens (a Float64Array: tags, counts,
+// numbers), strings (an array, in the order they are met) and array
+// buffers; the deserializer reads the same tokens in the same order.
+// Both walk iteratively with explicit stacks. Every built-in they use is
+// captured here, when the bootstrap runs, before any script: a script that
+// replaces Map, Object.keys, Array.prototype.push... changes nothing.
+(function (native, internal) {
+  'use strict';
+  /* ---- intrinsics ---- */
+  const FP = Function.prototype, fcall = FP.call, fbind = FP.bind;
+  const uncurry = (f) => fbind.call(fcall, f);
+  const ObjectC = Object, OP = Object.prototype, AP = Array.prototype;
+  const getProto = Object.getPrototypeOf, keysOf = Object.keys, isArray = Array.isArray;
+  const defineProp = Object.defineProperty, gopd = Object.getOwnPropertyDescriptor;
+  const hasOwn = uncurry(OP.hasOwnProperty), objToString = uncurry(OP.toString);
+  const fnToString = uncurry(FP.toString), symToString = uncurry(Symbol.prototype.toString);
+  const substring = uncurry(String.prototype.substring);
+  const StringC = String, BigIntC = BigInt, TypeErr = TypeError, RangeErr = RangeError;
+  const ErrorC = Error;
+  const DateC = Date, dateGetTime = uncurry(Date.prototype.getTime);
+  const RegExpC = RegExp, reSource = uncurry(gopd(RegExp.prototype, 'source').get);
+  const reFlags = uncurry(gopd(RegExp.prototype, 'flags').get);
+  const boolValueOf = uncurry(Boolean.prototype.valueOf), numValueOf = uncurry(Number.prototype.valueOf);
+  const strValueOf = uncurry(String.prototype.valueOf), bigValueOf = uncurry(BigInt.prototype.valueOf);
+  const MapC = Map, SetC = Set, mapForEach = uncurry(Map.prototype.forEach), setForEach = uncurry(Set.prototype.forEach);
+  const mapSize = uncurry(gopd(Map.prototype, 'size').get), setSize = uncurry(gopd(Set.prototype, 'size').get);
+  const mapSetM = Map.prototype.set, setAddM = Set.prototype.add;
+  const mapSet = uncurry(mapSetM), setAdd = uncurry(setAddM);
+  const WeakMapC = WeakMap, WeakSetC = WeakSet, PromiseC = Promise;
+  const WeakRefC = typeof WeakRef === 'function' ? WeakRef : null;
+  const FinRegC = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : null;
+  const ABC = ArrayBuffer, isView = ArrayBuffer.isView;
+  const abByteLength = uncurry(gopd(ArrayBuffer.prototype, 'byteLength').get);
+  const abDetachedD = gopd(ArrayBuffer.prototype, 'detached');
+  const abDetached = abDetachedD ? uncurry(abDetachedD.get) : (b) => false;
+  const abSlice = uncurry(ArrayBuffer.prototype.slice);
+  const abTransfer = uncurry(ArrayBuffer.prototype.transfer);
+  const TAP = getProto(Uint8Array.prototype);
+  const taTag = uncurry(gopd(TAP, Symbol.toStringTag).get);
+  const taBuffer = uncurry(gopd(TAP, 'buffer').get), taOffset = uncurry(gopd(TAP, 'byteOffset').get);
+  const taLength = uncurry(gopd(TAP, 'length').get);
+  const DataViewC = DataView, dvBuffer = uncurry(gopd(DataView.prototype, 'buffer').get);
+  const dvOffset = uncurry(gopd(DataView.prototype, 'byteOffset').get);
+  const dvLength = uncurry(gopd(DataView.prototype, 'byteLength').get);
+  const Float64ArrayC = Float64Array, f64set = uncurry(TAP.set);
+  const ProxyC = Proxy, ProxyRevocable = Proxy.revocable, iterSym = Symbol.iterator;
+  const FunctionC = Function, jsonStringify = JSON.stringify, arrayJoin = uncurry(AP.join);
+  const globalObj = globalThis;
+  const VIEWS = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
+    Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array, DataView];
+  const VIEW_KIND = { __proto__: null };
+  for (let i = 0; i < 11; i++) VIEW_KIND[VIEWS[i].name] = i;
+  const ERRORS = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError];
+  const ERROR_CODE = { __proto__: null };
+  for (let i = 0; i < ERRORS.length; i++) ERROR_CODE[ERRORS[i].name] = i;
+
+  /* Maps and sets whose methods are the intrinsics (own on a prototype no
+   * script ever sees), so calls stay direct for the JIT. */
+  class SafeMap extends MapC {}
+  defineProp(SafeMap.prototype, 'get', { value: Map.prototype.get });
+  defineProp(SafeMap.prototype, 'set', { value: mapSetM });
+  defineProp(SafeMap.prototype, 'has', { value: Map.prototype.has });
+  class SafeSet extends SetC {}
+  defineProp(SafeSet.prototype, 'add', { value: setAddM });
+  defineProp(SafeSet.prototype, 'has', { value: Set.prototype.has });
+  class SafeWeakSet extends WeakSetC {}
+  defineProp(SafeWeakSet.prototype, 'add', { value: WeakSet.prototype.add });
+  defineProp(SafeWeakSet.prototype, 'has', { value: WeakSet.prototype.has });
+
+  /* ---- DOMException ---- */
+  const CODES = { __proto__: null, IndexSizeError: 1, HierarchyRequestError: 3, WrongDocumentError: 4,
+    InvalidCharacterError: 5, NoModificationAllowedError: 7, NotFoundError: 8, NotSupportedError: 9,
+    InUseAttributeError: 10, InvalidStateError: 11, SyntaxError: 12, InvalidModificationError: 13,
+    NamespaceError: 14, InvalidAccessError: 15, TypeMismatchError: 17, SecurityError: 18,
+    NetworkError: 19, AbortError: 20, URLMismatchError: 21, QuotaExceededError: 22, TimeoutError: 23,
+    InvalidNodeTypeError: 24, DataCloneError: 25 };
+  const CONSTS = ['INDEX_SIZE_ERR', 1, 'DOMSTRING_SIZE_ERR', 2, 'HIERARCHY_REQUEST_ERR', 3,
+    'WRONG_DOCUMENT_ERR', 4, 'INVALID_CHARACTER_ERR', 5, 'NO_DATA_ALLOWED_ERR', 6,
+    'NO_MODIFICATION_ALLOWED_ERR', 7, 'NOT_FOUND_ERR', 8, 'NOT_SUPPORTED_ERR', 9,
+    'INUSE_ATTRIBUTE_ERR', 10, 'INVALID_STATE_ERR', 11, 'SYNTAX_ERR', 12, 'INVALID_MODIFICATION_ERR', 13,
+    'NAMESPACE_ERR', 14, 'INVALID_ACCESS_ERR', 15, 'VALIDATION_ERR', 16, 'TYPE_MISMATCH_ERR', 17,
+    'SECURITY_ERR', 18, 'NETWORK_ERR', 19, 'ABORT_ERR', 20, 'URL_MISMATCH_ERR', 21,
+    'QUOTA_EXCEEDED_ERR', 22, 'TIMEOUT_ERR', 23, 'INVALID_NODE_TYPE_ERR', 24, 'DATA_CLONE_ERR', 25];
+  /* name and code of each DOMException (a WeakMap, not private fields:
+   * JSC 2.50 leaks the names of private fields at VM teardown) */
+  class SafeWeakMap extends WeakMapC {}
+  defineProp(SafeWeakMap.prototype, 'get', { value: WeakMap.prototype.get });
+  defineProp(SafeWeakMap.prototype, 'set', { value: WeakMap.prototype.set });
+  const domState = new SafeWeakMap();
+  function domGet(o, i) {
+    const st = domState.get(o);
+    if (st === undefined) throw new TypeErr('The DOMException.prototype getter can only be used on a DOMException');
+    return st[i];
+  }
+  class DOMException extends ErrorC {
+    constructor(message = '', name = 'Error') {
+      super(StringC(message));
+      const nm = StringC(name), c = CODES[nm];
+      domState.set(this, [nm, c === undefined ? 0 : c]);
+    }
+    get name() { return domGet(this, 0); }
+    get code() { return domGet(this, 1); }
+  }
+  defineProp(DOMException.prototype, Symbol.toStringTag, { value: 'DOMException', configurable: true });
+  for (let i = 0; i < CONSTS.length; i += 2) {
+    const d = { value: CONSTS[i + 1], enumerable: true };
+    defineProp(DOMException, CONSTS[i], d);
+    defineProp(DOMException.prototype, CONSTS[i], d);
+  }
+  defineProp(globalThis, 'DOMException', { value: DOMException, writable: true, configurable: true });
+
+  function cloneError(what) { return new DOMException(what + ' could not be cloned.', 'DataCloneError'); }
+  function describe(v) {
+    if (typeof v === 'function') {
+      let s;
+      try { s = fnToString(v); } catch (e) { s = 'function'; }
+      return s.length > 120 ? substring(s, 0, 117) + '...' : s;
+    }
+    if (typeof v === 'symbol') return symToString(v);
+    let t;
+    try { t = objToString(v); } catch (e) { t = '[object Object]'; }
+    return '#<' + substring(t, 8, t.length - 1) + '>';
+  }
+
+  /* ---- Proxy registry: JSC's C API gives no cheap proxy test, so the
+   * global Proxy records the proxies it makes (a WeakSet); proxies made
+   * elsewhere (another realm: the Java bridge) are found by the native
+   * check on prototype chains (native.isHost). ---- */
+  const proxies = new SafeWeakSet();
+  let nproxies = 0;
+  /* Prototypes of the platform's own objects (MessagePort, Worker, events:
+   * worker.js registers them through internal.platformProto): an object
+   * with one in its chain is a host object, never cloned by its
+   * properties (a DataCloneError unless the hooks transfer it). */
+  const platformProtos = new SafeWeakSet();
+  internal.platformProto = (p) => { platformProtos.add(p); };
+  function makeProxy(target, handler) {
+    if (new.target === undefined) throw new TypeErr("calling Proxy constructor without new is invalid");
+    const p = new ProxyC(target, handler);
+    proxies.add(p);
+    nproxies++;
+    return p;
+  }
+  const BoundProxy = fbind.call(makeProxy, null);
+  defineProp(BoundProxy, 'name', { value: 'Proxy', configurable: true });
+  defineProp(BoundProxy, 'revocable', {
+    value: function revocable(target, handler) {
+      const r = ProxyRevocable(target, handler);
+      proxies.add(r.proxy);
+      nproxies++;
+      return r;
+    }, writable: true, configurable: true });
+  defineProp(globalThis, 'Proxy', { value: BoundProxy, writable: true, configurable: true });
+
+  /* ---- serializer ---- */
+  // tags
+  const T_UNDEF = 0, T_NULL = 1, T_FALSE = 2, T_TRUE = 3, T_NUM = 4, T_STR = 5, T_BIGINT = 6,
+    T_REF = 7, T_OBJ = 8, T_ARR = 9, T_HOLE = 10, T_DATE = 11, T_REGEXP = 12, T_BOOLO = 13,
+    T_NUMO = 14, T_STRO = 15, T_BIGO = 16, T_MAP = 17, T_SET = 18, T_AB = 19, T_VIEW = 20,
+    T_ERROR = 21, T_HOST = 22;
+  // frame kinds
+  const F_OBJ = 0, F_DENSE = 1, F_SPARSE = 2, F_KEYED = 3, F_LIST = 4;
+  // kinds of non-plain objects (kindOf)
+  const K_PLAIN = 0, K_ARRAY = 1, K_DATE = 2, K_REGEXP = 3, K_BOOL = 4, K_NUMO = 5, K_STRO = 6,
+    K_BIGO = 7, K_MAP = 8, K_SET = 9, K_AB = 10, K_VIEW = 11, K_ERROR = 12;
+  const EMPTY = {};
+
+  function brand(f, v) { try { f(v); return true; } catch (e) { return false; } }
+  /* Whether o's prototype chain (from p) holds only ordinary objects up to
+   * Object.prototype or null; a proxy or an object with native storage
+   * (a Java wrapper's chain, a JSClass object) makes it a host object.
+   * cache: proto -> verdict, per serialization. */
+  function ordinaryChain(p, cache) {
+    const c = cache.get(p);
+    if (c !== undefined) return c;
+    let q = p, ok = true;
+    for (let steps = 0; q !== null && q !== OP; steps++) {
+      if (steps > 100000 || (nproxies !== 0 && proxies.has(q)) || platformProtos.has(q) || native.isHost(q)) {
+        ok = false;
+        break;
+      }
+      q = getProto(q);
+    }
+    cache.set(p, ok);
+    return ok;
+  }
+  function kindOf(v, p, cache) {
+    if (isArray(v)) return K_ARRAY;
+    if (isView(v)) return K_VIEW;
+    if (v === globalObj) throw cloneError(describe(v));
+    const t = objToString(v);
+    switch (t) {
+      case '[object Date]': if (brand(dateGetTime, v)) return K_DATE; break;
+      case '[object RegExp]': if (brand(reSource, v)) return K_REGEXP; break;
+      case '[object Boolean]': if (brand(boolValueOf, v)) return K_BOOL; break;
+      case '[object Number]': if (brand(numValueOf, v)) return K_NUMO; break;
+      case '[object String]': if (brand(strValueOf, v)) return K_STRO; break;
+      case '[object BigInt]': if (brand(bigValueOf, v)) return K_BIGO; break;
+      case '[object Error]': return K_ERROR;
+      case '[object Map]': if (brand(mapSize, v)) return K_MAP; break;
+      case '[object Set]': if (brand(setSize, v)) return K_SET; break;
+      case '[object ArrayBuffer]': if (brand(abByteLength, v)) return K_AB; break;
+    }
+    if (v instanceof MapC && brand(mapSize, v)) return K_MAP;
+    if (v instanceof SetC && brand(setSize, v)) return K_SET;
+    if (v instanceof ABC && brand(abByteLength, v)) return K_AB;
+    if (v instanceof DateC && brand(dateGetTime, v)) return K_DATE;
+    if (v instanceof WeakMapC || v instanceof WeakSetC || v instanceof PromiseC ||
+        (WeakRefC !== null && v instanceof WeakRefC) || (FinRegC !== null && v instanceof FinRegC) ||
+        t === '[object WeakMap]' || t === '[object WeakSet]' || t === '[object Promise]' ||
+        t === '[object WeakRef]' || t === '[object FinalizationRegistry]' ||
+        t === '[object SharedArrayBuffer]' || !ordinaryChain(p, cache))
+      throw cloneError(describe(v));
+    return K_PLAIN;
+  }
+  /* o[k] at one of 16 sites chosen by the key's position: each site sees
+   * few (shape, key) pairs, so JSC caches the load (one shared site goes
+   * megamorphic: a C++ lookup per property). */
+  function getAt(o, k, i) {
+    switch (i) {
+      case 0: return o[k];
+      case 1: return o[k];
+      case 2: return o[k];
+      case 3: return o[k];
+      case 4: return o[k];
+      case 5: return o[k];
+      case 6: return o[k];
+      case 7: return o[k];
+      case 8: return o[k];
+      case 9: return o[k];
+      case 10: return o[k];
+      case 11: return o[k];
+      case 12: return o[k];
+      case 13: return o[k];
+      case 14: return o[k];
+      case 15: return o[k];
+    }
+    return o[k];
+  }
+  function isIndex(k) { const n = k >>> 0; return n !== 4294967295 && '' + n === k; }
+
+  /* Serializes root. abs: array buffers of the transfer list (their
+   * indexes come first), hosts: host transferables (token indexes).
+   * Returns {t, nt, s, ns, bufs}; throws DataCloneError or what a getter
+   * threw. */
+  function serialize(root, abs, hosts) {
+    let T = new Float64ArrayC(256), cap = 256, n = 0;
+    const S = [];
+    let ns = 0;
+    const ids = new SafeMap(), bufs = [], bufIds = new SafeMap(), hostIds = new SafeMap();
+    let nid = 0;
+    for (let i = 0; i < abs.length; i++) { bufIds.set(abs[i], i); bufs[i] = abs[i]; }
+    const nhost = hosts.length;
+    for (let i = 0; i < nhost; i++) hostIds.set(hosts[i], i);
+    const shapes = new SafeMap(), protoCache = new SafeMap();
+    let nshape = 0;
+    const fO = [], fK = [], fI = [], fN = [], fKind = [];
+    let sp = 0, v = root, i, k, t, o;
+    for (;;) {
+      if (n > cap - 32) {
+        let c = cap * 2;
+        const nt = new Float64ArrayC(c);
+        f64set(nt, T);
+        T = nt; cap = c;
+      }
+      switch (typeof v) {
+        case 'number': T[n] = T_NUM; T[n + 1] = v; n += 2; break;
+        case 'string': T[n++] = T_STR; S[ns++] = v; break;
+        case 'boolean': T[n++] = v ? T_TRUE : T_FALSE; break;
+        case 'undefined': T[n++] = T_UNDEF; break;
+        case 'bigint': T[n++] = T_BIGINT; S[ns++] = StringC(v); break;
+        case 'symbol': case 'function': throw cloneError(describe(v));
+        default: {
+          if (v === null) { T[n++] = T_NULL; break; }
+          let id = ids.get(v);
+          if (id !== undefined) { T[n] = T_REF; T[n + 1] = id; n += 2; break; }
+          if (nhost !== 0) {
+            id = hostIds.get(v);
+            if (id !== undefined) { T[n] = T_HOST; T[n + 1] = id; n += 2; break; }
+          }
+          if (nproxies !== 0 && proxies.has(v)) throw cloneError(describe(v));
+          const p = getProto(v);
+          let kind = p === OP ? K_PLAIN : p === AP && isArray(v) ? K_ARRAY : -1;
+          if (kind < 0) {
+            if (p === null) kind = K_PLAIN; else kind = kindOf(v, p, protoCache);
+          }
+          if (kind === K_PLAIN) {
+            ids.set(v, nid++);
+            const ks = keysOf(v), kn = ks.length;
+            let e = shapes.get(kn === 0 ? EMPTY : ks[0]), sid = -1;
+            if (e !== undefined) {
+              for (let j = 0; j < e.length; j += 2) {
+                const eks = e[j];
+                if (eks.length !== kn) continue;
+                let m = 1;
+                while (m < kn && eks[m] === ks[m]) m++;
+                if (m >= kn) { sid = e[j + 1]; break; }
+              }
+            } else {
+              e = [];
+              shapes.set(kn === 0 ? EMPTY : ks[0], e);
+            }
+            T[n] = T_OBJ;
+            if (sid >= 0) { T[n + 1] = sid; n += 2; }
+            else {
+              sid = nshape++;
+              e[e.length] = ks; e[e.length] = sid;
+              T[n + 1] = sid; T[n + 2] = kn; n += 3;
+              for (let j = 0; j < kn; j++) S[ns++] = ks[j];
+            }
+            if (kn > 0) { fO[sp] = v; fK[sp] = ks; fI[sp] = 0; fN[sp] = kn; fKind[sp] = F_OBJ; sp++; }
+            break;
+          }
+          if (kind === K_ARRAY) {
+            ids.set(v, nid++);
+            const len = v.length, ks = keysOf(v), kn = ks.length;
+            let e = kn;
+            while (e > 0 && !isIndex(ks[e - 1])) e--;
+            const dense = e === len || e * 2 >= len;
+            T[n] = T_ARR; T[n + 1] = len; T[n + 2] = dense ? 0 : 1; T[n + 3] = kn - e; T[n + 4] = e; n += 5;
+            if (kn > e) { fO[sp] = v; fK[sp] = ks; fI[sp] = e; fN[sp] = kn; fKind[sp] = F_KEYED; sp++; }
+            if (dense) { if (len > 0) { fO[sp] = v; fK[sp] = null; fI[sp] = 0; fN[sp] = len; fKind[sp] = F_DENSE; sp++; } }
+            else if (e > 0) { fO[sp] = v; fK[sp] = ks; fI[sp] = 0; fN[sp] = e; fKind[sp] = F_SPARSE; sp++; }
+            break;
+          }
+          switch (kind) {
+            case K_DATE: ids.set(v, nid++); T[n] = T_DATE; T[n + 1] = dateGetTime(v); n += 2; break;
+            case K_REGEXP: ids.set(v, nid++); T[n++] = T_REGEXP; S[ns++] = reSource(v); S[ns++] = reFlags(v); break;
+            case K_BOOL: ids.set(v, nid++); T[n] = T_BOOLO; T[n + 1] = boolValueOf(v) ? 1 : 0; n += 2; break;
+            case K_NUMO: ids.set(v, nid++); T[n] = T_NUMO; T[n + 1] = numValueOf(v); n += 2; break;
+            case K_STRO: ids.set(v, nid++); T[n++] = T_STRO; S[ns++] = strValueOf(v); break;
+            case K_BIGO: ids.set(v, nid++); T[n++] = T_BIGO; S[ns++] = StringC(bigValueOf(v)); break;
+            case K_MAP: {
+              ids.set(v, nid++);
+              const l = [];
+              mapForEach(v, function (val, key) { l[l.length] = key; l[l.length] = val; });
+              T[n] = T_MAP; T[n + 1] = l.length / 2; n += 2;
+              if (l.length > 0) { fO[sp] = l; fK[sp] = null; fI[sp] = 0; fN[sp] = l.length; fKind[sp] = F_LIST; sp++; }
+              break;
+            }
+            case K_SET: {
+              ids.set(v, nid++);
+              const l = [];
+              setForEach(v, function (val) { l[l.length] = val; });
+              T[n] = T_SET; T[n + 1] = l.length; n += 2;
+              if (l.length > 0) { fO[sp] = l; fK[sp] = null; fI[sp] = 0; fN[sp] = l.length; fKind[sp] = F_LIST; sp++; }
+              break;
+            }
+            case K_AB: {
+              if (abDetached(v)) throw cloneError('An ArrayBuffer is detached and');
+              id = bufIds.get(v);
+              if (id === undefined) { id = bufs.length; bufIds.set(v, id); bufs[id] = v; }
+              T[n] = T_AB; T[n + 1] = id; n += 2;
+              break;
+            }
+            case K_VIEW: {
+              const tag = taTag(v), dvw = tag === undefined;
+              const b = dvw ? dvBuffer(v) : taBuffer(v);
+              if (abDetached(b)) throw cloneError('An ArrayBuffer is detached and');
+              ids.set(v, nid++);
+              id = bufIds.get(b);
+              if (id === undefined) { id = bufs.length; bufIds.set(b, id); bufs[id] = b; }
+              T[n] = T_VIEW; T[n + 1] = dvw ? 11 : VIEW_KIND[tag]; T[n + 2] = id;
+              T[n + 3] = dvw ? dvOffset(v) : taOffset(v); T[n + 4] = dvw ? dvLength(v) : taLength(v); n += 5;
+              break;
+            }
+            case K_ERROR: {
+              ids.set(v, nid++);
+              const nm = v.name;
+              let code = 0;
+              if (typeof nm === 'string') { code = ERROR_CODE[nm]; if (code === undefined) code = 0; }
+              const hasMsg = hasOwn(v, 'message'), hasStack = hasOwn(v, 'stack'), hasCause = hasOwn(v, 'cause');
+              T[n] = T_ERROR; T[n + 1] = code; T[n + 2] = (hasMsg ? 1 : 0) | (hasStack ? 2 : 0) | (hasCause ? 4 : 0);
+              n += 3;
+              if (hasMsg) S[ns++] = StringC(v.message);
+              if (hasStack) { const st = v.stack; S[ns++] = typeof st === 'string' ? st : StringC(st); }
+              if (hasCause) { fO[sp] = [v.cause]; fK[sp] = null; fI[sp] = 0; fN[sp] = 1; fKind[sp] = F_LIST; sp++; }
+              break;
+            }
+          }
+        }
+      }
+      // the next value
+      for (;;) {
+        if (sp === 0) return { t: T, nt: n, s: S, ns: ns, bufs: bufs, nid: nid };
+        t = sp - 1; i = fI[t];
+        if (i < fN[t]) {
+          o = fO[t]; fI[t] = i + 1;
+          switch (fKind[t]) {
+            case F_OBJ: v = getAt(o, fK[t][i], i); break;
+            case F_DENSE:
+              v = o[i];
+              if (v === undefined && !(i in o)) {
+                if (n > cap - 32) { const nt = new Float64ArrayC(cap * 2); f64set(nt, T); T = nt; cap *= 2; }
+                T[n++] = T_HOLE;
+                continue;
+              }
+              break;
+            case F_SPARSE: k = fK[t][i]; T[n++] = +k; v = o[k]; break;
+            case F_KEYED: k = fK[t][i]; S[ns++] = k; v = o[k]; break;
+            default: v = o[i]; break;
+          }
+          break;
+        }
+        sp = t; fO[t] = null; fK[t] = null;
+      }
+    }
+  }
+
+  /* ---- deserializer ---- */
+  /* Per shape: whether its keys can be stored with [[Set]] on a fresh
+   * object (no __proto__, no accessor or read-only property of that name
+   * on Object.prototype); else they are defined. */
+  function plainKeys(ks) {
+    for (let i = 0; i < ks.length; i++) {
+      const k = ks[i];
+      if (k === '__proto__') return false;
+      const d = gopd(OP, k);
+      if (d !== undefined && !(hasOwn(d, 'value') && d.writable === true)) return false;
+    }
+    return true;
+  }
+  function define(o, k, v) {
+    defineProp(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+  }
+  function putAt(o, k, v, i) {
+    switch (i) {
+      case 0: o[k] = v; return;
+      case 1: o[k] = v; return;
+      case 2: o[k] = v; return;
+      case 3: o[k] = v; return;
+      case 4: o[k] = v; return;
+      case 5: o[k] = v; return;
+      case 6: o[k] = v; return;
+      case 7: o[k] = v; return;
+      case 8: o[k] = v; return;
+      case 9: o[k] = v; return;
+      case 10: o[k] = v; return;
+      case 11: o[k] = v; return;
+      case 12: o[k] = v; return;
+      case 13: o[k] = v; return;
+      case 14: o[k] = v; return;
+      case 15: o[k] = v; return;
+    }
+    o[k] = v;
+  }
+
+  /* Reads the value of tokens T[0, nt) with strings S (in order), buffers
+   * bufs (ArrayBuffers by index) and host objects hostObjs. */
+  function deserialize(T, nt, S, bufs, hostObjs) {
+    let p = 0, si = 0, sp = 0, v, root, haveRoot = false, i, t, kind, o, key;
+    const objs = [], shapes = [], shapePlain = [];
+    const dO = [], dK = [], dI = [], dN = [], dKind = [];
+    let nobj = 0;
+    for (;;) {
+      // where the next value goes
+      if (haveRoot) {
+        for (;;) {
+          if (sp === 0) return root;
+          t = sp - 1; i = dI[t];
+          if (i < dN[t]) break;
+          sp = t;
+          o = dO[t];
+          if (dKind[t] === F_DENSE && o.length !== dN[t]) o.length = dN[t];
+          dO[t] = null; dK[t] = null;
+        }
+        kind = dKind[t]; o = dO[t];
+        if (kind === F_DENSE) { if (T[p] === T_HOLE) { p++; dI[t] = i + 1; continue; } }
+        else if (kind === F_SPARSE) key = T[p++];
+        else if (kind === F_KEYED) key = dK[t] === null ? S[si++] : dK[t][i];
+      }
+      switch (T[p++]) {
+        case T_UNDEF: v = undefined; break;
+        case T_NULL: v = null; break;
+        case T_FALSE: v = false; break;
+        case T_TRUE: v = true; break;
+        case T_NUM: v = T[p++]; break;
+        case T_STR: v = S[si++]; break;
+        case T_BIGINT: v = BigIntC(S[si++]); break;
+        case T_REF: v = objs[T[p++]]; break;
+        case T_OBJ: {
+          const sid = T[p++];
+          let ks;
+          if (sid === shapes.length) {
+            const kn = T[p++];
+            ks = [];
+            for (let j = 0; j < kn; j++) ks[j] = S[si++];
+            shapes[sid] = ks; shapePlain[sid] = plainKeys(ks);
+          } else ks = shapes[sid];
+          v = {}; objs[nobj++] = v;
+          if (ks.length > 0) { dO[sp] = v; dK[sp] = ks; dI[sp] = 0; dN[sp] = ks.length; dKind[sp] = shapePlain[sid] ? F_OBJ : F_KEYED; sp++; }
+          break;
+        }
+        case T_ARR: {
+          const len = T[p], dense = T[p + 1] === 0, nx = T[p + 2], e = T[p + 3];
+          p += 4;
+          v = []; objs[nobj++] = v;
+          if (nx > 0) { dO[sp] = v; dK[sp] = null; dI[sp] = 0; dN[sp] = nx; dKind[sp] = F_KEYED; sp++; }
+          if (dense) { if (len > 0) { dO[sp] = v; dK[sp] = null; dI[sp] = 0; dN[sp] = len; dKind[sp] = F_DENSE; sp++; } }
+          else {
+            v.length = len;
+            if (e > 0) { dO[sp] = v; dK[sp] = null; dI[sp] = 0; dN[sp] = e; dKind[sp] = F_SPARSE; sp++; }
+          }
+          break;
+        }
+        case T_DATE: v = new DateC(T[p++]); objs[nobj++] = v; break;
+        case T_REGEXP: v = new RegExpC(S[si], S[si + 1]); si += 2; objs[nobj++] = v; break;
+        case T_BOOLO: v = ObjectC(T[p++] === 1); objs[nobj++] = v; break;
+        case T_NUMO: v = ObjectC(T[p++]); objs[nobj++] = v; break;
+        case T_STRO: v = ObjectC(S[si++]); objs[nobj++] = v; break;
+        case T_BIGO: v = ObjectC(BigIntC(S[si++])); objs[nobj++] = v; break;
+        case T_MAP: {
+          const cnt = T[p++];
+          v = new MapC(); objs[nobj++] = v;
+          if (cnt > 0) { dO[sp] = v; dK[sp] = [undefined]; dI[sp] = 0; dN[sp] = 2 * cnt; dKind[sp] = F_LIST; sp++; }
+          break;
+        }
+        case T_SET: {
+          const cnt = T[p++];
+          v = new SetC(); objs[nobj++] = v;
+          if (cnt > 0) { dO[sp] = v; dK[sp] = null; dI[sp] = 0; dN[sp] = cnt; dKind[sp] = F_LIST; sp++; }
+          break;
+        }
+        case T_AB: v = bufs[T[p++]]; break;
+        case T_VIEW: {
+          const vk = T[p], b = bufs[T[p + 1]], off = T[p + 2], len = T[p + 3];
+          p += 4;
+          v = new VIEWS[vk](b, off, len); objs[nobj++] = v;
+          break;
+        }
+        case T_ERROR: {
+          const code = T[p], fl = T[p + 1];
+          p += 2;
+          const C = ERRORS[code];
+          v = (fl & 1) ? new C(S[si++]) : new C();
+          if (fl & 2) defineProp(v, 'stack', { __proto__: null, value: S[si++], writable: true, configurable: true, enumerable: false });
+          objs[nobj++] = v;
+          if (fl & 4) { dO[sp] = v; dK[sp] = null; dI[sp] = 0; dN[sp] = 1; dKind[sp] = F_DENSE + 100; sp++; }
+          break;
+        }
+        case T_HOST: v = hostObjs[T[p++]]; break;
+        default: throw new TypeErr('corrupt clone data at token ' + (p - 1));
+      }
+      if (!haveRoot) { root = v; haveRoot = true; continue; }
+      dI[t] = i + 1;
+      switch (kind) {
+        case F_OBJ: putAt(o, dK[t][i], v, i); break;
+        case F_DENSE: o[i] = v; break;
+        case F_SPARSE: o[key] = v; break;
+        case F_KEYED: define(o, key, v); break;
+        case F_LIST:
+          if (dK[t] === null) setAdd(o, v);
+          else if ((i & 1) === 0) dK[t][0] = v;
+          else { mapSet(o, dK[t][0], v); dK[t][0] = undefined; }
+          break;
+        default: defineProp(o, 'cause', { __proto__: null, value: v, writable: true, configurable: true, enumerable: false });
+      }
+    }
+  }
+
+  /* ---- transfer lists ---- */
+  const applyF = Reflect.apply, NOARGS = [], NONE = [];
+  /* The transfer list (undefined: none; else an iterable of objects) as
+   * [array buffers, other objects]; TypeError for what is not a sequence
+   * of objects, DataCloneError for duplicates and detached buffers. */
+  function prepTransfer(transfer) {
+    const abs = [], hosts = [];
+    if (transfer === undefined) return [abs, hosts];
+    if ((typeof transfer !== 'object' && typeof transfer !== 'function') || transfer === null)
+      throw new TypeErr('The transfer list must be an iterable of objects.');
+    const itf = transfer[iterSym];
+    if (typeof itf !== 'function') throw new TypeErr('The transfer list is not iterable.');
+    const it = applyF(itf, transfer, NOARGS);
+    if ((typeof it !== 'object' && typeof it !== 'function') || it === null)
+      throw new TypeErr('The transfer list\'s iterator is not an object.');
+    const next = it.next, seen = new SafeSet();
+    for (let idx = 0; ; idx++) {
+      const r = applyF(next, it, NOARGS);
+      if ((typeof r !== 'object' && typeof r !== 'function') || r === null)
+        throw new TypeErr('The transfer list\'s iterator result is not an object.');
+      if (r.done) break;
+      const x = r.value;
+      if ((typeof x !== 'object' && typeof x !== 'function') || x === null)
+        throw new TypeErr('Value at index ' + idx + ' of the transfer list is not an object.');
+      if (seen.has(x))
+        throw new DOMException(describe(x) + ' at index ' + idx + ' is a duplicate of an earlier entry of the transfer list.', 'DataCloneError');
+      seen.add(x);
+      if (brand(abByteLength, x)) {
+        if (abDetached(x)) throw new DOMException('ArrayBuffer at index ' + idx + ' is already detached.', 'DataCloneError');
+        abs[abs.length] = x;
+      } else hosts[hosts.length] = x;
+    }
+    return [abs, hosts];
+  }
+  function notTransferable(x) {
+    return new DOMException(describe(x) + ' could not be transferred.', 'DataCloneError');
+  }
+  function checkBuffers(bufs) {
+    for (let i = 0; i < bufs.length; i++)
+      if (abDetached(bufs[i])) throw cloneError('An ArrayBuffer is detached and');
+  }
+
+  function structuredClone(value, options) {
+    if (arguments.length === 0)
+      throw new TypeErr("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
+    let transfer;
+    if (options !== undefined && options !== null) {
+      if (typeof options !== 'object' && typeof options !== 'function')
+        throw new TypeErr("Failed to execute 'structuredClone': The provided value is not of type 'StructuredSerializeOptions'.");
+      transfer = options.transfer;
+    }
+    const pr = prepTransfer(transfer), abs = pr[0];
+    if (pr[1].length > 0) return native.cloneHosts(value, abs, pr[1]);
+    const r = serialize(value, abs, NONE), bufs = r.bufs, out = [];
+    checkBuffers(bufs);
+    for (let i = abs.length; i < bufs.length; i++) out[i] = abSlice(bufs[i], 0);
+    for (let i = 0; i < abs.length; i++) out[i] = abTransfer(abs[i]);
+    return deserialize(r.t, r.nt, r.s, out, NONE);
+  }
+  defineProp(globalThis, 'structuredClone', { value: structuredClone, writable: true, configurable: true });
+
+  /* ---- the C side's steps (clone.c) ---- */
+  /* Serializes for another runtime: [tokens (Float64Array: nt tokens, then
+   * the length of each of the ns strings), nt, ns, the strings joined,
+   * buffers]. */
+  function capture(value, abs, hosts) {
+    const r = serialize(value, abs, hosts);
+    const ns = r.ns, S = r.s, need = r.nt + ns;
+    let T = r.t;
+    checkBuffers(r.bufs);
+    if (T.length < need) { const nt = new Float64ArrayC(need); f64set(nt, T); T = nt; }
+    for (let i = 0; i < ns; i++) T[r.nt + i] = S[i].length;
+    return [T, r.nt, ns, ns === 0 ? '' : arrayJoin(S, ''), r.bufs];
+  }
+  /* The buffers' bytes for C to copy: a copy of each buffer that is not
+   * transferred (C never reads a script's buffer itself: reading pins it,
+   * and a pinned buffer cannot be detached later), then the transferred
+   * ones moved out of their buffers, which are detached. */
+  function commit(abs, bufs) {
+    const src = [];
+    for (let i = abs.length; i < bufs.length; i++) src[i] = abSlice(bufs[i], 0);
+    for (let i = 0; i < abs.length; i++) src[i] = abTransfer(abs[i]);
+    return src;
+  }
+  function materialize(tok, nt, ns, joined, bufs, hostObjs) {
+    const T = new Float64ArrayC(tok, 0, nt + ns), S = [];
+    for (let i = 0, a = 0; i < ns; i++) { const b = a + T[nt + i]; S[i] = substring(joined, a, b); a = b; }
+    return deserialize(T, nt, S, bufs, hostObjs);
+  }
+  internal.clone = { prepTransfer, capture, commit, materialize, notTransferable };
+});

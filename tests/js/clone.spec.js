@@ -1,0 +1,282 @@
+'use strict';
+// structuredClone and DOMException (docs/clone.md).
+const { describe, it, expect } = require('./runner');
+
+function dce(fn, what) {
+  let err;
+  try { fn(); } catch (e) { err = e; }
+  expect(err instanceof DOMException).toBe(true);
+  expect(err.name).toBe('DataCloneError');
+  expect(err.code).toBe(25);
+  if (what) expect(err.message).toContain(what);
+  return err;
+}
+
+describe('structuredClone: primitives', () => {
+  it('keeps -0, NaN, BigInt, strings with lone surrogates', () => {
+    expect(Object.is(structuredClone(-0), -0)).toBe(true);
+    expect(Number.isNaN(structuredClone(NaN))).toBe(true);
+    expect(structuredClone(-(2n ** 100n))).toBe(-(2n ** 100n));
+    const s = 'a\ud800b\udc00\u4e16' + 'x'.repeat(5000);
+    expect(structuredClone(s)).toBe(s);
+    expect(structuredClone({ k: '\udfff' }).k).toBe('\udfff');
+    expect(structuredClone(undefined)).toBe(undefined);
+    expect(structuredClone(null)).toBe(null);
+    expect(structuredClone(true)).toBe(true);
+  });
+  it('requires an argument', () => {
+    expect(() => structuredClone()).toThrow(TypeError);
+  });
+});
+
+describe('structuredClone: objects', () => {
+  it('copies wrapper objects, Date and RegExp (lastIndex reset)', () => {
+    const [b, n, s, g, d, r] = structuredClone([new Boolean(false), new Number(-0), new String('str'), Object(5n), new Date(42), /x+/gy]);
+    expect(typeof b).toBe('object');
+    expect(b.valueOf()).toBe(false);
+    expect(Object.is(n.valueOf(), -0)).toBe(true);
+    expect(s.valueOf()).toBe('str');
+    expect(g.valueOf()).toBe(5n);
+    expect(d instanceof Date && d.getTime()).toBe(42);
+    expect(r.source).toBe('x+');
+    expect(r.flags).toBe('gy');
+    const re = /a/g;
+    re.lastIndex = 3;
+    expect(structuredClone(re).lastIndex).toBe(0);
+  });
+  it('keeps own enumerable string keys in order and runs getters once', () => {
+    let calls = 0;
+    const o = { b: 1, a: 2, get g() { calls++; return 'got'; }, [Symbol('s')]: 1 };
+    Object.defineProperty(o, 'hidden', { value: 1, enumerable: false });
+    const c = structuredClone(o);
+    expect(Object.keys(c)).toEqual(['b', 'a', 'g']);
+    expect(c.g).toBe('got');
+    expect(calls).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(c, 'g').value).toBe('got');
+  });
+  it('makes class instances plain objects', () => {
+    class P { constructor() { this.x = 1; } m() {} }
+    const c = structuredClone(new P());
+    expect(Object.getPrototypeOf(c)).toBe(Object.prototype);
+    expect(c).toEqual({ x: 1 });
+    expect(Object.getPrototypeOf(structuredClone(Object.create(null)))).toBe(Object.prototype);
+  });
+  it('keeps a __proto__ key an own data property, numeric keys too', () => {
+    const o = JSON.parse('{"__proto__": {"evil": 1}, "2": "two", "x": 1}');
+    const c = structuredClone(o);
+    expect(Object.getPrototypeOf(c)).toBe(Object.prototype);
+    expect(c.evil).toBe(undefined);
+    expect(Object.getOwnPropertyDescriptor(c, '__proto__').value).toEqual({ evil: 1 });
+    expect(c[2]).toBe('two');
+  });
+  it('does not call setters of Object.prototype', () => {
+    let called = false;
+    Object.defineProperty(Object.prototype, 'trap', { set() { called = true; }, configurable: true });
+    try {
+      const c = structuredClone({ trap: 1 });
+      expect(called).toBe(false);
+      expect(Object.getOwnPropertyDescriptor(c, 'trap').value).toBe(1);
+    } finally {
+      delete Object.prototype.trap;
+    }
+  });
+  it('keeps array holes, length and extra properties', () => {
+    const a = [1, , 3];
+    a.length = 6;
+    a.extra = 'e';
+    const c = structuredClone(a);
+    expect(c.length).toBe(6);
+    expect(1 in c).toBe(false);
+    expect(5 in c).toBe(false);
+    expect(c[2]).toBe(3);
+    expect(c.extra).toBe('e');
+    const sparse = [];
+    sparse[1e9] = 'far';
+    const cs = structuredClone(sparse);
+    expect(cs.length).toBe(1e9 + 1);
+    expect(cs[1e9]).toBe('far');
+  });
+  it('copies Map and Set in insertion order with cloned keys and values', () => {
+    const k = { key: 1 };
+    const m = new Map([[k, 'a'], ['b', k]]);
+    const c = structuredClone({ m, s: new Set([3, 1, k]) });
+    const keys = [...c.m.keys()];
+    expect(keys[1]).toBe('b');
+    expect(keys[0]).toEqual({ key: 1 });
+    expect(c.m.get('b')).toBe(keys[0]);
+    expect([...c.s]).toEqual([3, 1, keys[0]]);
+    expect([...c.s][2]).toBe(keys[0]);
+  });
+  it('preserves shared references and cycles', () => {
+    const shared = { s: 1 };
+    const o = { a: shared, b: shared, arr: [shared] };
+    o.self = o;
+    o.arr.push(o.arr);
+    const c = structuredClone(o);
+    expect(c.a).toBe(c.b);
+    expect(c.arr[0]).toBe(c.a);
+    expect(c.self).toBe(c);
+    expect(c.arr[1]).toBe(c.arr);
+    expect(c.a === shared).toBe(false);
+  });
+  it('copies ArrayBuffers, typed arrays and DataViews; views of one buffer share its copy', () => {
+    const buf = new ArrayBuffer(32);
+    const u8 = new Uint8Array(buf, 4, 8);
+    u8[0] = 200;
+    const dv = new DataView(buf, 8, 16);
+    const all = [buf, u8, dv, new Int8Array([-1]), new Uint8ClampedArray([300]), new Int16Array([-2]),
+      new Uint16Array([2]), new Int32Array([-3]), new Uint32Array([3]), new Float32Array([1.5]),
+      new Float64Array([-2.5]), new BigInt64Array([-4n]), new BigUint64Array([4n])];
+    const c = structuredClone(all);
+    expect(c[1].buffer).toBe(c[0]);
+    expect(c[2].buffer).toBe(c[0]);
+    expect(c[0] === buf).toBe(false);
+    expect([c[1].byteOffset, c[1].length, c[1][0]]).toEqual([4, 8, 200]);
+    expect([c[2].byteOffset, c[2].byteLength]).toEqual([8, 16]);
+    const names = c.slice(3).map((v) => v.constructor.name + ':' + String(v[0]));
+    expect(names).toEqual(['Int8Array:-1', 'Uint8ClampedArray:255', 'Int16Array:-2', 'Uint16Array:2',
+      'Int32Array:-3', 'Uint32Array:3', 'Float32Array:1.5', 'Float64Array:-2.5', 'BigInt64Array:-4',
+      'BigUint64Array:4']);
+    u8[0] = 1;
+    expect(c[1][0]).toBe(200);
+  });
+  it('copies errors with name, message, cause and stack', () => {
+    const e = new RangeError('bad', { cause: { why: 1 } });
+    const c = structuredClone(e);
+    expect(c instanceof RangeError).toBe(true);
+    expect(c.message).toBe('bad');
+    expect(c.cause).toEqual({ why: 1 });
+    expect(c.stack).toBe(e.stack);
+    for (const C of [Error, EvalError, ReferenceError, SyntaxError, TypeError, URIError])
+      expect(structuredClone(new C('m')) instanceof C).toBe(true);
+    const odd = new Error('x');
+    odd.name = 'MyError';
+    expect(structuredClone(odd).name).toBe('Error');
+    const looped = new Error('l');
+    looped.cause = looped;
+    const cl = structuredClone(looped);
+    expect(cl.cause).toBe(cl);
+  });
+});
+
+describe('structuredClone: DataCloneError', () => {
+  it('for functions, symbols and non-cloneable built-ins', () => {
+    dce(() => structuredClone(function foo() { return 1; }), 'function foo() { return 1; } could not be cloned.');
+    dce(() => structuredClone({ f: () => 1 }), 'could not be cloned');
+    dce(() => structuredClone(Symbol('s')), 'Symbol(s) could not be cloned.');
+    dce(() => structuredClone(new WeakMap()), '#<WeakMap> could not be cloned.');
+    dce(() => structuredClone(new WeakSet()), '#<WeakSet>');
+    dce(() => structuredClone(new WeakRef({})), '#<WeakRef>');
+    dce(() => structuredClone(new FinalizationRegistry(() => {})), '#<FinalizationRegistry>');
+    dce(() => structuredClone(Promise.resolve(1)), '#<Promise>');
+    dce(() => structuredClone(globalThis));
+  });
+  it('for proxies, also revocable ones and proxies of arrays', () => {
+    dce(() => structuredClone(new Proxy({}, {})), 'could not be cloned');
+    dce(() => structuredClone([new Proxy([], {})]));
+    dce(() => structuredClone(Proxy.revocable({}, {}).proxy));
+    expect(Proxy.name).toBe('Proxy');
+    expect(() => Proxy({}, {})).toThrow(TypeError);
+    expect(new Proxy({ a: 1 }, {}).a).toBe(1);
+  });
+  it('detaches nothing when serialization fails', () => {
+    const ab = new ArrayBuffer(8);
+    dce(() => structuredClone({ ab, f() {} }, { transfer: [ab] }));
+    expect(ab.detached).toBe(false);
+    expect(ab.byteLength).toBe(8);
+  });
+});
+
+describe('structuredClone: transfer', () => {
+  it('detaches transferred buffers and gives their memory to the clone', () => {
+    const ab = new ArrayBuffer(16);
+    new Uint8Array(ab)[3] = 33;
+    const view = new Uint8Array(ab, 2, 4);
+    const c = structuredClone({ ab, view }, { transfer: [ab] });
+    expect(ab.detached).toBe(true);
+    expect(ab.byteLength).toBe(0);
+    expect(view.length).toBe(0);
+    expect(new Uint8Array(c.ab)[3]).toBe(33);
+    expect(c.view.buffer).toBe(c.ab);
+    expect(c.view[1]).toBe(33);
+  });
+  it('takes any iterable, and an unreached buffer is still detached', () => {
+    const ab = new ArrayBuffer(4);
+    structuredClone(1, { transfer: new Set([ab]) });
+    expect(ab.detached).toBe(true);
+  });
+  it('errors: duplicates, detached buffers, non-transferables, non-objects', () => {
+    const ab = new ArrayBuffer(4);
+    dce(() => structuredClone(ab, { transfer: [ab, ab] }), 'duplicate');
+    expect(ab.detached).toBe(false);
+    const gone = new ArrayBuffer(4);
+    gone.transfer();
+    dce(() => structuredClone(1, { transfer: [gone] }), 'detached');
+    dce(() => structuredClone(gone), 'detached');
+    dce(() => structuredClone(1, { transfer: [{}] }), 'could not be transferred');
+    expect(() => structuredClone(1, { transfer: [1] })).toThrow(TypeError);
+    expect(() => structuredClone(1, { transfer: 5 })).toThrow(TypeError);
+    expect(() => structuredClone(1, { transfer: null })).toThrow(TypeError);
+    expect(() => structuredClone(1, 5)).toThrow(TypeError);
+    expect(structuredClone(1, null)).toBe(1);
+  });
+});
+
+describe('structuredClone: depth and replaced globals', () => {
+  it('clones a 1,000,000-deep list and nested arrays without overflowing the stack', () => {
+    let l = null;
+    for (let i = 0; i < 1000000; i++) l = { next: l, i };
+    let c = structuredClone(l), n = 0;
+    while (c) { n++; c = c.next; }
+    expect(n).toBe(1000000);
+    let a = [];
+    for (let i = 0; i < 200000; i++) a = [a];
+    let ca = structuredClone(a), d = 0;
+    while (ca.length) { d++; ca = ca[0]; }
+    expect(d).toBe(200000);
+  });
+  it('works after a script replaced built-ins', () => {
+    const saved = { Map, Set, keys: Object.keys, push: Array.prototype.push, getProto: Object.getPrototypeOf,
+      isArray: Array.isArray, get: Map.prototype.get, set: Map.prototype.set, forEach: Map.prototype.forEach,
+      call: Function.prototype.call, substring: String.prototype.substring, join: Array.prototype.join, Float64Array };
+    const m = new Map([[1, 2]]), s = new Set([3]);
+    const boom = () => { throw new Error('replaced built-in called'); };
+    let c;
+    try {
+      globalThis.Map = boom; globalThis.Set = boom; globalThis.Float64Array = boom;
+      Object.keys = boom; Array.prototype.push = boom; Object.getPrototypeOf = boom; Array.isArray = boom;
+      saved.Map.prototype.get = boom; saved.Map.prototype.set = boom; saved.Map.prototype.forEach = boom;
+      Function.prototype.call = boom; String.prototype.substring = boom; Array.prototype.join = boom;
+      c = structuredClone({ m, s, a: [1, { b: 'x' }], d: new Date(1), str: 'x'.repeat(3) });
+    } finally {
+      Function.prototype.call = saved.call;
+      globalThis.Map = saved.Map; globalThis.Set = saved.Set; globalThis.Float64Array = saved.Float64Array;
+      Object.keys = saved.keys; Array.prototype.push = saved.push; Object.getPrototypeOf = saved.getProto;
+      Array.isArray = saved.isArray; saved.Map.prototype.get = saved.get; saved.Map.prototype.set = saved.set;
+      saved.Map.prototype.forEach = saved.forEach; String.prototype.substring = saved.substring;
+      Array.prototype.join = saved.join;
+    }
+    expect(c.m.get(1)).toBe(2);
+    expect(c.s.has(3)).toBe(true);
+    expect(c.a[1].b).toBe('x');
+    expect(c.d.getTime()).toBe(1);
+    expect(c.str).toBe('xxx');
+  });
+});
+
+describe('DOMException', () => {
+  it('has name, message, code, a stack and Error.prototype in its chain', () => {
+    const e = new DOMException('stop', 'AbortError');
+    expect(e.name).toBe('AbortError');
+    expect(e.message).toBe('stop');
+    expect(e.code).toBe(20);
+    expect(e instanceof Error).toBe(true);
+    expect(typeof e.stack).toBe('string');
+    expect(Object.prototype.toString.call(e)).toBe('[object DOMException]');
+    const d = new DOMException();
+    expect([d.name, d.message, d.code]).toEqual(['Error', '', 0]);
+    expect(new DOMException('x', 'DataCloneError').code).toBe(25);
+    expect(DOMException.DATA_CLONE_ERR).toBe(25);
+    expect(() => Object.getOwnPropertyDescriptor(DOMException.prototype, 'name').get.call({})).toThrow(TypeError);
+  });
+});
