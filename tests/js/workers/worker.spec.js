@@ -180,6 +180,72 @@ describe('Worker', () => {
     w.terminate();
   });
 
+  it('carries structured clones: Map, Set, Date, RegExp, BigInt, typed arrays, cycles, -0', async () => {
+    const w = new Worker('./fixtures/types.js');
+    const cyc = { name: 'root' };
+    cyc.self = cyc;
+    const bytes = new Uint8Array([1, 2, 3]);
+    const value = {
+      map: new Map([[1, 'one'], ['k', { deep: [1, 2] }]]), set: new Set(['a', 'b']),
+      date: new Date(86400000), re: /ab+c/gi, big: 2n ** 70n, bytes, view: new DataView(bytes.buffer, 1),
+      cyc, negZero: -0, nan: NaN, holes: [1, , 3], text: 'lone \ud800 surrogate',
+    };
+    w.postMessage(value);
+    const back = (await next(w, 'message')).data.v;
+    expect(back.map instanceof Map).toBe(true);
+    expect([...back.map.keys()]).toEqual([1, 'k']);
+    expect(back.map.get('k')).toEqual({ deep: [1, 2] });
+    expect([...back.set]).toEqual(['a', 'b']);
+    expect(back.date instanceof Date && back.date.getTime() === 86400000).toBe(true);
+    expect(String(back.re)).toBe('/ab+c/gi');
+    expect(back.big).toBe(2n ** 70n);
+    expect(Array.from(back.bytes)).toEqual([1, 2, 3]);
+    expect(back.view.buffer).toBe(back.bytes.buffer);   // views of one buffer still share it
+    expect(back.cyc.self).toBe(back.cyc);
+    expect(Object.is(back.negZero, -0)).toBe(true);
+    expect(Number.isNaN(back.nan)).toBe(true);
+    expect(1 in back.holes).toBe(false);
+    expect(back.holes.length).toBe(3);
+    expect(back.text).toBe('lone \ud800 surrogate');
+    w.terminate();
+  });
+
+  it('transfers an ArrayBuffer: the sender\'s is detached, the worker gets the bytes', async () => {
+    const w = new Worker('./fixtures/types.js');
+    const buf = new Uint8Array([9, 8, 7]).buffer;
+    w.postMessage(buf, [buf]);
+    expect(buf.byteLength).toBe(0);
+    expect(buf.detached).toBe(true);
+    const back = (await next(w, 'message')).data;
+    expect(back.kind).toBe('[object ArrayBuffer]');
+    expect(Array.from(new Uint8Array(back.v))).toEqual([9, 8, 7]);
+    w.terminate();
+  });
+
+  it('refuses what the web refuses, with the web\'s errors, and sends nothing', async () => {
+    const w = new Worker('./fixtures/echo.js');
+    const errorOf = (f) => { try { f(); } catch (e) { return e; } return null; };
+    const fn = errorOf(() => w.postMessage({ f() {} }));
+    expect(fn instanceof DOMException && fn.name === 'DataCloneError' && fn.code === 25).toBe(true);
+    expect(errorOf(() => w.postMessage(Symbol('s'))).name).toBe('DataCloneError');
+    expect(errorOf(() => w.postMessage(new WeakMap())).name).toBe('DataCloneError');
+    expect(errorOf(() => w.postMessage(Promise.resolve())).name).toBe('DataCloneError');
+    expect(errorOf(() => w.postMessage(new java.util.ArrayList())).name).toBe('DataCloneError');
+    expect(errorOf(() => w.postMessage(w)).name).toBe('DataCloneError');
+    const buf = new ArrayBuffer(4);
+    expect(errorOf(() => w.postMessage(buf, [buf, buf])).name).toBe('DataCloneError');   // duplicated
+    expect(buf.byteLength).toBe(4);                                                        // not detached
+    expect(errorOf(() => w.postMessage(1, [{}])).name).toBe('DataCloneError');            // not transferable
+    expect(errorOf(() => w.postMessage(1, [1])) instanceof TypeError).toBe(true);         // not an object
+    const gone = new ArrayBuffer(2);
+    gone.transfer();
+    expect(errorOf(() => w.postMessage(gone)).name).toBe('DataCloneError');               // detached
+    expect(errorOf(() => w.postMessage(1, [gone])).name).toBe('DataCloneError');
+    w.postMessage('still fine');
+    expect((await next(w, 'message')).data.echo).toBe('still fine');
+    w.terminate();
+  });
+
   it('gives the worker self, name, postMessage, close and the event methods', async () => {
     const src = __dirname + '/fixtures/types.js';
     const w = new Worker(src);
