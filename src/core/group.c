@@ -90,7 +90,10 @@ uint64_t strait__group_idle(strait__member *m) {
   strait__group *g = m->group;
   if (!g) return 0;
   pthread_mutex_lock(&g->mu);
-  set_idle_locked(g, m);
+  /* A task queued for it (a message posted before the sender activated
+   * it, group.h) keeps it active: checked under the mutex the sender's
+   * activation takes after queuing. */
+  if (!(m->loop && atomic_load(&m->loop->ntasks) > 0)) set_idle_locked(g, m);
   uint64_t e = g->epoch;
   pthread_mutex_unlock(&g->mu);
   return e;

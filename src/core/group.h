@@ -53,9 +53,10 @@ void strait__group_release(strait__group *g);
 void strait__group_set_loop(strait__member *m, struct strait__loop *loop);
 
 /* m's loop is about to wait with only weak refs, or returns: m counts as
- * idle. Returns the group's epoch to pass to strait__group_resume. When m
- * was the last active member, quiescence: the epoch moves on and every
- * member's loop is woken. */
+ * idle, unless a task is queued on its loop (a message whose sender has
+ * not activated it yet). Returns the group's epoch to pass to
+ * strait__group_resume. When m was the last active member, quiescence:
+ * the epoch moves on and every member's loop is woken. */
 uint64_t strait__group_idle(strait__member *m);
 /* m's loop woke up with work: active again, and 1, unless quiescence came
  * since strait__group_idle answered epoch (0: the loop should return; m
@@ -66,8 +67,10 @@ int strait__group_resume(strait__member *m, uint64_t epoch);
 int strait__group_epoch_is(strait__member *m, uint64_t epoch);
 /* m's loop runs (again): active. */
 void strait__group_active(strait__member *m);
-/* A message for m is about to be queued by another member: m is active
- * from now on (no quiescence can pass it by). */
+/* A message for m was queued (strait_post) by another member: m is
+ * active from now on. Queue first, then activate: with strait__group_idle
+ * checking the queue under the same mutex, no quiescence passes a message
+ * by. */
 void strait__group_activate(strait__member *m);
 
 #endif /* STRAIT_GROUP_H */

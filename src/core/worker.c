@@ -354,11 +354,15 @@ static void post_one_locked(channel *ch, int side, msg *m, strait_runtime *from)
     d->gen = pe->gen;   /* a close meanwhile moved it on: the task drops m */
     d->m = m;
     atomic_fetch_add(&ch->refs, 1);
-    if (to->member) strait__group_activate(to->member);
+    /* queued first, then the receiver activated: its loop goes idle only
+     * under the group's mutex and with no task queued (group.c), so the
+     * group cannot go quiet between the two */
     if (strait_post(to, deliver_task, d, delivery_drop) != 0) {
       atomic_fetch_sub(&ch->refs, 1);
       free(d);
       d = NULL;
+    } else if (to->member) {
+      strait__group_activate(to->member);
     }
   }
   if (!d) {
