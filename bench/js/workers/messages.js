@@ -24,7 +24,7 @@
 //                sender made in the worker's heap (direct path)
 //
 // Rounds as everywhere (bench/README.md): n is grown until a round lasts
-// BENCH_JS_ROUND_MS (40), warm-up for BENCH_WORKERS_WARMUP_MS (300) and at
+// BENCH_JS_ROUND_MS (40), warm-up for BENCH_WORKERS_WARMUP_MS (200) and at
 // least two rounds, then the median of BENCH_JS_ROUNDS (5) rounds.
 'use strict';
 const { Worker } = require('worker_threads');
@@ -34,7 +34,7 @@ const payloads = require('./payloads.js');
 const ENGINE = process.argv[2] || 'strait';
 const env = process.env;
 const ROUND_MS = +env.BENCH_JS_ROUND_MS || 40;
-const WARMUP_MS = +env.BENCH_WORKERS_WARMUP_MS || 300;
+const WARMUP_MS = +env.BENCH_WORKERS_WARMUP_MS || 200;
 const ROUNDS = +env.BENCH_JS_ROUNDS || 5;
 const STRAIT = ENGINE.indexOf('strait') === 0;
 
