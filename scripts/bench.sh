@@ -248,21 +248,21 @@ if want workers; then
     skip clone "*" "bench/c/clone_rows.c does not build: $(grep -m1 'error' "$OUT/cc.err" | cut -c1-120)"
   fi
   node_ok=""
-  if command -v "$NODE" >/dev/null 2>&1; then node_ok=1; else skip workers "*.node" "no $NODE"; fi
+  if command -v "$NODE" >/dev/null 2>&1; then node_ok=1; else skip workers_latency "*.node" "no $NODE"; fi
   pass=0
   while [ $pass -lt "${BENCH_WORKERS_PASSES:-1}" ]; do
     pass=$((pass + 1))
     log "workers: messages (strait, pass $pass)"
     if [ -n "$STRAIT" ]; then
       # shellcheck disable=SC2086
-      collect workers "*.strait" "$BIN" bench/js/workers/messages.js strait $WP
+      collect workers_latency "*.strait" "$BIN" bench/js/workers/messages.js strait $WP
     else
-      skip workers "*.strait" "no working $BIN (strait -e 1 failed or hung)"
+      skip workers_latency "*.strait" "no working $BIN (strait -e 1 failed or hung)"
     fi
     if [ -n "$node_ok" ]; then
       log "workers: messages (node $("$NODE" --version 2>/dev/null), pass $pass)"
       # shellcheck disable=SC2086
-      collect workers "*.node" "$NODE" bench/js/workers/messages.js node $WP
+      collect workers_latency "*.node" "$NODE" bench/js/workers/messages.js node $WP
     fi
     if [ -n "$clone_ok" ]; then
       log "workers: bench-clone (pass $pass)"
@@ -273,10 +273,10 @@ if want workers; then
   if [ -n "$STRAIT" ]; then
     for n in $(echo "${BENCH_SCALE_N:-1 $(nproc)}" | tr ' ' '\n' | sort -un); do
       log "workers: scaling, $n worker(s) vs $n process(es)"
-      collect workers "scale_$n.*" bench/js/workers/scale.sh "$BIN" "$n" "${BENCH_SCALE_RUNS:-7}" "$OUT/scale"
+      collect workers_scale "n$n.*" bench/js/workers/scale.sh "$BIN" "$n" "${BENCH_SCALE_RUNS:-7}" "$OUT/scale"
     done
   else
-    skip workers "scale_*" "no working $BIN (strait -e 1 failed or hung)"
+    skip workers_scale "*" "no working $BIN (strait -e 1 failed or hung)"
   fi
 fi
 

@@ -17,7 +17,8 @@
  * Each side is entered for its half (strait_enter / strait_leave), as a
  * thread posting and one receiving would. The rows of one payload take
  * their rounds in turn (round 1 of each, then round 2, ...), so noise hits
- * them alike. n starts at 1 (a 5 MB payload takes tens of ms) and grows
+ * them alike. Descriptions are "column text // row text" (report.awk's
+ * pivot layout). n starts at 1 (a 5 MB payload takes tens of ms) and grows
  * until a round lasts BENCH_ROUND_MS; BENCH_WARMUP (2) warm-up rounds,
  * then the median of BENCH_ROUNDS (7).
  *
@@ -270,7 +271,7 @@ int main(int argc, char **argv)
       char id[128], base[256], d[512];
       snprintf(id, sizeof id, "%s.%s", names[p], rows[r].name);
       if (rows[r].base) snprintf(base, sizeof base, rows[r].base, names[p], names[p]);
-      snprintf(d, sizeof d, "%s: %s", rows[r].what, desc);
+      snprintf(d, sizeof d, "%s // %s", rows[r].what, desc);
       bench_row("clone", id, bench_median(v[r], rounds), rows[r].base ? base : NULL, d);
     }
 

@@ -7,21 +7,24 @@
 //   strait bench/js/workers/messages.js strait [PAYLOAD...]
 //   node   bench/js/workers/messages.js node   [PAYLOAD...]
 //
-// Payloads: payloads.js (all when none is named). For each payload and way:
-//   P.latency.E  one-way latency, per message: from just before the send
-//                (JSON.stringify included) until the worker's handler has
-//                the value (JSON.parse included), timed by process.hrtime()
-//                (a clock shared by the threads); one message in flight,
-//                the worker is idle when it arrives
-//   P.stream.E   a stream of n messages sent back to back, per message:
-//                from the first send until the worker has the n-th value
-//                (1e9 / this = messages per second)
-// E is the engine, or ENGINE_json for the JSON baseline. In strait, for the
-// clone, also what the worker's messageStats() saw over the timed rounds:
-//   P.latency_blocked.strait, P.stream_blocked.strait  ns the receiving
+// Payloads: payloads.js (all when none is named). For each payload P and
+// way E (the engine, or ENGINE_json for the JSON baseline):
+//   workers_latency.P.E  one-way latency, per message: from just before the
+//                send (JSON.stringify included) until the worker's handler
+//                has the value (JSON.parse included), timed by
+//                process.hrtime() (a clock shared by the threads); one
+//                message in flight, the worker idle when it arrives
+//   workers_stream.P.E   a stream of n messages sent back to back, per
+//                message: from the first send until the worker has the n-th
+//                value (1e9 / this = messages per second)
+// In strait, for the clone, also what the worker's messageStats() saw over
+// the timed rounds of each:
+//   workers_paths.P.latency_blocked, .stream_blocked  ns the receiving
 //                thread spent making each message's value (snapshot path)
-//   P.latency_direct.strait, P.stream_direct.strait    % of messages the
+//   workers_paths.P.latency_direct, .stream_direct    % of messages the
 //                sender made in the worker's heap (direct path)
+// Descriptions are "column text // row text" (report.awk's pivot layout:
+// one table row per payload, one column per way).
 //
 // Rounds as everywhere (bench/README.md): n is grown until a round lasts
 // BENCH_JS_ROUND_MS (40), warm-up for BENCH_WORKERS_WARMUP_MS (200) and at
@@ -40,11 +43,11 @@ const STRAIT = ENGINE.indexOf('strait') === 0;
 
 function nowMs() { const t = process.hrtime(); return t[0] * 1e3 + t[1] / 1e6; }
 function clean(s) { return String(s).replace(/[\t\n]/g, ' '); }
-function row(name, value, baselines, desc, unit) {
-  console.log(['row', 'workers', name, value.toFixed(3), baselines || '-', clean(desc),
+function row(group, name, value, baselines, desc, unit) {
+  console.log(['row', group, name, value.toFixed(3), baselines || '-', clean(desc),
                unit || 'ns'].join('\t'));
 }
-function skip(name, why) { console.log(['skip', 'workers', name, clean(why)].join('\t')); }
+function skip(group, name, why) { console.log(['skip', group, name, clean(why)].join('\t')); }
 
 const worker = new Worker(path.join(__dirname, 'messages_worker.js'));
 let waiting = null;
@@ -110,34 +113,35 @@ async function main() {
   for (const p of names) {
     const v = payloads.make(p);
     const what = payloads.describe(p);
-    for (const json of [false, true]) {
-      const e = ENGINE + (json ? '_json' : '');
-      const base = json ? '' : (STRAIT ? `workers.${p}.%s.${ENGINE}_json,workers.${p}.%s.node`
-                                       : `workers.${p}.%s.${ENGINE}_json`);
-      const how = json ? 'postMessage(JSON.stringify(v)), JSON.parse in the worker' : 'postMessage(v)';
-      const kinds = [
-        ['latency', (n) => control({ __ctl: 'lat', json }).then(() => latency(v, json, n)),
-         `one-way latency main -> idle worker, ${how}: ${what} [${e}]`],
-        ['stream', (n) => stream(v, json, n),
-         `per message of a stream main -> worker, ${how}: ${what} [${e}]`],
-      ];
-      for (const [kind, run, desc] of kinds) {
+    const paths = [];    // printed after the payload's other rows (table order)
+    for (const kind of ['latency', 'stream']) {
+      const g = 'workers_' + kind;
+      for (const json of [false, true]) {
+        const e = ENGINE + (json ? '_json' : '');
+        const base = json ? '' : (STRAIT ? `${g}.${p}.${ENGINE}_json,${g}.${p}.node` : `${g}.${p}.${ENGINE}_json`);
+        const how = json ? 'postMessage(JSON.stringify(v)) + JSON.parse in the worker' : 'postMessage(v)';
+        const run = kind === 'latency'
+          ? (n) => control({ __ctl: 'lat', json }).then(() => latency(v, json, n))
+          : (n) => stream(v, json, n);
+        const desc = kind === 'latency' ? `one-way latency main -> idle worker, ${how} [${e}]`
+                                        : `per message of a stream main -> worker, ${how} [${e}]`;
         let r;
         try {
           r = await measure(run);
         } catch (err) {
-          skip(`${p}.${kind}.${e}`, 'threw ' + err);
+          skip(g, `${p}.${e}`, 'threw ' + err);
           continue;
         }
-        row(`${p}.${kind}.${e}`, r.ms * 1e6, base.replace(/%s/g, kind), desc);
+        row(g, `${p}.${e}`, r.ms * 1e6, base, `${desc} // ${what}`);
         if (r.stats && !json && r.stats.msgs > 0) {
-          row(`${p}.${kind}_blocked.${e}`, r.stats.receiverMs * 1e6 / r.stats.msgs, '',
-              `${kind} rows: ns the worker's thread spent making each value (messageStats receiverMs / messages) [${e}]`);
-          row(`${p}.${kind}_direct.${e}`, 100 * r.stats.direct / r.stats.msgs, '',
-              `${kind} rows: messages made in the worker's heap by the sender (direct path; the rest: snapshot path) [${e}]`, '%');
+          paths.push(['workers_paths', `${p}.${kind}_blocked`, r.stats.receiverMs * 1e6 / r.stats.msgs, '',
+              `${kind} rows of ${e}: ns the worker's thread spent making each value (messageStats() receiverMs / messages) // ${what}`]);
+          paths.push(['workers_paths', `${p}.${kind}_direct`, 100 * r.stats.direct / r.stats.msgs, '',
+              `${kind} rows of ${e}: % of messages the sender made in the idle worker's heap (direct path; the rest: snapshot path, made by the worker) // ${what}`, '%']);
         }
       }
     }
+    for (const args of paths) row(...args);
   }
 }
 

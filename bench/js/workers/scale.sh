@@ -7,13 +7,13 @@
 #
 # RUNS runs of each, in turn (workers, processes, workers, ...), so machine
 # noise hits both alike; prints the median of each as rows:
-#   workers.scale_N.workers    span from the first unit's start to the last
+#   workers_scale.nN.workers   span from the first unit's start to the last
 #                              one's end (process.hrtime(), shared by
 #                              threads and processes), one process with N
-#                              workers; baseline scale_N.processes
-#   workers.scale_N.processes  the same span over N processes started
+#                              workers; baseline nN.processes
+#   workers_scale.nN.processes the same span over N processes started
 #                              together
-#   workers.scale_N.workers_wall / processes_wall  the whole wall time,
+#   workers_scale.nN.workers_wall / processes_wall  the whole wall time,
 #                              start-up and exit included
 # A run that fails prints the reason on stderr and exits 1.
 set -u
@@ -65,12 +65,13 @@ done
 med() { sort -g -k"$2","$2" "$1" | awk -v c="$2" -v f="$3" '{ v[NR] = $c }
   END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f\n", m * f }'; }
 
-unit="fib(27) + sort of 200k numbers"
-printf 'row\tworkers\tscale_%s.workers\t%s\tworkers.scale_%s.processes\t%s\tns\n' "$N" "$(med "$TMP/w.txt" 1 1e6)" "$N" \
-  "$N workers of one strait process, each running $unit at once: first start to last end"
-printf 'row\tworkers\tscale_%s.processes\t%s\t-\t%s\tns\n' "$N" "$(med "$TMP/p.txt" 1 1e6)" \
-  "$N strait processes started together, each running $unit: first start to last end"
-printf 'row\tworkers\tscale_%s.workers_wall\t%s\tworkers.scale_%s.processes_wall\t%s\tns\n' "$N" "$(med "$TMP/w.txt" 2 1e3)" "$N" \
-  "wall time of strait scale.js workers $N (start-up and exit included)"
-printf 'row\tworkers\tscale_%s.processes_wall\t%s\t-\t%s\tns\n' "$N" "$(med "$TMP/p.txt" 2 1e3)" \
-  "wall time of $N strait scale.js task processes started together (start-up and exit included)"
+unit="fib(27) + a sort of 200k numbers"
+g=workers_scale
+printf 'row\t%s\tn%s.workers\t%s\t%s.n%s.processes\tone strait process, N workers each running %s at once: first start to last end // N = %s\tns\n' \
+  "$g" "$N" "$(med "$TMP/w.txt" 1 1e6)" "$g" "$N" "$unit" "$N"
+printf 'row\t%s\tn%s.processes\t%s\t-\tN strait processes started together, each running %s: first start to last end // N = %s\tns\n' \
+  "$g" "$N" "$(med "$TMP/p.txt" 1 1e6)" "$unit" "$N"
+printf 'row\t%s\tn%s.workers_wall\t%s\t%s.n%s.processes_wall\twall time of strait scale.js workers N (start-up and exit included) // N = %s\tns\n' \
+  "$g" "$N" "$(med "$TMP/w.txt" 2 1e3)" "$g" "$N" "$N"
+printf 'row\t%s\tn%s.processes_wall\t%s\t-\twall time of N strait scale.js task processes started together (start-up and exit included) // N = %s\tns\n' \
+  "$g" "$N" "$(med "$TMP/p.txt" 2 1e3)" "$N"
