@@ -82,6 +82,7 @@ if [ -z "${BENCH_NO_MAKE:-}" ]; then
   # the core archive: bench-clone (worker rows) links the clone engine
   extra=""
   want workers && extra="$BUILD/libstraitcore.a"
+  # shellcheck disable=SC2086
   if ! make -k --no-print-directory BUILD="$BUILD" all testing-lib $extra >"$OUT/make.log" 2>&1; then
     log "make all failed (see $OUT/make.log); rows that need the missing parts are skipped"
   fi
@@ -235,18 +236,27 @@ fi
 # passes of (strait, node, bench-clone); the report takes the median.
 if want workers; then
   WP=${BENCH_WORKERS_PAYLOADS:-}
-  export BENCH_JS_ROUND_MS=${BENCH_JS_ROUND_MS:-40} BENCH_JS_ROUNDS=${BENCH_JS_ROUNDS:-5}
-  export BENCH_WORKERS_WARMUP_MS=${BENCH_WORKERS_WARMUP_MS:-200}
+  export BENCH_JS_ROUND_MS="${BENCH_JS_ROUND_MS:-40}" BENCH_JS_ROUNDS="${BENCH_JS_ROUNDS:-5}"
+  export BENCH_WORKERS_WARMUP_MS="${BENCH_WORKERS_WARMUP_MS:-200}"
   clone_ok=""
   if [ ! -f "$BUILD/libstraitcore.a" ]; then
     skip clone "*" "no $BUILD/libstraitcore.a (make $BUILD/libstraitcore.a failed)"
-  # shellcheck disable=SC2086
-  elif $CC $BCFLAGS $JSC_CFLAGS -Iinclude -Isrc/core -o "$OUT/bench-clone" bench/c/clone_rows.c \
-      bench/c/measure.c "$BUILD/libstraitcore.a" $JSC_LIBS -ldl -lm >"$OUT/cc.err" 2>&1; then
-    clone_ok=1
   else
-    skip clone "*" "bench/c/clone_rows.c does not build: $(grep -m1 'error' "$OUT/cc.err" | cut -c1-120)"
+    # shellcheck disable=SC2086
+    if $CC $BCFLAGS $JSC_CFLAGS -Iinclude -Isrc/core -o "$OUT/bench-clone" bench/c/clone_rows.c \
+        bench/c/measure.c "$BUILD/libstraitcore.a" $JSC_LIBS -ldl -lm >"$OUT/cc.err" 2>&1; then
+      clone_ok=1
+    else
+      skip clone "*" "bench/c/clone_rows.c does not build: $(grep -m1 'error' "$OUT/cc.err" | cut -c1-120)"
+    fi
   fi
+  # messages.js prints "done" after its last payload; a run that ended
+  # early with status 0 gets a skip line (collect adds one for other ends)
+  msg_done() {
+    if ! grep -q '^done$' "$OUT/part.out" && [ "$st" -eq 0 ]; then
+      skip workers_latency "*.$1" "messages.js ($1) ended (status 0) before its last payload, after: $(grep '^row' "$OUT/part.out" | tail -n 1 | cut -f2,3 | tr '\t' .)"
+    fi
+  }
   node_ok=""
   if command -v "$NODE" >/dev/null 2>&1; then node_ok=1; else skip workers_latency "*.node" "no $NODE"; fi
   pass=0
@@ -256,6 +266,7 @@ if want workers; then
     if [ -n "$STRAIT" ]; then
       # shellcheck disable=SC2086
       collect workers_latency "*.strait" "$BIN" bench/js/workers/messages.js strait $WP
+      msg_done strait
     else
       skip workers_latency "*.strait" "no working $BIN (strait -e 1 failed or hung)"
     fi
@@ -263,6 +274,7 @@ if want workers; then
       log "workers: messages (node $("$NODE" --version 2>/dev/null), pass $pass)"
       # shellcheck disable=SC2086
       collect workers_latency "*.node" "$NODE" bench/js/workers/messages.js node $WP
+      msg_done node
     fi
     if [ -n "$clone_ok" ]; then
       log "workers: bench-clone (pass $pass)"
