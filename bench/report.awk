@@ -9,12 +9,19 @@
 # A row that appears several times (a program run in several passes) takes
 # the median of its values; repeated skip lines are listed once. A baseline
 # that the run reported as skipped is left out of the ratios.
+#
+# Pivot layout: a group whose every row is named ROW.COLUMN and described
+# "column text // row text" is printed as one table with a line per ROW
+# and a column per COLUMN (in order of first appearance), each cell the
+# value and its ratios (a baseline of the same group and ROW is named by
+# its COLUMN), then the columns' texts as a list. Used by the worker rows,
+# which measure each payload in several ways.
 BEGIN { FS = "\t"; ng = 0; nr = 0; ns = 0 }
 
 $1 == "row" && NF >= 5 {
   id = $2 "." $3
   if (!(id in cnt)) { order[nr++] = id; cnt[id] = 0 }
-  all[id, cnt[id]++] = $4 + 0; grp[id] = $2; base[id] = $5; desc[id] = $6
+  all[id, cnt[id]++] = $4 + 0; grp[id] = $2; base[id] = $5; desc[id] = $6; rname[id] = $3
   unit[id] = (NF >= 7 && $7 != "") ? $7 : "ns"
   if (!($2 in seen)) { seen[$2] = 1; groups[ng++] = $2 }
   next
@@ -70,12 +77,83 @@ function fmt_ratio(v, expr,    parts, k, n, sum, missing) {
   return sprintf("**%.2fx** `%s`", v / sum, expr)
 }
 
+# Ratio text of one baseline expression for a pivot cell: as fmt_ratio,
+# the expression shortened to COLUMN when it is an id of group g and row r.
+function fmt_ratio_short(v, expr, g, r,    t, lbl) {
+  t = fmt_ratio(v, expr)
+  if (t == "" || t ~ /^n\/a/) return t
+  lbl = expr
+  if (index(expr, g "." r ".") == 1 && index(expr, "+") == 0) lbl = substr(expr, length(g "." r ".") + 1)
+  return sprintf("**%.2fx** %s", v / val_of(expr), lbl)
+}
+
+# Sum of the values of the ids in expr ("a+b").
+function val_of(expr,    parts, k, n, sum) {
+  n = split(expr, parts, "+"); sum = 0
+  for (k = 1; k <= n; k++) sum += val[parts[k]]
+  return sum
+}
+
+# Whether group g can be printed as a pivot (see the top of this file).
+function is_pivot(g,    i, id, any) {
+  any = 0
+  for (i = 0; i < nr; i++) {
+    id = order[i]
+    if (grp[id] != g) continue
+    if (index(rname[id], ".") == 0 || index(desc[id], " // ") == 0) return 0
+    any = 1
+  }
+  return any
+}
+
+function pivot(g,    i, id, nm, r, c, nrow, ncol, rows, cols, hasrow, hascol, rdesc, cdesc, cell, k, m, bl, t, line, d) {
+  nrow = 0; ncol = 0
+  for (i = 0; i < nr; i++) {
+    id = order[i]
+    if (grp[id] != g) continue
+    nm = rname[id]
+    c = nm; sub(/^.*\./, "", c)
+    r = substr(nm, 1, length(nm) - length(c) - 1)
+    if (!(r in hasrow)) { hasrow[r] = 1; rows[nrow++] = r; rdesc[r] = desc[id]; sub(/^.* \/\/ /, "", rdesc[r]) }
+    if (!(c in hascol)) { hascol[c] = 1; cols[ncol++] = c; cdesc[c] = desc[id]; sub(/ \/\/ .*$/, "", cdesc[c]) }
+    t = fmt_value(val[id], unit[id])
+    if (base[id] != "-" && base[id] != "") {
+      m = split(base[id], bl, ",")
+      for (k = 1; k <= m; k++) {
+        d = fmt_ratio_short(val[id], bl[k], g, r)
+        if (d != "") t = t "<br>" d
+      }
+    }
+    cell[r, c] = t
+  }
+  printf "\n### %s\n\n", g
+  line = "| row |"
+  for (k = 0; k < ncol; k++) line = line " `" cols[k] "` |"
+  print line " what |"
+  line = "|---|"
+  for (k = 0; k < ncol; k++) line = line "---:|"
+  print line "---|"
+  for (i = 0; i < nrow; i++) {
+    r = rows[i]
+    line = "| `" r "` |"
+    for (k = 0; k < ncol; k++) line = line " " ((r, cols[k]) in cell ? cell[r, cols[k]] : "") " |"
+    d = rdesc[r]; gsub(/\|/, "\\|", d)
+    print line " " d " |"
+  }
+  print ""
+  for (k = 0; k < ncol; k++) {
+    d = cdesc[cols[k]]; gsub(/\|/, "\\|", d)
+    printf "- `%s`: %s\n", cols[k], d
+  }
+}
+
 END {
   for (i = 0; i < nr; i++) val[order[i]] = median(order[i])
   for (g = 0; g < ng; g++) {
     name = groups[g]; any = 0
     for (i = 0; i < nr; i++) if (grp[order[i]] == name) any = 1
     if (!any) continue
+    if (is_pivot(name)) { pivot(name); continue }
     printf "\n### %s\n\n", name
     print "| row | time/op | ratio to baseline | what one op is |"
     print "|---|---:|---|---|"

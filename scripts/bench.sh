@@ -9,7 +9,8 @@
 #
 # Environment:
 #   BUILD           build directory (default build)
-#   BENCH_ONLY      parts to run, from "floor api js startup" (default all);
+#   BENCH_ONLY      parts to run, from "floor api js startup workers" (default
+#                   all);
 #                   a partial run writes only $BUILD/bench/RESULTS.md
 #   BENCH_FILTER    substring: only floor rows whose name contains it
 #   BENCH_ROUND_MS, BENCH_WARMUP, BENCH_ROUNDS    C and Java rounds (40, 2, 7)
@@ -19,6 +20,14 @@
 #   BENCH_JS_GROUPS JS groups to run (bench/js/GROUP.js), default all
 #   BENCH_SPAWN_RUNS, BENCH_SPAWN_WARMUP          start-up runs per pass (5, 2)
 #   BENCH_STARTUP_PASSES                          start-up passes (3)
+#   BENCH_WORKERS_PASSES  passes over strait, node and bench-clone for the
+#                   worker and clone rows (default 1)
+#   BENCH_WORKERS_PAYLOADS  payload names of bench/js/workers/payloads.js
+#                   for those rows (default all)
+#   BENCH_WORKERS_WARMUP_MS  warm-up of each worker message row (200)
+#   BENCH_SCALE_RUNS runs of each scaling measurement (default 7)
+#   BENCH_SCALE_N   worker counts of the scaling rows (default "1 $(nproc)")
+#   NODE            node for the worker rows' Node baseline (default node)
 #   BENCH_TIMEOUT   seconds one benchmark program may run (default 150)
 #   BENCH_API_TIMEOUT  the same for the Java API programs (default 360: the
 #                   codec rows move payloads up to 5 MB through three paths)
@@ -34,7 +43,8 @@ JAVA=$JAVA_HOME/bin/java
 JAVAC=$JAVA_HOME/bin/javac
 CC=${CC:-cc}
 RHINO_JAR=${RHINO_JAR:-/usr/share/java/rhino.jar}
-ONLY=${BENCH_ONLY:-floor api js startup}
+ONLY=${BENCH_ONLY:-floor api js startup workers}
+NODE=${NODE:-node}
 OUT=$BUILD/bench
 BIN=$BUILD/bin/strait
 JARFILE=$BUILD/lib/strait.jar
@@ -69,7 +79,11 @@ mkdir -p "$OUT/classes" "$OUT/api-classes" "$OUT/js"
 
 # ---- build ---------------------------------------------------------------
 if [ -z "${BENCH_NO_MAKE:-}" ]; then
-  if ! make -k --no-print-directory BUILD="$BUILD" all testing-lib >"$OUT/make.log" 2>&1; then
+  # the core archive: bench-clone (worker rows) links the clone engine
+  extra=""
+  want workers && extra="$BUILD/libstraitcore.a"
+  # shellcheck disable=SC2086
+  if ! make -k --no-print-directory BUILD="$BUILD" all testing-lib $extra >"$OUT/make.log" 2>&1; then
     log "make all failed (see $OUT/make.log); rows that need the missing parts are skipped"
   fi
 fi
@@ -214,6 +228,70 @@ if want startup; then
   done
 fi
 
+# ---- workers: messages between threads, the clone engine, scaling ---------
+# bench/js/workers/: messages.js runs under strait and under node (the same
+# file, Node's worker_threads API); bench-clone (bench/c/clone_rows.c)
+# compares the clone engine with the binary value format in one thread;
+# scale.sh compares N workers with N processes. In BENCH_WORKERS_PASSES
+# passes of (strait, node, bench-clone); the report takes the median.
+if want workers; then
+  WP=${BENCH_WORKERS_PAYLOADS:-}
+  export BENCH_JS_ROUND_MS="${BENCH_JS_ROUND_MS:-40}" BENCH_JS_ROUNDS="${BENCH_JS_ROUNDS:-5}"
+  export BENCH_WORKERS_WARMUP_MS="${BENCH_WORKERS_WARMUP_MS:-200}"
+  clone_ok=""
+  if [ ! -f "$BUILD/libstraitcore.a" ]; then
+    skip clone "*" "no $BUILD/libstraitcore.a (make $BUILD/libstraitcore.a failed)"
+  else
+    # shellcheck disable=SC2086
+    if $CC $BCFLAGS $JSC_CFLAGS -Iinclude -Isrc/core -o "$OUT/bench-clone" bench/c/clone_rows.c \
+        bench/c/measure.c "$BUILD/libstraitcore.a" $JSC_LIBS -ldl -lm >"$OUT/cc.err" 2>&1; then
+      clone_ok=1
+    else
+      skip clone "*" "bench/c/clone_rows.c does not build: $(grep -m1 'error' "$OUT/cc.err" | cut -c1-120)"
+    fi
+  fi
+  # messages.js prints "done" after its last payload; a run that ended
+  # early with status 0 gets a skip line (collect adds one for other ends)
+  msg_done() {
+    if ! grep -q '^done$' "$OUT/part.out" && [ "$st" -eq 0 ]; then
+      skip workers_latency "*.$1" "messages.js ($1) ended (status 0) before its last payload, after: $(grep '^row' "$OUT/part.out" | tail -n 1 | cut -f2,3 | tr '\t' .)"
+    fi
+  }
+  node_ok=""
+  if command -v "$NODE" >/dev/null 2>&1; then node_ok=1; else skip workers_latency "*.node" "no $NODE"; fi
+  pass=0
+  while [ $pass -lt "${BENCH_WORKERS_PASSES:-1}" ]; do
+    pass=$((pass + 1))
+    log "workers: messages (strait, pass $pass)"
+    if [ -n "$STRAIT" ]; then
+      # shellcheck disable=SC2086
+      collect workers_latency "*.strait" "$BIN" bench/js/workers/messages.js strait $WP
+      msg_done strait
+    else
+      skip workers_latency "*.strait" "no working $BIN (strait -e 1 failed or hung)"
+    fi
+    if [ -n "$node_ok" ]; then
+      log "workers: messages (node $("$NODE" --version 2>/dev/null), pass $pass)"
+      # shellcheck disable=SC2086
+      collect workers_latency "*.node" "$NODE" bench/js/workers/messages.js node $WP
+      msg_done node
+    fi
+    if [ -n "$clone_ok" ]; then
+      log "workers: bench-clone (pass $pass)"
+      # shellcheck disable=SC2086
+      collect clone "*" "$OUT/bench-clone" bench/js/workers/payloads.js $WP
+    fi
+  done
+  if [ -n "$STRAIT" ]; then
+    for n in $(echo "${BENCH_SCALE_N:-1 $(nproc)}" | tr ' ' '\n' | sort -un); do
+      log "workers: scaling, $n worker(s) vs $n process(es)"
+      collect workers_scale "n$n.*" bench/js/workers/scale.sh "$BIN" "$n" "${BENCH_SCALE_RUNS:-7}" "$OUT/scale"
+    done
+  else
+    skip workers_scale "*" "no working $BIN (strait -e 1 failed or hung)"
+  fi
+fi
+
 # ---- report ----------------------------------------------------------------
 cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')
 mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
@@ -229,6 +307,9 @@ commit=$(git rev-parse --short HEAD 2>/dev/null)
   echo "- Machine: $(nproc) CPUs, ${cpu:-unknown CPU}, ${mem:-? GiB}, Linux $(uname -r)"
   echo "- JavaScriptCore ${jsc_v:-?} (javascriptcoregtk-4.1); JDK: ${jdk_v:-?}; ${rhino_v:-Rhino ?} (\`-opt 9\`)"
   echo "- Each C and Java row is the median of ${BENCH_ROUNDS:-7} timed rounds of at least ${BENCH_ROUND_MS:-40} ms after warm-up; JS rows the median of ${BENCH_JS_ROUNDS:-5} rounds of at least ${BENCH_JS_ROUND_MS:-40} ms after ${BENCH_JS_WARMUP_MS:-500} ms of warm-up (timed inside the script with \`performance.now()\`, \`process.hrtime()\` or, in Rhino, \`java.lang.System.nanoTime()\`), then the median of ${BENCH_JS_PASSES:-3} processes per engine, run in turn; start-up rows the median of ${BENCH_STARTUP_PASSES:-3} passes, each the median wall time of ${BENCH_SPAWN_RUNS:-5} processes; floor rows the median of 2 runs of \`bench-floors\` (before and after the Java API rows)."
+  if want workers; then
+    echo "- Worker and clone rows (\`bench/js/workers/\`, \`bench-clone\`): $("$NODE" --version 2>/dev/null | sed 's/^/Node /') for the \`*.node\` rows (the same script, Node's \`worker_threads\`); message rows the median of ${BENCH_JS_ROUNDS:-5} rounds of at least ${BENCH_JS_ROUND_MS:-40} ms after ${BENCH_WORKERS_WARMUP_MS:-200} ms of warm-up, \`clone.*\` rows of ${BENCH_ROUNDS:-7} rounds, in ${BENCH_WORKERS_PASSES:-1} pass(es) of (strait, node, bench-clone); scaling rows the median of ${BENCH_SCALE_RUNS:-7} interleaved runs on $(nproc) CPUs."
+  fi
   echo "- Ratio = the row's time / the baseline's time (a sum \`a+b\` adds the baselines), all measured in this run: below 1 is faster than the baseline. How to add a row: \`bench/README.md\`."
   awk -f bench/report.awk "$ROWS"
 } >"$OUT/table.md"
