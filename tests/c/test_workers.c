@@ -56,6 +56,30 @@ static void group_quiescence(void) {
   strait__group_leave(&a);
   strait__group_leave(&b);
   strait__group_release(g);
+
+  /* A reply queued on a loop whose sender has not activated it yet (or
+   * that was active when the reply came) keeps that member active: the
+   * other going idle is no quiescence. */
+  g = strait__group_new();
+  strait__member c = {0}, d = {0};
+  strait__loop lc;
+  strait__loop_init(&lc);
+  strait__group_join(g, &c);
+  strait__group_join(g, &d);
+  strait__group_set_loop(&c, &lc);
+  atomic_store(&lc.ntasks, 1);                      /* d's reply is in c's queue */
+  uint64_t ec = strait__group_idle(&c);
+  uint64_t ed = strait__group_idle(&d);
+  T_CHECK(ec == ed);
+  T_CHECK(strait__group_epoch_is(&c, ec));          /* no quiescence */
+  T_EQ_INT(strait__group_resume(&c, ec), 1);
+  atomic_store(&lc.ntasks, 0);
+  ec = strait__group_idle(&c);                      /* now the last one */
+  T_CHECK(!strait__group_epoch_is(&d, ed));
+  strait__group_leave(&c);
+  strait__group_leave(&d);
+  strait__group_release(g);
+  pthread_mutex_destroy(&lc.mu);
 }
 
 typedef struct holder {
