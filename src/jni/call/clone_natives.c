@@ -164,12 +164,12 @@ static void JNICALL n_port_close(JNIEnv *env, jclass cls, jlong port) {
   strait_port_close((strait_port *)(intptr_t)port);
 }
 
-const JNINativeMethod strait__clone_natives[] = {
+const JNINativeMethod strait__clone_port_natives[] = {
     {"cloneInto", "(JJ[JJLjava/lang/Object;)Ljava/lang/Object;", (void *)n_clone_into},
     {"portOpen", "(JLjava/lang/Object;[J)Ljava/lang/Object;", (void *)n_port_open},
     {"portPost", "(J[BI)I", (void *)n_port_post},
     {"portReceive", "(JJ)Ljava/lang/Object;", (void *)n_port_receive},
     {"portClose", "(J)V", (void *)n_port_close},
 };
-const int strait__clone_natives_count =
-    (int)(sizeof strait__clone_natives / sizeof strait__clone_natives[0]);
+const int strait__clone_port_natives_count =
+    (int)(sizeof strait__clone_port_natives / sizeof strait__clone_port_natives[0]);
