@@ -256,7 +256,8 @@ public final class JsRuntime implements AutoCloseable {
          * may reach: applied to lookups, to the classes of objects that
          * reach JS, and to reflection. Under {@link HostAccess#GIVEN} and
          * {@link HostAccess#EXPLICIT} it also enables lookups of the classes
-         * it accepts. Called on the thread running JS.
+         * it accepts. Called on the thread running JS, which may be a
+         * worker's (so it must be thread-safe when workers are allowed).
          */
         public Builder classFilter(Predicate<String> filter) {
             return put("class-filter", Objects.requireNonNull(filter, "class-filter"));
@@ -297,7 +298,13 @@ public final class JsRuntime implements AutoCloseable {
             return put("allow-exit", allow);
         }
 
-        /** Scripts may create Java threads (default: no). */
+        /**
+         * Scripts may create Java threads and start workers ({@code new Worker},
+         * {@code worker_threads}; default: no). Each worker runs on a thread of
+         * its own under this runtime's host access policy (docs/workers.md,
+         * "From Java"); {@link JsRuntime#close()} terminates the workers and
+         * waits for their threads.
+         */
         public Builder allowCreateThread(boolean allow) {
             return put("allow-threads", allow);
         }
