@@ -97,6 +97,8 @@ public final class JsMessagePort implements AutoCloseable {
 
     /** Calls in flight in the low bits; CLOSED (the sign bit) once close() began. */
     private volatile long state;
+    /** The native port (a strait_port*); valid while a count is held. */
+    private final long port;
     private final JsObject jsPort;
     /** Closes the native port once: the last call out after close(), or the Cleaner. */
     private final Cleaner.Cleanable closer;
@@ -121,9 +123,6 @@ public final class JsMessagePort implements AutoCloseable {
         this.jsPort = jsPort;
         this.closer = CLEANER.register(this, new Closer(port));
     }
-
-    /** The native port (a strait_port*); valid while a count is held. */
-    private final long port;
 
     /**
      * The JavaScript end, a {@code MessagePort} of the runtime, to hand to
@@ -190,8 +189,8 @@ public final class JsMessagePort implements AutoCloseable {
         } catch (ArithmeticException e) {
             ms = Long.MAX_VALUE;
         }
-        if (ms == 0 && !timeout.isZero()) ms = 1;
-        return take(ms == 0 ? 0 : ms);
+        if (ms == 0 && !timeout.isZero()) ms = 1;   // a sub-millisecond wait still waits
+        return take(ms);
     }
 
     /** The next message if one is there, else {@link #NO_MESSAGE}; never waits. Throws as {@link #receive()}. */
