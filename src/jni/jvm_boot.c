@@ -259,10 +259,12 @@ out:
   return failed ? -1 : joined;
 }
 
-/* Waits for the script's non-daemon Java threads (see strait_jvm.h). */
-/* Detaches the calling thread (see strait_jvm.h). Any thread. */
+/* Detaches the calling thread (see strait_jvm.h). Any thread. The JVM is
+ * the launcher's or, in an application that loaded the library
+ * (JsRuntime), the one JNI_OnLoad recorded: a worker of an embedded
+ * runtime must leave that JVM too. */
 void strait_jvm_detach_thread(void) {
-  JavaVM *vm = the_vm;
+  JavaVM *vm = the_vm ? the_vm : strait__jvm;
   if (!vm) return;
   JNIEnv *env = NULL;
   if ((*vm)->GetEnv(vm, (void **)&env, STRAIT_JNI_VERSION) != JNI_OK) return;
@@ -270,6 +272,7 @@ void strait_jvm_detach_thread(void) {
   if ((*vm)->DetachCurrentThread(vm) == JNI_OK) strait__tls_env = NULL;
 }
 
+/* Waits for the script's non-daemon Java threads (see strait_jvm.h). */
 int strait_jvm_join_threads(void) {
   if (!the_vm) return 0;
   JNIEnv *env = strait__env();

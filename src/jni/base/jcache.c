@@ -22,6 +22,8 @@ extern const JNINativeMethod strait__codec_natives[];
 extern const int strait__codec_natives_count;
 extern const JNINativeMethod strait__extend_natives[];
 extern const int strait__extend_natives_count;
+extern const JNINativeMethod strait__clone_port_natives[];
+extern const int strait__clone_port_natives_count;
 
 /* Every product native, all on org.strait.internal.Natives. */
 static const struct {
@@ -34,6 +36,7 @@ static const struct {
     {strait__loop_natives, &strait__loop_natives_count},
     {strait__codec_natives, &strait__codec_natives_count},
     {strait__extend_natives, &strait__extend_natives_count},
+    {strait__clone_port_natives, &strait__clone_port_natives_count},
 };
 
 int strait__ids_load(JNIEnv *env, const strait__jid *t, int n) {

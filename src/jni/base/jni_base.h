@@ -206,6 +206,11 @@ typedef struct strait__jrt {
   JSObjectRef ab_detached;  /* getter of ArrayBuffer.prototype.detached */
   /* Frees bridge; called once from the teardown, inside the gate. */
   void (*bridge_free)(struct strait__jrt *jrt, JNIEnv *env);
+  /* Global ref to the org.strait.internal.HostPolicy the workers of this
+   * runtime (and theirs) are attached under, the worker hooks' user data
+   * (call/runtime_natives.c), or NULL. Deleted by the teardown, which runs
+   * after the core freed the runtime's workers. */
+  jobject worker_policy;
 } strait__jrt;
 
 /*

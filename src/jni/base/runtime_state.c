@@ -74,6 +74,8 @@ static void jrt_teardown(strait_runtime *rt, void *data) {
   strait__handles_state_free(jrt, env);
   if (jrt->bridge_free) jrt->bridge_free(jrt, env);
   if (jrt->owner && env) (*env)->DeleteWeakGlobalRef(env, jrt->owner);
+  /* the core freed this runtime's workers (and theirs) before this hook */
+  if (jrt->worker_policy && env) (*env)->DeleteGlobalRef(env, jrt->worker_policy);
   if (jrt->embedded) atomic_fetch_sub_explicit(&live_embedded, 1, memory_order_relaxed);
   free(jrt);
 }

@@ -1,7 +1,8 @@
 /*
  * runtime_natives.c - natives of org.strait.JsRuntime: making and freeing
- * the runtime behind it (its JNI state is base/runtime_state.c), eval, and
- * whether the calling thread is inside it.
+ * the runtime behind it (its JNI state is base/runtime_state.c) with the
+ * hooks that give its workers Java, eval, and whether the calling thread
+ * is inside it.
  *
  * Lifetime rule shared with JsRuntime.java: Java counts the calls in flight
  * and a close flag in one word; a native of a runtime is only called while
@@ -40,6 +41,37 @@ static int java_thread_interrupted(void *ud) {
     return 0;
   }
   return r ? 1 : 0;
+}
+
+/* The worker hooks of an embedded runtime that may create threads
+ * (strait_set_worker_hooks): each worker's runtime gets the Java bridge
+ * under the parent's HostPolicy (ud: the global ref the parent's jrt owns,
+ * shared by the whole tree of workers), and its thread leaves the JVM when
+ * it ends. Worker's thread, inside its gate: the thread is attached to the
+ * JVM here (strait__env, as a daemon); its local refs live in a frame
+ * popped before the script runs, since a native thread has no Java frame
+ * that would release them. */
+static int worker_init(void *ud, strait_runtime *worker, JSValueRef *exception) {
+  JNIEnv *env = strait__env();
+  if (!env) return STRAIT_ENOMEM;
+  if ((*env)->PushLocalFrame(env, 64) != 0) {
+    (*env)->ExceptionClear(env);
+    return STRAIT_ENOMEM;
+  }
+  int rc = strait__java_attach_policy(env, worker, (jobject)ud, exception);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    if (rc == 0) rc = STRAIT_EJAVA;
+  }
+  (*env)->PopLocalFrame(env, NULL);
+  return rc;
+}
+
+/* A worker's thread ends (after its runtime was freed): it leaves the JVM
+ * if it joined it. */
+static void worker_fini(void *ud) {
+  (void)ud;
+  strait_jvm_detach_thread();
 }
 
 /* argv (a String[], may be null) as malloc'd UTF-8 strings in *out (n in
@@ -159,6 +191,18 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner, jobje
     rc = strait__java_attach_policy(env, rt, policy, &exc);
     if (rc == STRAIT_EJS) strait__throw_js(env, rt, exc);
     else if (rc) strait__throw_status(env, rc, "JsRuntime.create: attaching the Java bridge");
+    /* workers (allowCreateThread; the core refuses them otherwise) get the
+     * bridge under this very policy */
+    if (rc == 0 && !(deny & STRAIT_DENY_WORKERS) && policy) {
+      jrt->worker_policy = (*env)->NewGlobalRef(env, policy);
+      if (!jrt->worker_policy) {
+        rc = STRAIT_ENOMEM;
+        strait__throw_status(env, rc, "JsRuntime.create");
+      } else {
+        strait_worker_hooks h = {.init = worker_init, .fini = worker_fini, .ud = jrt->worker_policy};
+        strait_set_worker_hooks(rt, &h);
+      }
+    }
     strait_leave(rt);
   } else {
     strait__throw_status(env, rc, "JsRuntime.create");

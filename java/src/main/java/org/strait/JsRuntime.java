@@ -256,7 +256,8 @@ public final class JsRuntime implements AutoCloseable {
          * may reach: applied to lookups, to the classes of objects that
          * reach JS, and to reflection. Under {@link HostAccess#GIVEN} and
          * {@link HostAccess#EXPLICIT} it also enables lookups of the classes
-         * it accepts. Called on the thread running JS.
+         * it accepts. Called on the thread running JS, which may be a
+         * worker's (so it must be thread-safe when workers are allowed).
          */
         public Builder classFilter(Predicate<String> filter) {
             return put("class-filter", Objects.requireNonNull(filter, "class-filter"));
@@ -297,7 +298,13 @@ public final class JsRuntime implements AutoCloseable {
             return put("allow-exit", allow);
         }
 
-        /** Scripts may create Java threads (default: no). */
+        /**
+         * Scripts may create Java threads and start workers ({@code new Worker},
+         * {@code worker_threads}; default: no). Each worker runs on a thread of
+         * its own under this runtime's host access policy (docs/workers.md,
+         * "From Java"); {@link JsRuntime#close()} terminates the workers and
+         * waits for their threads.
+         */
         public Builder allowCreateThread(boolean allow) {
             return put("allow-threads", allow);
         }
@@ -398,6 +405,97 @@ public final class JsRuntime implements AutoCloseable {
     /** Keeps the event loop alive until the returned handle is closed. */
     public AutoCloseable keepAlive() {
         return RuntimeInterop.keepAlive(this);
+    }
+
+    // ---- values between runtimes (docs/workers.md, "From Java") ----------
+
+    /**
+     * The structured clone of value made in this runtime: what
+     * {@code postMessage} would deliver, and the web's
+     * {@code structuredClone(value, { transfer })} when value is of this
+     * runtime (docs/clone.md: objects, arrays, Map, Set, Date, RegExp,
+     * ArrayBuffers and typed arrays, errors, primitive wrappers; sharing and
+     * cycles are kept). value may belong to any runtime (its JS heap is
+     * read in its own runtime, the copy is made in this one); the values in
+     * transfer (ArrayBuffers, MessagePorts of value's runtime) move instead
+     * of being copied: afterwards they are detached (an ArrayBuffer of
+     * length 0, a dead port) where they were, and the copy holds them. A
+     * MessagePort moves only this way: listed in transfer (a port of
+     * {@link #openMessagePort()} or of a {@code MessageChannel} becomes a
+     * port of this runtime, still entangled with its other end). Any
+     * thread; the thread is inside value's runtime, then inside this one
+     * (not both at once unless it already was inside value's).
+     *
+     * @param transfer values of value's runtime to move (may be empty)
+     * @return a new handle of this runtime (a JsObject, JsArray, ...)
+     * @throws JsException with name {@code DataCloneError} when value holds
+     *     something that cannot be cloned (a function, a symbol, a Java
+     *     object) or transfer lists a value twice or one that cannot move;
+     *     nothing was detached then; or what a getter threw
+     * @throws IllegalArgumentException a transfer value of another runtime
+     *     than value's
+     * @throws IllegalStateException this runtime or value's was closed, or a
+     *     handle was released
+     */
+    public JsValue structuredClone(JsValue value, JsValue... transfer) {
+        Objects.requireNonNull(value, "value");
+        JsValue[] moved = transfer == null ? new JsValue[0] : transfer.clone();
+        JsRuntime src = value.runtime();
+        for (JsValue t : moved) {
+            Objects.requireNonNull(t, "transfer value");
+            if (t.runtime() != src)
+                throw new IllegalArgumentException("structuredClone: a transfer value must be of the runtime of"
+                        + " the value (a " + t.getClass().getSimpleName() + " of another runtime)");
+        }
+        value.enterUse();
+        int held = 0;
+        try {
+            long[] handles = new long[moved.length];
+            for (; held < moved.length; held++) {
+                moved[held].acquire();
+                handles[held] = moved[held].handle;
+            }
+            enter();
+            try {
+                if (releasePending) drainReleases();
+                Object r = Natives.cloneInto(src.peer, value.handle, handles.length == 0 ? null : handles, peer, this);
+                if (!(r instanceof JsValue))
+                    throw new IllegalStateException("structuredClone: the copy is not an object (" + r + ")");
+                return (JsValue) r;
+            } finally {
+                leave();
+            }
+        } finally {
+            for (int i = 0; i < held; i++) moved[i].release();
+            value.leaveUse(src);
+        }
+    }
+
+    /**
+     * Opens a message channel between Java and this runtime: the returned
+     * {@link JsMessagePort} is the Java end, and its
+     * {@link JsMessagePort#jsPort()} the JS end (a {@code MessagePort}) to
+     * hand to the script, e.g. {@code rt.setGlobal("port", p.jsPort())}.
+     * Messages reach the script when the runtime's event loop runs
+     * ({@link #runLoop()}). Close the port when done; closing the runtime
+     * closes the channel (a receive then throws). Any thread.
+     *
+     * @throws IllegalStateException the runtime is closed
+     */
+    public JsMessagePort openMessagePort() {
+        enter();
+        try {
+            if (releasePending) drainReleases();
+            long[] out = new long[1];
+            Object js = Natives.portOpen(peer, this, out);
+            if (!(js instanceof JsObject)) {
+                if (out[0] != 0) Natives.portClose(out[0]);
+                throw new IllegalStateException("openMessagePort: the engine gave no MessagePort (" + js + ")");
+            }
+            return new JsMessagePort(out[0], (JsObject) js);
+        } finally {
+            leave();
+        }
     }
 
     /**

@@ -191,4 +191,39 @@ public final class Natives {
 
     /** The runtime's ObjectTable, or null when the Java bridge is not attached. */
     public static native ObjectTable objectTable(long peer);
+
+    // ---- values between runtimes, message ports (docs/workers.md) ----------
+
+    /**
+     * The structured clone of the value of {@code handle} (of
+     * {@code srcPeer}'s runtime) made in {@code dstPeer}'s runtime, with the
+     * values of {@code transfer} (handles of the source, may be null) moved
+     * instead of copied; converted as {@link #eval} converts results, handles
+     * owned by {@code dstOwner}. The caller holds both runtimes' counts and a
+     * use of every handle. Throws JsException (a DataCloneError...).
+     */
+    public static native Object cloneInto(long srcPeer, long handle, long[] transfer, long dstPeer,
+                                          Object dstOwner);
+
+    /**
+     * Opens a channel between Java and the runtime: stores the Java end (a
+     * {@code strait_port*}) in {@code out[0]} and returns the runtime's end,
+     * a JS MessagePort, as a handle of {@code owner}.
+     */
+    public static native Object portOpen(long peer, Object owner, long[] out);
+
+    /** Posts {@code bytes[0..len)} (one value in the value format); 0 or a negative status. Any thread. */
+    public static native int portPost(long port, byte[] bytes, int len);
+
+    /**
+     * The next message the MessagePort posted, waiting up to
+     * {@code timeoutMs} (0: no wait): its value-format bytes as a
+     * {@code byte[]}, a {@code String} (why it has no value-format form; the
+     * message is consumed), or an {@code Integer} status (timed out, closed).
+     * Any thread; never enters a runtime.
+     */
+    public static native Object portReceive(long port, long timeoutMs);
+
+    /** Closes the channel and frees the Java end; once, with no call on it in flight. */
+    public static native void portClose(long port);
 }
