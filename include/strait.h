@@ -585,14 +585,15 @@ STRAIT_API void strait_clone_free(strait_clone *c);
 /*
  * One end of a message channel held by the embedder, whose other end is a
  * MessagePort of a runtime. Thread-safe; one owner frees it with
- * strait_port_close().
+ * strait_port_free().
  */
 typedef struct strait_port strait_port;
 
 /*
  * Makes a channel: *js_port (not protected) is a MessagePort of rt whose
  * messages go to *out, and what *out posts arrives there (once the script
- * started the port: onmessage, start(), on('message')). Inside rt's gate.
+ * started the port: onmessage, start(), on('message')). *out is freed with
+ * strait_port_free(). Inside rt's gate.
  */
 STRAIT_API int strait_port_open(strait_runtime *rt, strait_port **out, JSValueRef *js_port);
 /*
@@ -611,11 +612,16 @@ STRAIT_API int strait_port_post(strait_port *p, const uint8_t *buf, size_t len);
  */
 STRAIT_API int strait_port_receive(strait_port *p, long timeout_ms, strait_buffer *out,
                                    strait_value_error *err);
-/* Closes the channel (the MessagePort gets a close event) and releases p:
- * a strait_port_receive() or strait_port_post() in progress on another
- * thread returns (STRAIT_ECLOSED) and frees what is left; p must not be
- * used by calls that start after this one. Any thread; once. */
+/* Closes the channel (the MessagePort gets a close event) and wakes a
+ * strait_port_receive() waiting on another thread (STRAIT_ECLOSED once no
+ * message is left); p stays valid: later posts and receives answer
+ * STRAIT_ECLOSED. Idempotent. Any thread, also while other calls on p are
+ * in progress. */
 STRAIT_API void strait_port_close(strait_port *p);
+/* Closes p (as strait_port_close) and releases it: its memory goes when
+ * the calls in progress on other threads have returned. Any thread; once;
+ * no call on p may start after it. */
+STRAIT_API void strait_port_free(strait_port *p);
 
 #ifdef __cplusplus
 }

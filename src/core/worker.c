@@ -1304,7 +1304,13 @@ int strait_port_receive(strait_port *p, long timeout_ms, strait_buffer *out, str
 /* Closes the embedder's end (see strait.h). Any thread. */
 void strait_port_close(strait_port *p) {
   pthread_mutex_lock(&p->ch->mu);
-  close_pair_locked(p->ch, 0, NULL);
+  if (!p->ch->end[0].closed) close_pair_locked(p->ch, 0, NULL);
   pthread_mutex_unlock(&p->ch->mu);
+}
+
+/* Closes and releases the embedder's end (see strait.h). Any thread. */
+void strait_port_free(strait_port *p) {
+  if (!p) return;
+  strait_port_close(p);
   port_release(p);
 }

@@ -295,7 +295,9 @@ static void embedder_port(void) {
   T_EQ_INT(r.rc, STRAIT_ECLOSED);
   strait_buffer_free(&r.out);
   T_EQ_INT(strait_port_post(p, (const uint8_t *)"x", 1), STRAIT_ECLOSED);
-  strait_port_close(p);
+  strait_port_close(p);   /* idempotent, p still valid */
+  T_EQ_INT(strait_port_receive(p, 0, &b, &err), STRAIT_ECLOSED);
+  strait_port_free(p);
   strait_runtime_free(rt);
   tcap_free(&c);
 }

@@ -103,7 +103,7 @@ static jobject JNICALL n_port_open(JNIEnv *env, jclass cls, jlong peer, jobject 
     jlong v = (jlong)(intptr_t)p;
     if (r) (*env)->SetLongArrayRegion(env, out, 0, 1, &v);
     if (!r || (*env)->ExceptionCheck(env)) {
-      strait_port_close(p);
+      strait_port_free(p);
       r = NULL;
     }
   } else {
@@ -158,10 +158,16 @@ static jobject JNICALL n_port_receive(JNIEnv *env, jclass cls, jlong port, jlong
 }
 
 /* Natives.portClose(port): closes the channel (the MessagePort gets a
- * close event) and frees the Java end. Once, with no call on port in
- * flight. Any thread. */
+ * close event) and wakes a receive in flight; the port stays valid.
+ * Idempotent. Any thread, also while other calls are in flight. */
 static void JNICALL n_port_close(JNIEnv *env, jclass cls, jlong port) {
   strait_port_close((strait_port *)(intptr_t)port);
+}
+
+/* Natives.portFree(port): closes and frees the Java end. Once, with no
+ * call on port starting after it. Any thread. */
+static void JNICALL n_port_free(JNIEnv *env, jclass cls, jlong port) {
+  strait_port_free((strait_port *)(intptr_t)port);
 }
 
 const JNINativeMethod strait__clone_port_natives[] = {
@@ -170,6 +176,7 @@ const JNINativeMethod strait__clone_port_natives[] = {
     {"portPost", "(J[BI)I", (void *)n_port_post},
     {"portReceive", "(JJ)Ljava/lang/Object;", (void *)n_port_receive},
     {"portClose", "(J)V", (void *)n_port_close},
+    {"portFree", "(J)V", (void *)n_port_free},
 };
 const int strait__clone_port_natives_count =
     (int)(sizeof strait__clone_port_natives / sizeof strait__clone_port_natives[0]);

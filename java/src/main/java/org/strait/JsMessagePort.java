@@ -50,8 +50,8 @@ import java.util.Objects;
  *
  * <p><b>End.</b> {@link #close()} (idempotent) closes the channel: the JS
  * port gets a {@code close} event, and a receive waiting on another thread
- * throws {@code IllegalStateException("message port closed")} (within about
- * 50 ms; the JS port is closed by then). Every later use of this object
+ * throws {@code IllegalStateException("message port closed")} at once (the JS
+ * port is closed by then). Every later use of this object
  * throws the same. When the other end closed (JS {@code port.close()}, its
  * runtime closed), {@link #post} returns false and a receive throws that
  * exception once the messages already sent were taken. A JsMessagePort that
@@ -76,10 +76,9 @@ public final class JsMessagePort implements AutoCloseable {
     /** Status codes of include/strait.h the natives give back. */
     private static final int ENOMEM = -2, ECLOSED = -4, ETIMEDOUT = -16;
     /**
-     * The longest one native wait lasts. A blocked receive comes back this
-     * often to see whether close() was called: the engine's
-     * strait_port_close frees the port at once, so it may only run once no
-     * call is inside (or about to enter) the native port.
+     * The longest one native wait lasts: a blocked receive comes back this
+     * often to see whether its thread was interrupted (close() wakes it at
+     * once: strait_port_close).
      */
     private static final long SLICE_MS = 50;
 
@@ -100,10 +99,10 @@ public final class JsMessagePort implements AutoCloseable {
     /** The native port (a strait_port*); valid while a count is held. */
     private final long port;
     private final JsObject jsPort;
-    /** Closes the native port once: the last call out after close(), or the Cleaner. */
+    /** Frees the native port once: the last call out after close(), or the Cleaner. */
     private final Cleaner.Cleanable closer;
 
-    /** The native close, which must not refer to the JsMessagePort. */
+    /** The native free (which closes first), and must not refer to the JsMessagePort. */
     private static final class Closer implements Runnable {
         private final long port;
 
@@ -113,7 +112,7 @@ public final class JsMessagePort implements AutoCloseable {
 
         @Override
         public void run() {
-            Natives.portClose(port);
+            Natives.portFree(port);
         }
     }
 
@@ -244,8 +243,8 @@ public final class JsMessagePort implements AutoCloseable {
 
     /**
      * Closes the channel (see the class comment). Idempotent; never waits: a
-     * receive in progress on another thread ends within about 50 ms, and the
-     * native end is freed when it did.
+     * receive in progress on another thread ends at once, and the native end
+     * is freed when the last call in progress has returned.
      */
     @Override
     public void close() {
@@ -253,8 +252,12 @@ public final class JsMessagePort implements AutoCloseable {
         do {
             s = state;
             if (s < 0) return;
-        } while (!STATE.compareAndSet(this, s, s | CLOSED));
-        if (s == 0) closer.clean();
+        } while (!STATE.compareAndSet(this, s, (s + 1) | CLOSED));   // a count of its own
+        try {
+            Natives.portClose(port);   // wakes a receive in flight; the port stays valid
+        } finally {
+            leave();                   // the last one out frees it
+        }
     }
 
     @Override

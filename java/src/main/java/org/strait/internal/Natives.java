@@ -224,6 +224,8 @@ public final class Natives {
      */
     public static native Object portReceive(long port, long timeoutMs);
 
-    /** Closes the channel and frees the Java end; once, with no call on it in flight. */
+    /** Closes the channel and wakes a receive in flight; the port stays valid (strait_port_close). Idempotent, any time. */
     public static native void portClose(long port);
+    /** Closes and frees a JsMessagePort's native end (strait_port_free); once, no call after. */
+    public static native void portFree(long port);
 }
