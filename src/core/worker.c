@@ -117,6 +117,7 @@ typedef struct strait__workers {
   worker_rec *self;              /* the worker this runtime is, or NULL */
   strait_worker_hooks hooks;
   strait__clone_hooks clone_hooks;
+  JSObjectRef deliver;           /* internal.portDeliver, protected; NULL until used */
   /* message statistics (messageStats()): deliveries to this runtime */
   double n_direct, n_snapshot, ns_sender, ns_receiver;
 } strait__workers;
@@ -450,7 +451,16 @@ static void dispatch(strait_runtime *rt, double id, msg *m, JSValueRef value) {
   JSValueRef args[4] = {JSValueMakeNumber(ctx, id), JSValueMakeNumber(ctx, m->kind),
                         value ? value : JSValueMakeUndefined(ctx), info};
   JSValueRef exc = NULL;
-  strait__call_method(ctx, rt->internal, "portDeliver", 4, args, &exc);
+  strait__workers *ws = rt->workers;
+  if (ws && !ws->deliver) {
+    JSValueRef f = strait_get_property(ctx, rt->internal, "portDeliver");
+    if (f && JSValueIsObject(ctx, f) && JSObjectIsFunction(ctx, (JSObjectRef)f)) {
+      ws->deliver = (JSObjectRef)f;
+      JSValueProtect(ctx, f);
+    }
+  }
+  if (ws && ws->deliver) JSObjectCallAsFunction(ctx, ws->deliver, NULL, 4, args, &exc);
+  else strait__call_method(ctx, rt->internal, "portDeliver", 4, args, &exc);
   if (exc) strait__set_uncaught(rt, exc);
 }
 
@@ -1162,6 +1172,7 @@ void strait__workers_free(strait_runtime *rt) {
     }
   }
   free(ws->buckets);
+  if (ws->deliver) JSValueUnprotect(rt->ctx, ws->deliver);
   rt->clone_hooks = NULL;
   rt->workers = NULL;
   free(ws);

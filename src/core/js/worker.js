@@ -111,7 +111,7 @@
     if (!l || l.length === 0) return false;
     if (event.target === null) event.target = t;
     event.currentTarget = t;
-    const list = call(arraySlice, l, []);
+    const list = l.length === 1 ? l : call(arraySlice, l, []);
     for (let i = 0; i < list.length && !event[STOP]; i++) {
       const e = list[i];
       if (e.once) removeListener(t, event.type, e.fn, e.raw);
@@ -120,6 +120,20 @@
       else call(e.fn.handleEvent, e.fn, [event]);
     }
     return true;
+  }
+  // A message to t: a MessageEvent only when a listener takes events (the
+  // web's); Node's .on('message') listeners take the value.
+  function dispatchMessage(t, type, value) {
+    const m = t[LISTENERS];
+    const l = m && call(mapGet, m, [type]);
+    if (!l || l.length === 0) return false;
+    if (l.length === 1 && l[0].raw) {
+      const e = l[0];
+      if (e.once) removeListener(t, type, e.fn, true);
+      call(e.fn, t, [value]);
+      return true;
+    }
+    return dispatch(t, new MessageEvent(type, { data: value }), [value]);
   }
   class EventTarget {
     addEventListener(type, fn, options) {
@@ -253,8 +267,8 @@
   // What a port's messages become: an event for addEventListener/on<type>,
   // the value for .on().
   function portDeliver(p, kind, value) {
-    if (kind === 0) dispatch(p, new MessageEvent('message', { data: value }), [value]);
-    else if (kind === 1) dispatch(p, new MessageEvent('messageerror', { data: value }), [value]);
+    if (kind === 0) dispatchMessage(p, 'message', value);
+    else if (kind === 1) dispatchMessage(p, 'messageerror', value);
     else if (kind === 4) {
       const id = getId(p);
       if (id) { setId(p, 0); delById(id); }
@@ -320,8 +334,7 @@
     const st = w[WORKER];
     const node = w instanceof NodeWorker;
     if (kind === 0 || kind === 1) {
-      const type = kind === 0 ? 'message' : 'messageerror';
-      dispatch(w, new MessageEvent(type, { data: value }), [value]);
+      dispatchMessage(w, kind === 0 ? 'message' : 'messageerror', value);
     } else if (kind === 2) {
       let err = value;
       if (!(err instanceof ErrorC)) {
@@ -425,8 +438,8 @@
     setById(id, { port, deliver(p, kind, value) {
       if (kind === 0 || kind === 1) {
         const type = kind === 0 ? 'message' : 'messageerror';
-        dispatch(g, new MessageEvent(type, { data: value }), [value]);
-        dispatch(port, new MessageEvent(type, { data: value }), [value]);
+        dispatchMessage(g, type, value);
+        dispatchMessage(port, type, value);
       }
     } });
     defineProperty(g, 'onListeners', { enumerable: false });
