@@ -185,6 +185,61 @@ nomem:
   return oom(ctx, exception);
 }
 
+/* The capture with no transfer list: one call (captureCopy) serializes
+ * and copies the buffers (nothing is detached, so nothing must be
+ * allocated first). Inside the gate. */
+static int capture_simple(strait_runtime *rt, JSObjectRef api, JSValueRef value, const strait__clone_hooks *hooks,
+                          strait__clone **out, JSValueRef *exception) {
+  JSContextRef ctx = rt->ctx;
+  JSValueRef exc = NULL;
+  JSValueRef r = call_api(ctx, api, "captureCopy", 1, &value, &exc);
+  if (!r || !JSValueIsObject(ctx, r)) {
+    *exception = exc;
+    return STRAIT_EJS;
+  }
+  JSObjectRef ro = (JSObjectRef)r;
+  JSValueRef tv = at(ctx, ro, 0), bv = at(ctx, ro, 4);
+  size_t nt = (size_t)JSValueToNumber(ctx, at(ctx, ro, 1), NULL);
+  size_t ns = (size_t)JSValueToNumber(ctx, at(ctx, ro, 2), NULL);
+  if (!JSValueIsObject(ctx, tv) || !JSValueIsObject(ctx, bv)) {
+    *exception = strait_make_error(ctx, "Error", "structured clone: bad serializer result");
+    return STRAIT_EJS;
+  }
+  JSObjectRef bufs = (JSObjectRef)bv;
+  size_t nbuf = length_of(ctx, bufs);
+  strait__clone *c = calloc(1, sizeof *c);
+  if (!c) return oom(ctx, exception);
+  c->nt = nt;
+  c->ns = ns;
+  c->hooks = hooks;
+  c->tok = malloc((nt + ns) * sizeof(double) + 8);
+  c->bufs = calloc(nbuf + 1, sizeof *c->bufs);
+  if (!c->tok || !c->bufs) goto nomem;
+  /* first: the token array is reused by the next clone */
+  const void *tp = JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)tv, NULL);
+  if (!tp) goto nomem;
+  memcpy(c->tok, tp, (nt + ns) * sizeof(double));
+  if (ns) {
+    c->str = JSValueToStringCopy(ctx, at(ctx, ro, 3), &exc);
+    if (!c->str) goto nomem;
+  }
+  c->nbuf = nbuf;
+  for (size_t i = 0; i < nbuf; i++) {
+    JSValueRef b = at(ctx, bufs, i);  /* a copy (slice) the serializer made */
+    const void *p = JSValueIsObject(ctx, b) ? JSObjectGetArrayBufferBytesPtr(ctx, (JSObjectRef)b, NULL) : NULL;
+    size_t len = p ? JSObjectGetArrayBufferByteLength(ctx, (JSObjectRef)b, NULL) : 0;
+    c->bufs[i].len = len;
+    c->bufs[i].data = malloc(len ? len : 1);
+    if (!c->bufs[i].data) goto nomem;
+    if (len) memcpy(c->bufs[i].data, p, len);
+  }
+  *out = c;
+  return 0;
+nomem:
+  strait__clone_free(c);
+  return oom(ctx, exception);
+}
+
 int strait__clone_capture(strait_runtime *rt, JSValueRef value, JSValueRef transfer,
                           const strait__clone_hooks *hooks, strait__clone **out, JSValueRef *exception) {
   JSContextRef ctx = rt->ctx;
@@ -197,7 +252,9 @@ int strait__clone_capture(strait_runtime *rt, JSValueRef value, JSValueRef trans
     *exception = strait_make_error(ctx, "Error", "structured clone is not installed in this runtime");
     return STRAIT_EJS;
   }
-  JSValueRef t = transfer ? transfer : JSValueMakeUndefined(ctx);
+  if (!transfer || JSValueIsUndefined(ctx, transfer))
+    return capture_simple(rt, api, value, hooks, out, exception);
+  JSValueRef t = transfer;
   JSValueRef pr = call_api(ctx, api, "prepTransfer", 1, &t, exception);
   if (!pr || !JSValueIsObject(ctx, pr)) return STRAIT_EJS;
   JSValueRef abs = at(ctx, (JSObjectRef)pr, 0), hosts = at(ctx, (JSObjectRef)pr, 1);
@@ -254,7 +311,7 @@ int strait__clone_materialize(strait_runtime *rt, strait__clone *c, JSValueRef *
     c->bufs[i].data = NULL;  /* the ArrayBuffer owns it now */
     items[i] = b;
   }
-  JSObjectRef bufs = JSObjectMakeArray(ctx, c->nbuf, c->nbuf ? items : NULL, exception);
+  JSValueRef bufs = c->nbuf ? JSObjectMakeArray(ctx, c->nbuf, items, exception) : JSValueMakeUndefined(ctx);
   if (!bufs) {
     free(items);
     return STRAIT_EJS;
@@ -273,7 +330,7 @@ int strait__clone_materialize(strait_runtime *rt, strait__clone *c, JSValueRef *
     }
     items[i] = o;
   }
-  JSObjectRef hosts = JSObjectMakeArray(ctx, c->nhost, c->nhost ? items : NULL, exception);
+  JSValueRef hosts = c->nhost ? JSObjectMakeArray(ctx, c->nhost, items, exception) : JSValueMakeUndefined(ctx);
   free(items);
   if (!hosts) return STRAIT_EJS;
   JSValueRef args[6] = {tok, JSValueMakeNumber(ctx, (double)c->nt), JSValueMakeNumber(ctx, (double)c->ns),

@@ -247,8 +247,19 @@
    * indexes come first), hosts: host transferables (token indexes).
    * Returns {t, nt, s, ns, bufs}; throws DataCloneError or what a getter
    * threw. */
+  /* The token array of the last clone, taken by the next (null while one
+   * is in use: a getter's nested clone makes its own), so a clone writes
+   * into memory already mapped instead of growing a new array from 256
+   * tokens (each growth a zeroed allocation: page faults, memset). Kept
+   * up to SPARE_MAX tokens. */
+  const SPARE_MAX = 1 << 20;
+  let spareT = null;
+  function giveBack(T) { if (T.length <= SPARE_MAX) spareT = T; }
   function serialize(root, abs, hosts) {
-    let T = new Float64ArrayC(256), cap = 256, n = 0;
+    let T = spareT, cap, n = 0;
+    spareT = null;
+    if (T === null) T = new Float64ArrayC(256);
+    cap = T.length;
     const S = [];
     let ns = 0;
     const ids = new SafeMap(), bufs = [], bufIds = new SafeMap(), hostIds = new SafeMap();
@@ -619,7 +630,9 @@
     checkBuffers(bufs);
     for (let i = abs.length; i < bufs.length; i++) out[i] = abSlice(bufs[i], 0);
     for (let i = 0; i < abs.length; i++) out[i] = abTransfer(abs[i]);
-    return deserialize(r.t, r.nt, r.s, out, NONE);
+    const res = deserialize(r.t, r.nt, r.s, out, NONE);
+    giveBack(r.t);
+    return res;
   }
   defineProp(globalThis, 'structuredClone', { value: structuredClone, writable: true, configurable: true });
 
@@ -628,6 +641,12 @@
    * the length of each of the ns strings), nt, ns, the strings joined,
    * buffers]. */
   function capture(value, abs, hosts) {
+    const r = tokens(value, abs, hosts);
+    // C copies the tokens before it runs any JS again
+    giveBack(r[0]);
+    return r;
+  }
+  function tokens(value, abs, hosts) {
     const r = serialize(value, abs, hosts);
     const ns = r.ns, S = r.s, need = r.nt + ns;
     let T = r.t;
@@ -635,6 +654,16 @@
     if (T.length < need) { const nt = new Float64ArrayC(need); f64set(nt, T); T = nt; }
     for (let i = 0; i < ns; i++) T[r.nt + i] = S[i].length;
     return [T, r.nt, ns, ns === 0 ? '' : arrayJoin(S, ''), r.bufs];
+  }
+  /* capture with no transfer list: the buffers' copies come at once
+   * (commit's work: nothing is detached), one call from C. */
+  function captureCopy(value) {
+    const r = tokens(value, NONE, NONE), bufs = r[4];
+    // (slice may run a script's species getter, which may clone: the
+    // token array is given back after)
+    for (let i = 0; i < bufs.length; i++) bufs[i] = abSlice(bufs[i], 0);
+    giveBack(r[0]);
+    return r;
   }
   /* The buffers' bytes for C to copy: a copy of each buffer that is not
    * transferred (C never reads a script's buffer itself: reading pins it,
@@ -647,9 +676,11 @@
     return src;
   }
   function materialize(tok, nt, ns, joined, bufs, hostObjs) {
+    if (bufs === undefined) bufs = NONE;
+    if (hostObjs === undefined) hostObjs = NONE;
     const T = new Float64ArrayC(tok, 0, nt + ns), S = [];
     for (let i = 0, a = 0; i < ns; i++) { const b = a + T[nt + i]; S[i] = substring(joined, a, b); a = b; }
     return deserialize(T, nt, S, bufs, hostObjs);
   }
-  internal.clone = { prepTransfer, capture, commit, materialize, notTransferable };
+  internal.clone = { prepTransfer, capture, captureCopy, commit, materialize, notTransferable };
 });
