@@ -462,16 +462,47 @@
 
   /* Reads the value of tokens T[0, nt) with strings S (in order), buffers
    * bufs (ArrayBuffers by index) and host objects hostObjs. */
+  /* The deserializer's arrays, kept for the next call (in use: dsBusy).
+   * Arrays made per call grow by stores past their end, and the DFG
+   * compiles such a store (shapes[sid] = ks, met once per clone) as in
+   * bounds: each clone then left the optimized code at its first shape
+   * (an OSR exit) and ran the rest in the baseline JIT (profile: 20% of
+   * a tree clone in Baseline deserialize, its stores in IC stubs). Reused
+   * arrays stay long enough after the first clones. Emptied of objects
+   * after each call; a nested call (none is expected: nothing here runs a
+   * script's code) gets its own. */
+  const ds = { objs: [], shapes: [], plain: [], O: [], K: [], I: [], N: [], Kind: [], nobj: 0, nshape: 0 };
+  let dsBusy = false;
   function deserialize(T, nt, S, bufs, hostObjs) {
+    if (dsBusy) return deserializeIn(T, S, bufs, hostObjs, { objs: [], shapes: [], plain: [], O: [], K: [], I: [], N: [], Kind: [], nobj: 0, nshape: 0 });
+    dsBusy = true;
+    let ok = false;
+    try {
+      const r = deserializeIn(T, S, bufs, hostObjs, ds);
+      ok = true;
+      return r;
+    } finally {
+      // (the frames were emptied as they closed)
+      const objs = ds.objs, shapes = ds.shapes;
+      if (ok) {
+        for (let j = 0, n = ds.nobj; j < n; j++) objs[j] = undefined;
+        for (let j = 0, n = ds.nshape; j < n; j++) shapes[j] = undefined;
+      } else {
+        objs.length = 0; shapes.length = 0; ds.O.length = 0; ds.K.length = 0;
+      }
+      dsBusy = false;
+    }
+  }
+  function deserializeIn(T, S, bufs, hostObjs, ds) {
     let p = 0, si = 0, sp = 0, v, root, haveRoot = false, i, t, kind, o, key;
-    const objs = [], shapes = [], shapePlain = [];
-    const dO = [], dK = [], dI = [], dN = [], dKind = [];
-    let nobj = 0;
+    const objs = ds.objs, shapes = ds.shapes, shapePlain = ds.plain;
+    const dO = ds.O, dK = ds.K, dI = ds.I, dN = ds.N, dKind = ds.Kind;
+    let nobj = 0, nshape = 0;
     for (;;) {
       // where the next value goes
       if (haveRoot) {
         for (;;) {
-          if (sp === 0) return root;
+          if (sp === 0) { ds.nobj = nobj; ds.nshape = nshape; return root; }
           t = sp - 1; i = dI[t];
           if (i < dN[t]) break;
           sp = t;
@@ -496,7 +527,8 @@
         case T_OBJ: {
           const sid = T[p++];
           let ks;
-          if (sid === shapes.length) {
+          if (sid === nshape) {
+            nshape++;
             const kn = T[p++];
             ks = [];
             for (let j = 0; j < kn; j++) ks[j] = S[si++];
