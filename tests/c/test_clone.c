@@ -294,6 +294,29 @@ static void capture_and_materialize_on_two_threads(void) {
   tcap_free(&cb);
 }
 
+/* The target's String.prototype.substring replaced (a function, then a
+ * getter): the strings are cut with the intrinsic all the same. */
+static void materialize_after_substring_replaced(void) {
+  tcap ca = {0}, cb = {0};
+  strait_runtime *a = trt_new(&ca, 0, NULL), *b = trt_new(&cb, 0, NULL);
+  static const char *kReplace[] = {
+      "String.prototype.substring = () => { throw new Error('replaced substring called'); }; 1",
+      "Object.defineProperty(String.prototype, 'substring', { get() { throw new Error('getter ran'); } }); 1",
+  };
+  for (int k = 0; k < 2; k++) {
+    T_EVAL(b, kReplace[k], "1");
+    strait__clone *c = NULL;
+    T_EQ_INT(capture_expr(a, "({ s: 'abc', t: ['de', 'f\u4e16'], k: { 'key one': 1 } })", NULL, NULL, &c, NULL), 0);
+    T_EQ_INT(materialize_got(b, c), 0);
+    T_EVAL(b, "got.s + got.t.join('|') + Object.keys(got.k)[0]", "'abcde|f\u4e16key one'");
+    strait__clone_free(c);
+  }
+  strait_runtime_free(a);
+  strait_runtime_free(b);
+  tcap_free(&ca);
+  tcap_free(&cb);
+}
+
 /* ---- strait__clone_write_value ---- */
 
 /* The value of src written by strait__clone_write_value from a clone
@@ -456,6 +479,7 @@ int main(void) {
   T_RUN(host_transferables);
   T_RUN(materialize_nested_in_source);
   T_RUN(capture_and_materialize_on_two_threads);
+  T_RUN(materialize_after_substring_replaced);
   T_RUN(write_value_as_encoder);
   T_RUN(write_value_reads_back);
   T_RUN(write_value_refuses);
