@@ -62,6 +62,19 @@ static JSValueRef call_api(JSContextRef ctx, JSObjectRef api, const char *name, 
   return JSObjectCallAsFunction(ctx, (JSObjectRef)f, api, argc, argv, exc);
 }
 
+/* api[index](args...) for the calls every clone makes (js/clone.js puts
+ * them at indexes: no property name to make). */
+enum { API_CAPTURE_COPY = 0, API_MATERIALIZE = 1 };
+static JSValueRef call_at(JSContextRef ctx, JSObjectRef api, unsigned index, size_t argc, const JSValueRef *argv,
+                          JSValueRef *exc) {
+  JSValueRef f = JSObjectGetPropertyAtIndex(ctx, api, index, NULL);
+  if (!JSValueIsObject(ctx, f) || !JSObjectIsFunction(ctx, (JSObjectRef)f)) {
+    *exc = strait_make_error(ctx, "Error", "clone: internal.clone[%u] is missing", index);
+    return NULL;
+  }
+  return JSObjectCallAsFunction(ctx, (JSObjectRef)f, api, argc, argv, exc);
+}
+
 static size_t length_of(JSContextRef ctx, JSObjectRef a) {
   double d = JSValueToNumber(ctx, strait_get_property(ctx, a, "length"), NULL);
   return d > 0 ? (size_t)d : 0;
@@ -194,7 +207,7 @@ static int capture_simple(strait_runtime *rt, JSObjectRef api, JSValueRef value,
                           strait__clone **out, JSValueRef *exception) {
   JSContextRef ctx = rt->ctx;
   JSValueRef exc = NULL;
-  JSValueRef r = call_api(ctx, api, "captureCopy", 1, &value, &exc);
+  JSValueRef r = call_at(ctx, api, API_CAPTURE_COPY, 1, &value, &exc);
   if (!r || !JSValueIsObject(ctx, r)) {
     *exception = exc;
     return STRAIT_EJS;
@@ -208,15 +221,15 @@ static int capture_simple(strait_runtime *rt, JSObjectRef api, JSValueRef value,
     return STRAIT_EJS;
   }
   JSObjectRef bufs = (JSObjectRef)bv;
-  size_t nbuf = length_of(ctx, bufs);
+  size_t nbuf = (size_t)JSValueToNumber(ctx, at(ctx, ro, 5), NULL);
   strait__clone *c = calloc(1, sizeof *c);
   if (!c) return oom(ctx, exception);
   c->nt = nt;
   c->ns = ns;
   c->hooks = hooks;
   c->tok = malloc((nt + ns) * sizeof(double) + 8);
-  c->bufs = calloc(nbuf + 1, sizeof *c->bufs);
-  if (!c->tok || !c->bufs) goto nomem;
+  c->bufs = nbuf ? calloc(nbuf, sizeof *c->bufs) : NULL;
+  if (!c->tok || (nbuf && !c->bufs)) goto nomem;
   /* first: the token array is reused by the next clone */
   const void *tp = JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)tv, NULL);
   if (!tp) goto nomem;
@@ -297,12 +310,15 @@ int strait__clone_materialize(strait_runtime *rt, strait__clone *c, JSValueRef *
     return STRAIT_EJS;
   }
   c->materialized = true;
-  JSObjectRef tok = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, c->tok, (c->nt + c->ns) * sizeof(double),
-                                                           lent_dealloc, NULL, exception);
+  /* the tokens as a Float64Array over the block (one call, no copy) */
+  JSObjectRef tok = JSObjectMakeTypedArrayWithBytesNoCopy(ctx, kJSTypedArrayTypeFloat64Array, c->tok,
+                                                          (c->nt + c->ns) * sizeof(double), lent_dealloc, NULL,
+                                                          exception);
   if (!tok) return STRAIT_EJS;
   JSValueRef joined = c->str ? JSValueMakeString(ctx, c->str) : JSValueMakeUndefined(ctx);
-  JSValueRef *items = malloc((c->nbuf > c->nhost ? c->nbuf : c->nhost) * sizeof *items + 1);
-  if (!items) return oom(ctx, exception);
+  size_t nitems = c->nbuf > c->nhost ? c->nbuf : c->nhost;
+  JSValueRef *items = nitems ? malloc(nitems * sizeof *items) : NULL;
+  if (nitems && !items) return oom(ctx, exception);
   for (size_t i = 0; i < c->nbuf; i++) {
     JSObjectRef b = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, c->bufs[i].data, c->bufs[i].len,
                                                            owned_dealloc, NULL, exception);
@@ -337,7 +353,7 @@ int strait__clone_materialize(strait_runtime *rt, strait__clone *c, JSValueRef *
   if (!hosts) return STRAIT_EJS;
   JSValueRef args[6] = {tok, JSValueMakeNumber(ctx, (double)c->nt), JSValueMakeNumber(ctx, (double)c->ns),
                         joined, bufs, hosts};
-  JSValueRef r = call_api(ctx, api, "materialize", 6, args, exception);
+  JSValueRef r = call_at(ctx, api, API_MATERIALIZE, 6, args, exception);
   if (!r) return STRAIT_EJS;
   *result = r;
   return 0;

@@ -288,12 +288,15 @@
     cap = T.length;
     const S = [];
     let ns = 0;
-    const bufs = [], bufIds = new SafeMap(), hostIds = new SafeMap();
+    // (maps made when needed: a small clone's fixed cost)
+    const bufs = [], nabs = abs.length;
+    let bufIds = nabs === 0 ? null : new SafeMap(), protoCache = null;
+    const hostIds = hosts.length === 0 ? null : new SafeMap();
     let nid = 0;
     for (let i = 0; i < abs.length; i++) { bufIds.set(abs[i], i); bufs[i] = abs[i]; }
     const nhost = hosts.length;
     for (let i = 0; i < nhost; i++) hostIds.set(hosts[i], i);
-    const shapes = new SafeMap(), protoCache = new SafeMap();
+    const shapes = new SafeMap();
     let nshape = 0;
     const fO = [], fK = [], fI = [], fN = [], fKind = [];
     let sp = 0, v = root, i, k, t, o;
@@ -324,7 +327,11 @@
           const p = getProto(v);
           let kind = p === OP ? K_PLAIN : p === AP && isArray(v) ? K_ARRAY : -1;
           if (kind < 0) {
-            if (p === null) kind = K_PLAIN; else kind = kindOf(v, p, protoCache);
+            if (p === null) kind = K_PLAIN;
+            else {
+              if (protoCache === null) protoCache = new SafeMap();
+              kind = kindOf(v, p, protoCache);
+            }
           }
           if (kind === K_PLAIN) {
             ids.set(v, ib + nid++);
@@ -390,6 +397,7 @@
             }
             case K_AB: {
               if (abDetached(v)) throw cloneError('An ArrayBuffer is detached and');
+              if (bufIds === null) bufIds = new SafeMap();
               id = bufIds.get(v);
               if (id === undefined) { id = bufs.length; bufIds.set(v, id); bufs[id] = v; }
               T[n] = T_AB; T[n + 1] = id; n += 2;
@@ -400,6 +408,7 @@
               const b = dvw ? dvBuffer(v) : taBuffer(v);
               if (abDetached(b)) throw cloneError('An ArrayBuffer is detached and');
               ids.set(v, ib + nid++);
+              if (bufIds === null) bufIds = new SafeMap();
               id = bufIds.get(b);
               if (id === undefined) { id = bufs.length; bufIds.set(b, id); bufs[id] = b; }
               T[n] = T_VIEW; T[n + 1] = dvw ? 11 : VIEW_KIND[tag]; T[n + 2] = id;
@@ -457,6 +466,7 @@
     for (let i = 0; i < ks.length; i++) {
       const k = ks[i];
       if (k === '__proto__') return false;
+      if (!(k in OP)) continue;  // (no lookup, no descriptor made: the common case)
       const d = gopd(OP, k);
       if (d !== undefined && !(hasOwn(d, 'value') && d.writable === true)) return false;
     }
@@ -715,13 +725,15 @@
     return [T, r.nt, ns, ns === 0 ? '' : arrayJoin(S, ''), r.bufs];
   }
   /* capture with no transfer list: the buffers' copies come at once
-   * (commit's work: nothing is detached), one call from C. */
+   * (commit's work: nothing is detached), one call from C. The result is
+   * capture's, and the number of buffers. */
   function captureCopy(value) {
     const r = tokens(value, NONE, NONE), bufs = r[4];
     // (slice may run a script's species getter, which may clone: the
     // token array is given back after)
     for (let i = 0; i < bufs.length; i++) bufs[i] = abSlice(bufs[i], 0);
     giveBack(r[0]);
+    r[5] = bufs.length;
     return r;
   }
   /* The buffers' bytes for C to copy: a copy of each buffer that is not
@@ -737,8 +749,10 @@
   function materialize(tok, nt, ns, joined, bufs, hostObjs) {
     if (bufs === undefined) bufs = NONE;
     if (hostObjs === undefined) hostObjs = NONE;
-    const T = new Float64ArrayC(tok, 0, nt + ns), S = [];
-    if (substringIsIntrinsic()) {
+    // (tok: a Float64Array over the clone's tokens, made by C)
+    const T = tok, S = [];
+    if (ns === 0) {
+    } else if (substringIsIntrinsic()) {
       // (a method call on the string: a third of the time of the bound call)
       for (let i = 0, a = 0; i < ns; i++) { const b = a + T[nt + i]; S[i] = joined.substring(a, b); a = b; }
     } else {
@@ -746,5 +760,8 @@
     }
     return deserialize(T, nt, S, bufs, hostObjs);
   }
-  internal.clone = { prepTransfer, capture, captureCopy, commit, materialize, notTransferable };
+  // (the two calls of every clone also at indexes 0 and 1: C reads them
+  // without making a property name)
+  internal.clone = { prepTransfer, capture, captureCopy, commit, materialize, notTransferable,
+    0: captureCopy, 1: materialize };
 });
