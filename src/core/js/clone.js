@@ -267,21 +267,24 @@
    * not seen yet), so no Map is made and grown per clone. Weak: it keeps no
    * object alive. A nested clone (a getter that clones) uses its own. */
   let idsPool = new SafeWeakMap(), idsNext = 0, idsBusy = false;
+  /* The frame arrays, kept for the next clone too (frames are emptied as
+   * they close; after a throw, the arrays are dropped). */
+  let sf = { O: [], K: [], I: [], N: [], Kind: [] };
   function serialize(root, abs, hosts) {
-    if (idsBusy) return serializeIn(root, abs, hosts, new SafeWeakMap(), 0);
+    if (idsBusy) return serializeIn(root, abs, hosts, new SafeWeakMap(), 0, { O: [], K: [], I: [], N: [], Kind: [] });
     idsBusy = true;
     let r = null;
     try {
-      r = serializeIn(root, abs, hosts, idsPool, idsNext);
+      r = serializeIn(root, abs, hosts, idsPool, idsNext, sf);
       return r;
     } finally {
       if (r !== null) idsNext += r.nid + 1;
-      else { idsPool = new SafeWeakMap(); idsNext = 0; }
+      else { idsPool = new SafeWeakMap(); idsNext = 0; sf = { O: [], K: [], I: [], N: [], Kind: [] }; }
       if (idsNext > 4503599627370496) { idsPool = new SafeWeakMap(); idsNext = 0; }
       idsBusy = false;
     }
   }
-  function serializeIn(root, abs, hosts, ids, ib) {
+  function serializeIn(root, abs, hosts, ids, ib, sf) {
     let T = spareT, cap, n = 0;
     spareT = null;
     if (T === null) T = new Float64ArrayC(256);
@@ -298,7 +301,7 @@
     for (let i = 0; i < nhost; i++) hostIds.set(hosts[i], i);
     const shapes = new SafeMap();
     let nshape = 0;
-    const fO = [], fK = [], fI = [], fN = [], fKind = [];
+    const fO = sf.O, fK = sf.K, fI = sf.I, fN = sf.N, fKind = sf.Kind;
     let sp = 0, v = root, i, k, t, o;
     for (;;) {
       if (n > cap - 32) {
