@@ -456,12 +456,12 @@ typedef struct wv {
   /* objects by clone id: their tokens (first met) and format index */
   size_t *opos, *osi;
   uint32_t *ofmt;
-  size_t nobj, nrec;     /* ids possible, ids recorded */
+  size_t nobj, nrec, ocap; /* ids possible, ids recorded, room */
   uint32_t *bfmt;        /* buffer id -> format index */
   uint32_t nfmt;         /* composites written */
   /* shapes: definition token, first key string, key count, key cache base */
   size_t *sdef, *skey, *skn, *sbase;
-  size_t nshape;
+  size_t nshape, shcap;
   uint32_t *kidx;        /* per shape key: its key table index */
   size_t nkidx;
   /* key table: open addressing over string indexes (+1; 0 empty) */
@@ -695,10 +695,26 @@ static int wv_holes(wv *w, size_t n) {
 
 /* The next object id met: records where its tokens start (first time).
  * *fmt: its format index when it was written already, else WV_NONE. */
+/* Grows *p (n items of size sz) to cap items. */
+static bool wv_grow(void **p, size_t cap, size_t sz) {
+  void *q = realloc(*p, cap * sz);
+  if (!q) return false;
+  *p = q;
+  return true;
+}
+
 static int wv_id(wv *w, size_t start, size_t si0, uint32_t **fmt) {
   size_t id = w->nid++;
-  if (id >= w->nobj) return wv_corrupt(w);
+  if (id >= w->nobj || id > w->nrec) return wv_corrupt(w);
   if (id == w->nrec) {
+    if (id == w->ocap) {
+      size_t nc = w->ocap ? w->ocap * 2 : 256;
+      if (!wv_grow((void **)&w->opos, nc, sizeof *w->opos) || !wv_grow((void **)&w->osi, nc, sizeof *w->osi) ||
+          !wv_grow((void **)&w->ofmt, nc, sizeof *w->ofmt))
+        return wv_nomem(w);
+      memset(w->ofmt + w->ocap, 0xFF, (nc - w->ocap) * sizeof *w->ofmt);
+      w->ocap = nc;
+    }
     w->opos[id] = start;
     w->osi[id] = si0;
     w->nrec++;
@@ -784,6 +800,13 @@ static int wv_value(wv *w, bool emit) {
         if (!(kd >= 0 && kd <= (double)(w->c->ns - w->si))) return wv_corrupt(w);
         if (sid == w->nshape) {
           if (sid >= w->nobj) return wv_corrupt(w);
+          if (sid == w->shcap) {
+            size_t nc = w->shcap ? w->shcap * 2 : 32;
+            if (!wv_grow((void **)&w->sdef, nc, sizeof *w->sdef) || !wv_grow((void **)&w->skey, nc, sizeof *w->skey) ||
+                !wv_grow((void **)&w->skn, nc, sizeof *w->skn) || !wv_grow((void **)&w->sbase, nc, sizeof *w->sbase))
+              return wv_nomem(w);
+            w->shcap = nc;
+          }
           w->sdef[sid] = start;
           w->skey[sid] = w->si;
           w->skn[sid] = (size_t)kd;
@@ -1037,16 +1060,9 @@ int strait__clone_write_value(const strait__clone *c, strait_buffer *out, strait
   w.chars = c->str ? JSStringGetCharactersPtr(c->str) : NULL;
   int rc = 0;
   w.soff = malloc((c->ns + 1) * sizeof *w.soff);
-  w.opos = malloc(w.nobj * sizeof *w.opos);
-  w.osi = malloc(w.nobj * sizeof *w.osi);
-  w.ofmt = malloc(w.nobj * sizeof *w.ofmt);
   w.bfmt = malloc((c->nbuf + 1) * sizeof *w.bfmt);
-  w.sdef = malloc(w.nobj * sizeof *w.sdef);
-  w.skey = malloc(w.nobj * sizeof *w.skey);
-  w.skn = malloc(w.nobj * sizeof *w.skn);
-  w.sbase = malloc(w.nobj * sizeof *w.sbase);
   w.kidx = malloc((c->ns + 1) * sizeof *w.kidx);
-  if (!w.soff || !w.opos || !w.osi || !w.ofmt || !w.bfmt || !w.sdef || !w.skey || !w.skn || !w.sbase || !w.kidx) {
+  if (!w.soff || !w.bfmt || !w.kidx) {
     rc = wv_nomem(&w);
     goto done;
   }
@@ -1060,7 +1076,6 @@ int strait__clone_write_value(const strait__clone *c, strait_buffer *out, strait
     }
     w.soff[i + 1] = w.soff[i] + (size_t)l;
   }
-  memset(w.ofmt, 0xFF, w.nobj * sizeof *w.ofmt);
   memset(w.bfmt, 0xFF, (c->nbuf + 1) * sizeof *w.bfmt);
   memset(w.kidx, 0xFF, (c->ns + 1) * sizeof *w.kidx);
   if (!strait__vbuf_header(out)) {

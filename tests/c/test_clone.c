@@ -385,6 +385,7 @@ static void write_value_as_encoder(void) {
       "({b: 1, 2: 'x', 1: 'y', [String.fromCharCode(0x4e16)]: 'wide key'})",
       "new (class P { constructor() { this.x = 1; this.y = [2]; } })()",
       "Object.assign(Object.create(null), {a: 1, n: {b: 2}})",
+      "Array.from({length: 40}, (_, i) => ({['k' + i]: i, [i % 2 ? 'odd' : 'even']: [i]}))",
       "(() => { const a = []; for (let i = 0; i < 300; i++) a.push({id: i, tags: ['t' + (i % 7)], o: {z: i / 3}});"
       " return {total: 300, items: a}; })()",
   };
