@@ -7,6 +7,8 @@
  *   codec   strait_value_encode in A + strait_value_decode in B
  *   clone   strait__clone_capture in A + strait__clone_materialize in B
  *   same    structuredClone(v) in one runtime
+ * Usage: clone_bench [ROW [MODES]]: only the rows whose name contains ROW,
+ * only the measures named in MODES (e.g. "clone", "json,codec"; for perf).
  * Build: see the comment at the end (make is not wired).
  */
 #include "internal.h"
@@ -59,7 +61,11 @@ int main(int argc, char **argv) {
   };
   printf("%-12s %8s %12s %12s %12s %12s %8s %8s\n", "payload", "bytes", "json us", "codec us", "clone us",
          "same us", "json/cl", "codec/cl");
+  const char *only = argc > 1 ? argv[1] : NULL, *modes = argc > 2 ? argv[2] : NULL;
+  bool m_json = !modes || strstr(modes, "json"), m_codec = !modes || strstr(modes, "codec"),
+       m_clone = !modes || strstr(modes, "clone"), m_same = !modes || strstr(modes, "same");
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    if (only && !strstr(rows[r].name, only)) continue;
     strait_enter(a);
     char src[256];
     snprintf(src, sizeof src, "globalThis.v = %s; JSON.stringify(v).length", rows[r].expr);
@@ -76,17 +82,17 @@ int main(int argc, char **argv) {
       /* json, same runtime */
       strait_enter(a);
       double t0 = now_us();
-      for (int i = 0; i < iters; i++) JSObjectCallAsFunction(ctx, jsonRT, NULL, 1, &v, NULL);
+      for (int i = 0; i < iters && m_json; i++) JSObjectCallAsFunction(ctx, jsonRT, NULL, 1, &v, NULL);
       double t = (now_us() - t0) / iters;
       if (t < best[0]) best[0] = t;
       t0 = now_us();
-      for (int i = 0; i < iters; i++) JSObjectCallAsFunction(ctx, sc, NULL, 1, &v, NULL);
+      for (int i = 0; i < iters && m_same; i++) JSObjectCallAsFunction(ctx, sc, NULL, 1, &v, NULL);
       t = (now_us() - t0) / iters;
       if (t < best[3]) best[3] = t;
       strait_leave(a);
       /* codec A -> B */
       t0 = now_us();
-      for (int i = 0; i < iters; i++) {
+      for (int i = 0; i < iters && m_codec; i++) {
         strait_buffer buf;
         strait_buffer_init(&buf, NULL, 0);
         strait_value_error err;
@@ -103,7 +109,7 @@ int main(int argc, char **argv) {
       if (t < best[1]) best[1] = t;
       /* clone A -> B */
       t0 = now_us();
-      for (int i = 0; i < iters; i++) {
+      for (int i = 0; i < iters && m_clone; i++) {
         strait__clone *c = NULL;
         JSValueRef exc = NULL, res = NULL;
         strait_enter(a);

@@ -195,12 +195,24 @@ static void host_transferables(void) {
   T_EQ_INT(g_given, 2);
   T_EVAL(b, "[got.p.port, got.again === got.p]", "[ 7, true ]");
   strait__clone_free(c);
+  /* a transferred host object has no form in the value format */
+  c = NULL;
+  T_EVAL(a, "globalThis.t = { isPort: 10 }; 1", "1");
+  T_EQ_INT(capture_expr(a, "({ list: [1, t] })", "[t]", &kHooks, &c, NULL), 0);
+  strait_buffer buf;
+  strait_buffer_init(&buf, NULL, 0);
+  strait_value_error verr;
+  T_EQ_INT(strait__clone_write_value(c, &buf, &verr), STRAIT_ETYPE);
+  T_EQ_STR(verr.msg, "cannot convert a transferred object at $.list[1]");
+  strait_buffer_free(&buf);
+  strait__clone_free(c);
+  T_EQ_INT(g_dropped, 1);
   /* never materialized: tokens dropped */
   c = NULL;
   T_EVAL(a, "globalThis.r = { isPort: 9 }; 1", "1");
   T_EQ_INT(capture_expr(a, "r", "[r]", &kHooks, &c, NULL), 0);
   strait__clone_free(c);
-  T_EQ_INT(g_dropped, 1);
+  T_EQ_INT(g_dropped, 2);
   /* without hooks a host object is not transferable */
   T_EVAL(a, "globalThis.s = { isPort: 1 }; 1", "1");
   T_EQ_INT(capture_expr(a, "s", "[s]", NULL, &c, NULL), STRAIT_EJS);
@@ -282,6 +294,185 @@ static void capture_and_materialize_on_two_threads(void) {
   tcap_free(&cb);
 }
 
+/* The target's String.prototype.substring replaced (a function, then a
+ * getter): the strings are cut with the intrinsic all the same. */
+static void materialize_after_substring_replaced(void) {
+  tcap ca = {0}, cb = {0};
+  strait_runtime *a = trt_new(&ca, 0, NULL), *b = trt_new(&cb, 0, NULL);
+  static const char *kReplace[] = {
+      "String.prototype.substring = () => { throw new Error('replaced substring called'); }; 1",
+      "Object.defineProperty(String.prototype, 'substring', { get() { throw new Error('getter ran'); } }); 1",
+  };
+  for (int k = 0; k < 2; k++) {
+    T_EVAL(b, kReplace[k], "1");
+    strait__clone *c = NULL;
+    T_EQ_INT(capture_expr(a, "({ s: 'abc', t: ['de', 'f\u4e16'], k: { 'key one': 1 } })", NULL, NULL, &c, NULL), 0);
+    T_EQ_INT(materialize_got(b, c), 0);
+    T_EVAL(b, "got.s + got.t.join('|') + Object.keys(got.k)[0]", "'abcde|f\u4e16key one'");
+    strait__clone_free(c);
+  }
+  strait_runtime_free(a);
+  strait_runtime_free(b);
+  tcap_free(&ca);
+  tcap_free(&cb);
+}
+
+/* ---- strait__clone_write_value ---- */
+
+/* The value of src written by strait__clone_write_value from a clone
+ * taken in rt, and by strait_value_encode from the value itself: the same
+ * bytes (the clone is written as the encoder writes the original). */
+static void same_bytes_as_encoder(strait_runtime *rt, const char *src) {
+  strait__clone *c = NULL;
+  char *exc_text = NULL;
+  int rc = capture_expr(rt, src, NULL, NULL, &c, &exc_text);
+  if (rc) fprintf(stderr, "capture of %s: %s\n", src, exc_text ? exc_text : "?");
+  free(exc_text);
+  T_EQ_INT(rc, 0);
+  if (rc) return;
+  strait_buffer got, want;
+  strait_buffer_init(&got, NULL, 0);
+  strait_buffer_init(&want, NULL, 0);
+  strait_value_error err;
+  rc = strait__clone_write_value(c, &got, &err);
+  if (rc) fprintf(stderr, "write_value of %s: %s\n", src, err.msg);
+  T_EQ_INT(rc, 0);
+  strait_enter(rt);
+  JSValueRef v = NULL, exc = NULL;
+  T_EQ_INT(strait_eval_utf8(rt, src, strlen(src), "[v]", &v, &exc), 0);
+  T_EQ_INT(strait_value_encode(rt, v, &want, 0, NULL, &err, &exc), 0);
+  strait_leave(rt);
+  bool same = got.len == want.len && !memcmp(got.data, want.data, got.len);
+  if (!same) {
+    fprintf(stderr, "bytes differ for %s (clone %zu, encoder %zu):\n", src, got.len, want.len);
+    for (size_t i = 0; i < got.len || i < want.len; i++)
+      if (i >= got.len || i >= want.len || got.data[i] != want.data[i]) {
+        fprintf(stderr, "  first at byte %zu\n", i);
+        break;
+      }
+  }
+  T_CHECK(same);
+  strait_buffer_free(&got);
+  strait_buffer_free(&want);
+  strait__clone_free(c);
+}
+
+static void write_value_as_encoder(void) {
+  tcap ca = {0};
+  strait_runtime *a = trt_new(&ca, 0, NULL);
+  static const char *kExprs[] = {
+      "42", "'str'", "undefined", "null", "true", "5n", "-0", "2147483648", "'x'.repeat(5000)",
+      "[0, -0, 1, -1, 2147483647, -2147483648, 2147483648, 2**53 - 1, 2**53, 1.5, NaN, Infinity, -Infinity]",
+      "[1, 2, 3]", "[1, 'a', 2.5, -0, 2**40, -(2**40), 2**60]", "[]", "[[], [[]], {}]",
+      "({a: 1, b: 'x', c: null, d: undefined, e: true, f: false})",
+      "['', 'abc', 'h\\u00e9\\u00ff', '\\u4e16', 'x\\ud800', 'a'.repeat(3000) + '\\u4e16']",
+      "[0n, 1n, -1n, 255n, 256n, 123456789012345678901234567890n, -(2n ** 64n)]",
+      "[new Date(1234), new Date(0), new Date(-1e12)]",
+      "new Map([[1, 'a'], ['k', {x: 1}], [{}, new Set([1, 'b', [2]])]])",
+      "(() => { const b = new ArrayBuffer(8); new Uint8Array(b).set([1, 2, 3, 4, 5, 6, 7, 8]);"
+      " return {b, u8: new Uint8Array(b, 2, 3), i16: new Int16Array(b, 2, 2), dv: new DataView(b, 1, 4),"
+      " f64: new Float64Array([1.5, -0]), bi: new BigUint64Array([5n]), c8: new Uint8ClampedArray([300]),"
+      " i8: new Int8Array([-1]), u16: new Uint16Array([65535]), i32: new Int32Array([-7]),"
+      " u32: new Uint32Array([7]), f32: new Float32Array([0.5]), b64: new BigInt64Array([-5n]), again: b}; })()",
+      "(() => { const s = {v: 1}; const o = {a: s, b: s, l: [s, s]}; o.self = o; o.l.push(o.l, o); return o; })()",
+      "(() => { const m = new Map(); m.set(m, m); const st = new Set(); st.add(st); return [m, st, m]; })()",
+      "[{id: 1, name: 'a'}, {id: 2, name: 'b'}, {name: 'c', id: 3}, {id: 4, name: 'd', x: {id: 5}}]",
+      "[1, , 3]", "[, , 'x', , ]", "(() => { const a = []; a[10] = 1; a[3] = 'x'; return a; })()",
+      "(() => { const a = []; a.length = 100; return [a, a]; })()",
+      "(() => { const a = [1, 2]; a.x = {y: 1}; a.z = [a.x]; return {a, b: a.x, c: a.z}; })()",
+      "(() => { const a = [{k: 1}]; a.x = {y: a[0]}; return [a, a.x, a.x]; })()",
+      "JSON.parse('{\"__proto__\": 1, \"a\": 2, \"b c\": 3, \"\": 4}')",
+      "({b: 1, 2: 'x', 1: 'y', [String.fromCharCode(0x4e16)]: 'wide key'})",
+      "new (class P { constructor() { this.x = 1; this.y = [2]; } })()",
+      "Object.assign(Object.create(null), {a: 1, n: {b: 2}})",
+      "Array.from({length: 40}, (_, i) => ({['k' + i]: i, [i % 2 ? 'odd' : 'even']: [i]}))",
+      "(() => { const a = []; for (let i = 0; i < 300; i++) a.push({id: i, tags: ['t' + (i % 7)], o: {z: i / 3}});"
+      " return {total: 300, items: a}; })()",
+  };
+  for (size_t i = 0; i < sizeof kExprs / sizeof kExprs[0]; i++) same_bytes_as_encoder(a, kExprs[i]);
+  strait_runtime_free(a);
+  tcap_free(&ca);
+}
+
+/* The bytes read back in another runtime are the value. */
+static void write_value_reads_back(void) {
+  tcap ca = {0}, cb = {0};
+  strait_runtime *a = trt_new(&ca, 0, NULL), *b = trt_new(&cb, 0, NULL);
+  strait__clone *c = NULL;
+  const char *src =
+      "(() => { const o = {n: [1, 2.5, -0], s: 'h\\u4e16', big: -(2n ** 70n), d: new Date(5), h: [1, , 3],"
+      " m: new Map([['k', new Set(['v'])]]), u8: new Uint8Array([9, 8]) }; o.self = o; return o; })()";
+  T_EQ_INT(capture_expr(a, src, NULL, NULL, &c, NULL), 0);
+  strait_buffer buf;
+  strait_buffer_init(&buf, NULL, 0);
+  strait_value_error err;
+  T_EQ_INT(strait__clone_write_value(c, &buf, &err), 0);
+  strait_enter(b);
+  JSValueRef v = NULL, exc = NULL;
+  T_EQ_INT(strait_value_decode(b, buf.data, buf.len, NULL, &v, &err, &exc), 0);
+  JSContextRef ctx = strait_runtime_context(b);
+  strait_set_property(ctx, JSContextGetGlobalObject(ctx), "got", v, kJSPropertyAttributeNone);
+  strait_leave(b);
+  T_EVAL(b,
+         "(() => { const o = got, c = [o.self === o, o.n.length === 3, o.n[1] === 2.5, Object.is(o.n[2], -0),"
+         " o.s === 'h\\u4e16', o.big === -(2n ** 70n), o.d.getTime() === 5, o.h.length === 3,"
+         " o.h[1] === undefined, o.m.get('k').has('v'), o.u8 instanceof Uint8Array, o.u8[1] === 8];"
+         " const bad = c.indexOf(false); return bad < 0 ? 'ok' : 'check ' + bad; })()",
+         "'ok'");
+  strait_buffer_free(&buf);
+  strait__clone_free(c);
+  strait_runtime_free(a);
+  strait_runtime_free(b);
+  tcap_free(&ca);
+  tcap_free(&cb);
+}
+
+/* What the format has no tag for: STRAIT_ETYPE naming it and where. */
+static void write_value_refuses(void) {
+  tcap ca = {0};
+  strait_runtime *a = trt_new(&ca, 0, NULL);
+  static const char *kCases[][2] = {
+      {"({a: [1, /x/]})", "cannot convert a RegExp at $.a[1]"},
+      {"({w: new Number(1)})", "cannot convert a Number object at $.w"},
+      {"[new String('s')]", "cannot convert a String object at $[0]"},
+      {"({'odd key': [new Boolean(false)]})", "cannot convert a Boolean object at $[\"odd key\"][0]"},
+      {"new Map([['k', new TypeError('e')]])", "cannot convert an Error at $<Map value 0>"},
+      {"new Set([1, Object(2n)])", "cannot convert a BigInt object at $<Set 1>"},
+      {"({d: new Date(NaN)})", "cannot convert an invalid Date at $.d"},
+  };
+  for (size_t i = 0; i < sizeof kCases / sizeof kCases[0]; i++) {
+    strait__clone *c = NULL;
+    T_EQ_INT(capture_expr(a, kCases[i][0], NULL, NULL, &c, NULL), 0);
+    strait_buffer buf;
+    strait_buffer_init(&buf, NULL, 0);
+    strait_value_error err;
+    T_EQ_INT(strait__clone_write_value(c, &buf, &err), STRAIT_ETYPE);
+    T_EQ_INT(err.status, STRAIT_ETYPE);
+    T_EQ_STR(err.msg, kCases[i][1]);
+    T_EQ_INT((int)buf.len, 0);
+    strait_buffer_free(&buf);
+    strait__clone_free(c);
+  }
+  /* holes past the limit: ERANGE (the encoder throws a RangeError) */
+  strait__clone *c = NULL;
+  T_EQ_INT(capture_expr(a, "(() => { const a = []; a[5e6] = 1; return {a}; })()", NULL, NULL, &c, NULL), 0);
+  strait_buffer buf;
+  strait_buffer_init(&buf, NULL, 0);
+  strait_value_error err;
+  T_EQ_INT(strait__clone_write_value(c, &buf, &err), STRAIT_ERANGE);
+  T_CONTAINS(err.msg, "holes outnumber its elements");
+  T_CONTAINS(err.msg, "at $.a[");
+  strait_buffer_free(&buf);
+  /* a materialized clone's buffers are gone */
+  strait_runtime *b = trt_new(&ca, 0, NULL);
+  T_EQ_INT(materialize_got(b, c), 0);
+  T_EQ_INT(strait__clone_write_value(c, &buf, &err), STRAIT_EINVAL);
+  strait__clone_free(c);
+  strait_runtime_free(b);
+  strait_runtime_free(a);
+  tcap_free(&ca);
+}
+
 int main(void) {
   T_RUN(round_trip_between_runtimes);
   T_RUN(transfer_detaches_in_source);
@@ -289,5 +480,9 @@ int main(void) {
   T_RUN(host_transferables);
   T_RUN(materialize_nested_in_source);
   T_RUN(capture_and_materialize_on_two_threads);
+  T_RUN(materialize_after_substring_replaced);
+  T_RUN(write_value_as_encoder);
+  T_RUN(write_value_reads_back);
+  T_RUN(write_value_refuses);
   return T_DONE();
 }

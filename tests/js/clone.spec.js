@@ -235,6 +235,21 @@ describe('structuredClone: depth and replaced globals', () => {
     while (ca.length) { d++; ca = ca[0]; }
     expect(d).toBe(200000);
   });
+  it('tells objects of earlier, failed and nested clones apart', () => {
+    const s = { v: 1 }, t = { w: 2 };
+    structuredClone([t, s, t]);
+    dce(() => structuredClone({ a: s, b: t, f() {} }), 'could not be cloned');
+    const c = structuredClone([{}, s, t, s, {}]);
+    expect(c[1] === c[3]).toBe(true);
+    expect(c[0] === c[1] || c[0] === c[2] || c[2] === c[1] || c[4] === c[0]).toBe(false);
+    const inner = { x: 1 };
+    const o = { a: inner, get g() { return structuredClone({ b: inner, c: inner, d: t }); }, z: inner, t };
+    const r = structuredClone(o);
+    expect(r.a === r.z).toBe(true);
+    expect(r.g.b === r.g.c).toBe(true);
+    expect(r.g.b === r.a || r.g.d === r.t).toBe(false);
+    expect(r.g.d.w).toBe(2);
+  });
   it('works after a script replaced built-ins', () => {
     const saved = { Map, Set, keys: Object.keys, push: Array.prototype.push, getProto: Object.getPrototypeOf,
       isArray: Array.isArray, get: Map.prototype.get, set: Map.prototype.set, forEach: Map.prototype.forEach,

@@ -18,7 +18,14 @@
   const defineProp = Object.defineProperty, gopd = Object.getOwnPropertyDescriptor;
   const hasOwn = uncurry(OP.hasOwnProperty), objToString = uncurry(OP.toString);
   const fnToString = uncurry(FP.toString), symToString = uncurry(Symbol.prototype.toString);
-  const substring = uncurry(String.prototype.substring);
+  const substringF = String.prototype.substring, substring = uncurry(substringF), SP = String.prototype;
+  /* Whether 'str.substring' is the intrinsic (a data property of
+   * String.prototype: a script may have replaced it). Then a loop that
+   * runs no script code may call it as a method. */
+  function substringIsIntrinsic() {
+    const d = gopd(SP, 'substring');
+    return d !== undefined && hasOwn(d, 'value') && d.value === substringF;
+  }
   const StringC = String, BigIntC = BigInt, TypeErr = TypeError, RangeErr = RangeError;
   const ErrorC = Error;
   const DateC = Date, dateGetTime = uncurry(Date.prototype.getTime);
@@ -247,18 +254,54 @@
    * indexes come first), hosts: host transferables (token indexes).
    * Returns {t, nt, s, ns, bufs}; throws DataCloneError or what a getter
    * threw. */
+  /* The token array of the last clone, taken by the next (null while one
+   * is in use: a getter's nested clone makes its own), so a clone writes
+   * into memory already mapped instead of growing a new array from 256
+   * tokens (each growth a zeroed allocation: page faults, memset). Kept
+   * up to SPARE_MAX tokens. */
+  const SPARE_MAX = 1 << 20;
+  let spareT = null;
+  function giveBack(T) { if (T.length <= SPARE_MAX) spareT = T; }
+  /* Object ids: a WeakMap from object to ib + id kept across clones, each
+   * clone with its own base ib (an entry below it is from an earlier clone:
+   * not seen yet), so no Map is made and grown per clone. Weak: it keeps no
+   * object alive. A nested clone (a getter that clones) uses its own. */
+  let idsPool = new SafeWeakMap(), idsNext = 0, idsBusy = false;
+  /* The frame arrays, kept for the next clone too (frames are emptied as
+   * they close; after a throw, the arrays are dropped). */
+  let sf = { O: [], K: [], I: [], N: [], Kind: [] };
   function serialize(root, abs, hosts) {
-    let T = new Float64ArrayC(256), cap = 256, n = 0;
+    if (idsBusy) return serializeIn(root, abs, hosts, new SafeWeakMap(), 0, { O: [], K: [], I: [], N: [], Kind: [] });
+    idsBusy = true;
+    let r = null;
+    try {
+      r = serializeIn(root, abs, hosts, idsPool, idsNext, sf);
+      return r;
+    } finally {
+      if (r !== null) idsNext += r.nid + 1;
+      else { idsPool = new SafeWeakMap(); idsNext = 0; sf = { O: [], K: [], I: [], N: [], Kind: [] }; }
+      if (idsNext > 4503599627370496) { idsPool = new SafeWeakMap(); idsNext = 0; }
+      idsBusy = false;
+    }
+  }
+  function serializeIn(root, abs, hosts, ids, ib, sf) {
+    let T = spareT, cap, n = 0;
+    spareT = null;
+    if (T === null) T = new Float64ArrayC(256);
+    cap = T.length;
     const S = [];
     let ns = 0;
-    const ids = new SafeMap(), bufs = [], bufIds = new SafeMap(), hostIds = new SafeMap();
+    // (maps made when needed: a small clone's fixed cost)
+    const bufs = [], nabs = abs.length;
+    let bufIds = nabs === 0 ? null : new SafeMap(), protoCache = null;
+    const hostIds = hosts.length === 0 ? null : new SafeMap();
     let nid = 0;
     for (let i = 0; i < abs.length; i++) { bufIds.set(abs[i], i); bufs[i] = abs[i]; }
     const nhost = hosts.length;
     for (let i = 0; i < nhost; i++) hostIds.set(hosts[i], i);
-    const shapes = new SafeMap(), protoCache = new SafeMap();
+    const shapes = new SafeMap();
     let nshape = 0;
-    const fO = [], fK = [], fI = [], fN = [], fKind = [];
+    const fO = sf.O, fK = sf.K, fI = sf.I, fN = sf.N, fKind = sf.Kind;
     let sp = 0, v = root, i, k, t, o;
     for (;;) {
       if (n > cap - 32) {
@@ -277,7 +320,8 @@
         default: {
           if (v === null) { T[n++] = T_NULL; break; }
           let id = ids.get(v);
-          if (id !== undefined) { T[n] = T_REF; T[n + 1] = id; n += 2; break; }
+          if (id !== undefined && id >= ib) {
+            id -= ib; T[n] = T_REF; T[n + 1] = id; n += 2; break; }
           if (nhost !== 0) {
             id = hostIds.get(v);
             if (id !== undefined) { T[n] = T_HOST; T[n + 1] = id; n += 2; break; }
@@ -286,10 +330,14 @@
           const p = getProto(v);
           let kind = p === OP ? K_PLAIN : p === AP && isArray(v) ? K_ARRAY : -1;
           if (kind < 0) {
-            if (p === null) kind = K_PLAIN; else kind = kindOf(v, p, protoCache);
+            if (p === null) kind = K_PLAIN;
+            else {
+              if (protoCache === null) protoCache = new SafeMap();
+              kind = kindOf(v, p, protoCache);
+            }
           }
           if (kind === K_PLAIN) {
-            ids.set(v, nid++);
+            ids.set(v, ib + nid++);
             const ks = keysOf(v), kn = ks.length;
             let e = shapes.get(kn === 0 ? EMPTY : ks[0]), sid = -1;
             if (e !== undefined) {
@@ -316,7 +364,7 @@
             break;
           }
           if (kind === K_ARRAY) {
-            ids.set(v, nid++);
+            ids.set(v, ib + nid++);
             const len = v.length, ks = keysOf(v), kn = ks.length;
             let e = kn;
             while (e > 0 && !isIndex(ks[e - 1])) e--;
@@ -328,14 +376,14 @@
             break;
           }
           switch (kind) {
-            case K_DATE: ids.set(v, nid++); T[n] = T_DATE; T[n + 1] = dateGetTime(v); n += 2; break;
-            case K_REGEXP: ids.set(v, nid++); T[n++] = T_REGEXP; S[ns++] = reSource(v); S[ns++] = reFlags(v); break;
-            case K_BOOL: ids.set(v, nid++); T[n] = T_BOOLO; T[n + 1] = boolValueOf(v) ? 1 : 0; n += 2; break;
-            case K_NUMO: ids.set(v, nid++); T[n] = T_NUMO; T[n + 1] = numValueOf(v); n += 2; break;
-            case K_STRO: ids.set(v, nid++); T[n++] = T_STRO; S[ns++] = strValueOf(v); break;
-            case K_BIGO: ids.set(v, nid++); T[n++] = T_BIGO; S[ns++] = StringC(bigValueOf(v)); break;
+            case K_DATE: ids.set(v, ib + nid++); T[n] = T_DATE; T[n + 1] = dateGetTime(v); n += 2; break;
+            case K_REGEXP: ids.set(v, ib + nid++); T[n++] = T_REGEXP; S[ns++] = reSource(v); S[ns++] = reFlags(v); break;
+            case K_BOOL: ids.set(v, ib + nid++); T[n] = T_BOOLO; T[n + 1] = boolValueOf(v) ? 1 : 0; n += 2; break;
+            case K_NUMO: ids.set(v, ib + nid++); T[n] = T_NUMO; T[n + 1] = numValueOf(v); n += 2; break;
+            case K_STRO: ids.set(v, ib + nid++); T[n++] = T_STRO; S[ns++] = strValueOf(v); break;
+            case K_BIGO: ids.set(v, ib + nid++); T[n++] = T_BIGO; S[ns++] = StringC(bigValueOf(v)); break;
             case K_MAP: {
-              ids.set(v, nid++);
+              ids.set(v, ib + nid++);
               const l = [];
               mapForEach(v, function (val, key) { l[l.length] = key; l[l.length] = val; });
               T[n] = T_MAP; T[n + 1] = l.length / 2; n += 2;
@@ -343,7 +391,7 @@
               break;
             }
             case K_SET: {
-              ids.set(v, nid++);
+              ids.set(v, ib + nid++);
               const l = [];
               setForEach(v, function (val) { l[l.length] = val; });
               T[n] = T_SET; T[n + 1] = l.length; n += 2;
@@ -352,6 +400,7 @@
             }
             case K_AB: {
               if (abDetached(v)) throw cloneError('An ArrayBuffer is detached and');
+              if (bufIds === null) bufIds = new SafeMap();
               id = bufIds.get(v);
               if (id === undefined) { id = bufs.length; bufIds.set(v, id); bufs[id] = v; }
               T[n] = T_AB; T[n + 1] = id; n += 2;
@@ -361,7 +410,8 @@
               const tag = taTag(v), dvw = tag === undefined;
               const b = dvw ? dvBuffer(v) : taBuffer(v);
               if (abDetached(b)) throw cloneError('An ArrayBuffer is detached and');
-              ids.set(v, nid++);
+              ids.set(v, ib + nid++);
+              if (bufIds === null) bufIds = new SafeMap();
               id = bufIds.get(b);
               if (id === undefined) { id = bufs.length; bufIds.set(b, id); bufs[id] = b; }
               T[n] = T_VIEW; T[n + 1] = dvw ? 11 : VIEW_KIND[tag]; T[n + 2] = id;
@@ -369,7 +419,7 @@
               break;
             }
             case K_ERROR: {
-              ids.set(v, nid++);
+              ids.set(v, ib + nid++);
               const nm = v.name;
               let code = 0;
               if (typeof nm === 'string') { code = ERROR_CODE[nm]; if (code === undefined) code = 0; }
@@ -419,6 +469,7 @@
     for (let i = 0; i < ks.length; i++) {
       const k = ks[i];
       if (k === '__proto__') return false;
+      if (!(k in OP)) continue;  // (no lookup, no descriptor made: the common case)
       const d = gopd(OP, k);
       if (d !== undefined && !(hasOwn(d, 'value') && d.writable === true)) return false;
     }
@@ -451,16 +502,47 @@
 
   /* Reads the value of tokens T[0, nt) with strings S (in order), buffers
    * bufs (ArrayBuffers by index) and host objects hostObjs. */
+  /* The deserializer's arrays, kept for the next call (in use: dsBusy).
+   * Arrays made per call grow by stores past their end, and the DFG
+   * compiles such a store (shapes[sid] = ks, met once per clone) as in
+   * bounds: each clone then left the optimized code at its first shape
+   * (an OSR exit) and ran the rest in the baseline JIT (profile: 20% of
+   * a tree clone in Baseline deserialize, its stores in IC stubs). Reused
+   * arrays stay long enough after the first clones. Emptied of objects
+   * after each call; a nested call (none is expected: nothing here runs a
+   * script's code) gets its own. */
+  const ds = { objs: [], shapes: [], plain: [], O: [], K: [], I: [], N: [], Kind: [], nobj: 0, nshape: 0 };
+  let dsBusy = false;
   function deserialize(T, nt, S, bufs, hostObjs) {
+    if (dsBusy) return deserializeIn(T, S, bufs, hostObjs, { objs: [], shapes: [], plain: [], O: [], K: [], I: [], N: [], Kind: [], nobj: 0, nshape: 0 });
+    dsBusy = true;
+    let ok = false;
+    try {
+      const r = deserializeIn(T, S, bufs, hostObjs, ds);
+      ok = true;
+      return r;
+    } finally {
+      // (the frames were emptied as they closed)
+      const objs = ds.objs, shapes = ds.shapes;
+      if (ok) {
+        for (let j = 0, n = ds.nobj; j < n; j++) objs[j] = undefined;
+        for (let j = 0, n = ds.nshape; j < n; j++) shapes[j] = undefined;
+      } else {
+        objs.length = 0; shapes.length = 0; ds.O.length = 0; ds.K.length = 0;
+      }
+      dsBusy = false;
+    }
+  }
+  function deserializeIn(T, S, bufs, hostObjs, ds) {
     let p = 0, si = 0, sp = 0, v, root, haveRoot = false, i, t, kind, o, key;
-    const objs = [], shapes = [], shapePlain = [];
-    const dO = [], dK = [], dI = [], dN = [], dKind = [];
-    let nobj = 0;
+    const objs = ds.objs, shapes = ds.shapes, shapePlain = ds.plain;
+    const dO = ds.O, dK = ds.K, dI = ds.I, dN = ds.N, dKind = ds.Kind;
+    let nobj = 0, nshape = 0;
     for (;;) {
       // where the next value goes
       if (haveRoot) {
         for (;;) {
-          if (sp === 0) return root;
+          if (sp === 0) { ds.nobj = nobj; ds.nshape = nshape; return root; }
           t = sp - 1; i = dI[t];
           if (i < dN[t]) break;
           sp = t;
@@ -485,7 +567,8 @@
         case T_OBJ: {
           const sid = T[p++];
           let ks;
-          if (sid === shapes.length) {
+          if (sid === nshape) {
+            nshape++;
             const kn = T[p++];
             ks = [];
             for (let j = 0; j < kn; j++) ks[j] = S[si++];
@@ -619,7 +702,9 @@
     checkBuffers(bufs);
     for (let i = abs.length; i < bufs.length; i++) out[i] = abSlice(bufs[i], 0);
     for (let i = 0; i < abs.length; i++) out[i] = abTransfer(abs[i]);
-    return deserialize(r.t, r.nt, r.s, out, NONE);
+    const res = deserialize(r.t, r.nt, r.s, out, NONE);
+    giveBack(r.t);
+    return res;
   }
   defineProp(globalThis, 'structuredClone', { value: structuredClone, writable: true, configurable: true });
 
@@ -628,6 +713,12 @@
    * the length of each of the ns strings), nt, ns, the strings joined,
    * buffers]. */
   function capture(value, abs, hosts) {
+    const r = tokens(value, abs, hosts);
+    // C copies the tokens before it runs any JS again
+    giveBack(r[0]);
+    return r;
+  }
+  function tokens(value, abs, hosts) {
     const r = serialize(value, abs, hosts);
     const ns = r.ns, S = r.s, need = r.nt + ns;
     let T = r.t;
@@ -635,6 +726,18 @@
     if (T.length < need) { const nt = new Float64ArrayC(need); f64set(nt, T); T = nt; }
     for (let i = 0; i < ns; i++) T[r.nt + i] = S[i].length;
     return [T, r.nt, ns, ns === 0 ? '' : arrayJoin(S, ''), r.bufs];
+  }
+  /* capture with no transfer list: the buffers' copies come at once
+   * (commit's work: nothing is detached), one call from C. The result is
+   * capture's, and the number of buffers. */
+  function captureCopy(value) {
+    const r = tokens(value, NONE, NONE), bufs = r[4];
+    // (slice may run a script's species getter, which may clone: the
+    // token array is given back after)
+    for (let i = 0; i < bufs.length; i++) bufs[i] = abSlice(bufs[i], 0);
+    giveBack(r[0]);
+    r[5] = bufs.length;
+    return r;
   }
   /* The buffers' bytes for C to copy: a copy of each buffer that is not
    * transferred (C never reads a script's buffer itself: reading pins it,
@@ -647,9 +750,21 @@
     return src;
   }
   function materialize(tok, nt, ns, joined, bufs, hostObjs) {
-    const T = new Float64ArrayC(tok, 0, nt + ns), S = [];
-    for (let i = 0, a = 0; i < ns; i++) { const b = a + T[nt + i]; S[i] = substring(joined, a, b); a = b; }
+    if (bufs === undefined) bufs = NONE;
+    if (hostObjs === undefined) hostObjs = NONE;
+    // (tok: a Float64Array over the clone's tokens, made by C)
+    const T = tok, S = [];
+    if (ns === 0) {
+    } else if (substringIsIntrinsic()) {
+      // (a method call on the string: a third of the time of the bound call)
+      for (let i = 0, a = 0; i < ns; i++) { const b = a + T[nt + i]; S[i] = joined.substring(a, b); a = b; }
+    } else {
+      for (let i = 0, a = 0; i < ns; i++) { const b = a + T[nt + i]; S[i] = substring(joined, a, b); a = b; }
+    }
     return deserialize(T, nt, S, bufs, hostObjs);
   }
-  internal.clone = { prepTransfer, capture, commit, materialize, notTransferable };
+  // (the two calls of every clone also at indexes 0 and 1: C reads them
+  // without making a property name)
+  internal.clone = { prepTransfer, capture, captureCopy, commit, materialize, notTransferable,
+    0: captureCopy, 1: materialize };
 });
