@@ -21,9 +21,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * JsMessagePort: a channel between Java and a runtime's MessagePort. The
- * runtime's loop runs on its own thread for each test. Tests marked
- * {@link NeedsCloneEngine} (tag clone-engine) need the structured clone
- * engine: JS -> Java messages are written by strait_clone_write_value.
+ * runtime's loop runs on its own thread for each test. JS -> Java messages
+ * are written in the value format by strait_clone_write_value.
  */
 class MessagePortTest {
     private JsRuntime rt;
@@ -140,7 +139,6 @@ class MessagePortTest {
     }
 
     @Test
-    @NeedsCloneEngine
     @Timeout(60)
     void scriptValuesArriveAsPlainJavaData() {
         rt.eval("const o = { n: 1, big: 2 ** 40, f: 0.5, s: 'x', u: undefined, nil: null, list: [1, 'a'],"
@@ -174,7 +172,6 @@ class MessagePortTest {
     }
 
     @Test
-    @NeedsCloneEngine
     @Timeout(60)
     void aValueWithNoJavaFormIsAnErrorAndTheNextMessageComes() {
         rt.eval("port.postMessage(/re/g); port.postMessage(2);");
@@ -185,7 +182,6 @@ class MessagePortTest {
     }
 
     @Test
-    @NeedsCloneEngine
     @Timeout(60)
     void roundTripsBothWays() throws Exception {
         rt.eval("port.onmessage = (e) => port.postMessage({ echo: e.data, at: new Date(e.data.n) })");
@@ -200,7 +196,6 @@ class MessagePortTest {
     }
 
     @Test
-    @NeedsCloneEngine
     @Timeout(60)
     void aScriptCannotPostWhatItCannotClone() {
         assertEquals("DataCloneError", rt.eval("try { port.postMessage({ f() {} }); 'posted' } catch (e) { e.name }"));

@@ -15,8 +15,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Workers of embedded runtimes (their Java access is the parent's policy,
  * their threads leave the JVM) and values between runtimes
- * ({@link JsRuntime#structuredClone}). Tests marked {@link NeedsCloneEngine}
- * need the structured clone engine.
+ * ({@link JsRuntime#structuredClone}).
  */
 class WorkersTest {
 
@@ -182,7 +181,6 @@ class WorkersTest {
     }
 
     @Test
-    @NeedsCloneEngine
     void structuredCloneKeepsMapsDatesAndCycles() {
         try (JsRuntime a = JsRuntime.create(); JsRuntime b = JsRuntime.create()) {
             JsValue v = (JsValue) a.eval("const o = { d: new Date(12345), m: new Map([[1, { k: 'v' }]]),"
@@ -203,7 +201,6 @@ class WorkersTest {
     }
 
     @Test
-    @NeedsCloneEngine
     void transferMovesAnArrayBufferAndDetachesItInTheSource() {
         try (JsRuntime a = JsRuntime.create(); JsRuntime b = JsRuntime.create()) {
             JsValue buf = (JsValue) a.eval("globalThis.buf = new Uint8Array([1, 2, 3, 4]).buffer; buf");
@@ -221,7 +218,6 @@ class WorkersTest {
     }
 
     @Test
-    @NeedsCloneEngine
     void whatCannotBeClonedIsADataCloneError() {
         try (JsRuntime a = JsRuntime.create(); JsRuntime b = JsRuntime.create()) {
             JsValue f = (JsValue) a.eval("({ f() {} })");
@@ -271,7 +267,6 @@ class WorkersTest {
      * checked on both sides and their order in a.
      */
     @Test
-    @NeedsCloneEngine
     @Timeout(120)
     void pingPongOfStructuredValuesBetweenTwoRuntimesOnTwoThreads() throws Exception {
         try (JsRuntime a = JsRuntime.newBuilder().allowAllAccess(true).build();
@@ -324,7 +319,6 @@ class WorkersTest {
     }
 
     @Test
-    @NeedsCloneEngine
     @Timeout(60)
     void aJavaPortMovedIntoAnotherRuntime() throws Exception {
         try (JsRuntime a = JsRuntime.create(); JsRuntime b = JsRuntime.create();
