@@ -326,7 +326,13 @@ static void post_one_locked(channel *ch, int side, msg *m, strait_runtime *from)
   strait__workers *tws = to->workers;
   bool entered = false;
   if ((m->clone || m->vf) && !m->value) {
-    entered = to == from ? strait_enter(to) == 0 : strait__try_enter(to) == 0;
+    /* Idle: its loop sleeps with nothing queued (a receiver that is busy,
+     * or awake between two tasks of a stream, makes its messages itself,
+     * in parallel with the sender) and its gate is free. */
+    if (to == from)
+      entered = strait_enter(to) == 0;
+    else if (atomic_load(&to->loop.sleeping) && atomic_load(&to->loop.ntasks) == 0)
+      entered = strait__try_enter(to) == 0;
     if (entered) {
       double t0 = now_ns();
       pthread_mutex_unlock(&ch->mu);
