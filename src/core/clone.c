@@ -15,6 +15,7 @@
  * target: between them the clone holds no JSValueRef.
  */
 #include "clone.h"
+#include "env.h"
 #include "common/jsc_private.h"
 #include "runtime.h"
 #include "codec.h"
@@ -44,9 +45,14 @@ struct strait__clone {
   bool materialized;
 };
 
-/* internal.clone (js/clone.js) of rt. NULL when missing. Inside the gate. */
+/* internal.clone (js/clone.js, loaded on first use) of rt. NULL when
+ * missing. Inside the gate. */
 static JSObjectRef clone_api(strait_runtime *rt) {
   if (!rt->internal) return NULL;
+  if (!(rt->lazy_loaded & 1u)) {
+    JSValueRef exc = NULL;
+    if (strait__env_load(rt, "clone.js", &exc) != 0) return NULL;
+  }
   JSValueRef v = strait_get_property(rt->ctx, rt->internal, "clone");
   return JSValueIsObject(rt->ctx, v) ? (JSObjectRef)v : NULL;
 }

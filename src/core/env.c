@@ -18,10 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Load order: inspect first (console needs it), module last. */
+/* Load order: inspect first (console needs it), module and intrinsics last.
+ * The parts loaded on first use (kLazy) come after, by strait__env_load. */
 static const char *const kBootstrap[] = {
-  "inspect.js", "path.js", "console.js", "process.js", "module.js", "clone.js", "worker.js",
-  "bootstrap.js",
+  "inspect.js", "path.js", "console.js", "process.js", "module.js", "intrinsics.js", "bootstrap.js",
 };
 
 /* Evaluates one bootstrap script and calls the function it yields with
@@ -43,6 +43,43 @@ static int run_bootstrap(strait_runtime *rt, const char *name, JSObjectRef nativ
   return 0;
 }
 
+/* The parts evaluated on first use, in the order they need each other
+ * (worker.js uses clone.js). Their globals are accessors that load them
+ * (intrinsics.js), and the C parts load them before they call into them. */
+static const char *const kLazy[] = {"clone.js", "worker.js"};
+
+/* Evaluates lazy part name (and the parts before it) once per runtime (see
+ * env.h). Inside the gate. */
+int strait__env_load(strait_runtime *rt, const char *name, JSValueRef *exception) {
+  *exception = NULL;
+  for (size_t i = 0; i < sizeof kLazy / sizeof kLazy[0]; i++) {
+    if (!(rt->lazy_loaded & (1u << i))) {
+      if (!rt->natives) return STRAIT_EINVAL;
+      rt->lazy_loaded |= 1u << i;   /* once, even if it throws */
+      int rc = run_bootstrap(rt, kLazy[i], rt->natives, exception);
+      if (rc) return rc;
+    }
+    if (strcmp(kLazy[i], name) == 0) return 0;
+  }
+  return STRAIT_EINVAL;
+}
+
+/* native.load(name): loads a lazy part (the accessors of intrinsics.js). */
+static JSValueRef js_load(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                          const JSValueRef argv[], JSValueRef *exception) {
+  strait_runtime *rt = strait__runtime_of(ctx);
+  char *name = argc > 0 && JSValueIsString(ctx, argv[0]) ? strait_utf8_from_value(ctx, argv[0], NULL) : NULL;
+  JSValueRef exc = NULL;
+  int rc = name ? strait__env_load(rt, name, &exc) : STRAIT_EINVAL;
+  free(name);
+  if (rc) {
+    *exception = exc ? exc : strait_make_error(ctx, "Error", "strait: cannot load a part of the runtime (%s)",
+                                               strait_err_name(rc));
+    return NULL;
+  }
+  return JSValueMakeUndefined(ctx);
+}
+
 /* Installs console, process, require and friends (see env.h). Inside
  * the gate, once per runtime. */
 int strait__env_install(strait_runtime *rt, JSValueRef *exception) {
@@ -51,6 +88,9 @@ int strait__env_install(strait_runtime *rt, JSValueRef *exception) {
   rt->internal = JSObjectMake(ctx, NULL, NULL);
   JSValueProtect(ctx, rt->internal);
   JSObjectRef native = JSObjectMake(ctx, NULL, NULL);
+  rt->natives = native;
+  JSValueProtect(ctx, native);
+  strait_set_function(ctx, native, "load", js_load);
   strait__console_natives(ctx, native);
   strait__process_natives(ctx, native);
   strait__module_natives(ctx, native);

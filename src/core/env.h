@@ -34,6 +34,11 @@ int strait__write(strait_runtime *rt, int fd, const char *utf8, size_t len);
  * Returns 0 or an errno. Inside the gate. (console.c) */
 int strait__fd_write(strait_runtime *rt, int fd, const char *utf8, size_t len);
 
+/* Evaluates the lazily loaded part name ("clone.js", "worker.js") of rt's
+ * environment, and those it needs, once per runtime; 0 when it is there.
+ * STRAIT_EJS with *exception when it threw. Inside the gate. (env.c) */
+int strait__env_load(strait_runtime *rt, const char *name, JSValueRef *exception);
+
 /* Reports an uncaught error via the sink, as strait_error_format().
  * Inside the gate. (error.c) */
 void strait__report(strait_runtime *rt, JSValueRef exception);

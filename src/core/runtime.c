@@ -198,6 +198,8 @@ void strait_runtime_free(strait_runtime *rt) {
       strait__loop_destroy(rt);
       strait__watch_destroy(rt);
       if (rt->internal) JSValueUnprotect(rt->ctx, rt->internal);
+      if (rt->natives) JSValueUnprotect(rt->ctx, rt->natives);
+      rt->natives = NULL;
       for (size_t i = 0; i < sizeof rt->error_ctors / sizeof rt->error_ctors[0]; i++) {
         if (rt->error_ctors[i]) JSValueUnprotect(rt->ctx, rt->error_ctors[i]);
         rt->error_ctors[i] = NULL;

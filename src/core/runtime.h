@@ -26,6 +26,9 @@ struct strait_runtime {
   void *embedder;
   void (*embedder_teardown)(strait_runtime *, void *);
   JSObjectRef internal;      /* protected: the bootstrap's private object */
+  JSObjectRef natives;       /* protected: the bootstrap's native object, for the
+                                parts loaded on first use (env.c) */
+  unsigned lazy_loaded;      /* bits of the parts loaded (env.c) */
   JSValueRef pending_error;  /* protected: uncaught error from a callback */
   JSValueRef returned_error; /* protected: the error strait_loop_run last returned */
   int exit_code;

@@ -26,6 +26,7 @@
  */
 #include "worker.h"
 #include "clone.h"
+#include "env.h"
 #include "eval.h"
 #include "group.h"
 #include "loop.h"
@@ -270,6 +271,13 @@ static void table_remove(strait__workers *ws, double id) {
       return;
     }
   }
+}
+
+/* Loads worker.js into rt if it is not there yet (env.c): before any call
+ * into internal.port* or internal.workerSetup. 0 or a status (*exc).
+ * Inside rt's gate. */
+static int need_js(strait_runtime *rt, JSValueRef *exc) {
+  return (rt->lazy_loaded & 2u) ? 0 : strait__env_load(rt, "worker.js", exc);
 }
 
 /* ---- delivery ------------------------------------------------------------- */
@@ -616,6 +624,7 @@ static JSValueRef hook_give(strait_runtime *rt, void *token, JSValueRef *excepti
     return NULL;
   }
   free(t);
+  if (need_js(rt, exception) != 0) return NULL;
   JSValueRef arg = JSValueMakeNumber(rt->ctx, id);
   return strait__call_method(rt->ctx, rt->internal, "portMake", 1, &arg, exception);
 }
@@ -751,6 +760,7 @@ static void *worker_main(void *arg) {
     pthread_mutex_unlock(&ch->mu);
   }
   if (!id) rc = STRAIT_ENOMEM;
+  if (!term && rc == 0) rc = need_js(rt, &exc);
   if (!term && rc == 0) {
     JSValueRef data = JSValueMakeUndefined(rt->ctx);
     if (w->data && strait__clone_materialize(rt, w->data, &data, &exc) != 0) rc = STRAIT_EJS;
@@ -1213,6 +1223,8 @@ static void port_release(strait_port *p) {
  * rt's gate. */
 int strait_port_open(strait_runtime *rt, strait_port **out, JSValueRef *js_port) {
   *out = NULL;
+  JSValueRef lexc = NULL;
+  if (need_js(rt, &lexc) != 0) return lexc ? STRAIT_EJS : STRAIT_EINVAL;
   strait__workers *ws = state_of(rt);
   if (ws && !rt->clone_hooks) {
     ws->clone_hooks = port_hooks;

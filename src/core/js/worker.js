@@ -2,19 +2,18 @@
 // web's Worker, MessageChannel, MessagePort, EventTarget, Event,
 // MessageEvent and ErrorEvent as globals, the worker's global scope (self,
 // postMessage, onmessage, close), and Node's require('worker_threads').
-// Intrinsics are captured here, at start-up: a script that replaces Map or
-// Function.prototype.call later does not change how messages are routed.
+// Evaluated on first use (env.c, strait__env_load): the first read of one of
+// its globals or of require('worker_threads'), or a port that arrives. The
+// built-ins it calls were captured by intrinsics.js when the runtime
+// started: a script that replaces Map or Function.prototype.call before or
+// after does not change how messages are routed.
 (function (native, internal) {
   'use strict';
-  const MapC = Map, WeakMapC = WeakMap, PromiseC = Promise, ErrorC = Error, TypeErrorC = TypeError;
-  const SymbolC = Symbol, ArrayIsArray = Array.isArray, apply = Reflect.apply;
-  const defineProperty = Object.defineProperty, freeze = Object.freeze, create = Object.create;
-  const decodeURI = globalThis.decodeURI, StringC = String, ObjectC = Object, mathMax = Math.max;
-  const arrayPush = Array.prototype.push, arraySlice = Array.prototype.slice;
-  const arrayIndexOf = Array.prototype.indexOf, arraySplice = Array.prototype.splice;
-  const strSlice = String.prototype.slice, strStartsWith = String.prototype.startsWith;
-  const strLastIndexOf = String.prototype.lastIndexOf, strSplit = String.prototype.split;
-  const reExec = RegExp.prototype.exec;
+  /* intrinsics: captured when the runtime started (intrinsics.js) */
+  const { MapC, WeakMapC, PromiseC, ErrorC, TypeErrorC, SymbolC, ArrayIsArray, apply, defineProperty,
+    create, decodeURI, StringC, bindTo, mapGetM, mapSetM, mapDeleteM, mapForEachM, weakMapGetM,
+    weakMapSetM, arrayPush, arraySlice, arraySplice, strSlice, strStartsWith, strLastIndexOf, strSplit,
+    reExec } = internal.intr.worker;
   const path = internal.path;
   const n = {
     channel: native.channel, post: native.portPost, start: native.portStart, ref: native.portRef,
@@ -23,10 +22,10 @@
   };
   const G = globalThis;
   const byId = new MapC();                       // port id -> its object (a port or a Worker)
-  const getById = MapC.prototype.get.bind(byId), setById = MapC.prototype.set.bind(byId);
-  const delById = MapC.prototype.delete.bind(byId);
+  const getById = bindTo(mapGetM, byId), setById = bindTo(mapSetM, byId);
+  const delById = bindTo(mapDeleteM, byId);
   const idOf = new WeakMapC();                   // port object -> id
-  const getId = WeakMapC.prototype.get.bind(idOf), setId = WeakMapC.prototype.set.bind(idOf);
+  const getId = bindTo(weakMapGetM, idOf), setId = bindTo(weakMapSetM, idOf);
   const push = (a, v) => apply(arrayPush, a, [v]);
   const call = (f, self, args) => apply(f, self, args);
 
@@ -75,7 +74,7 @@
     if (!m) defineProperty(t, LISTENERS, { value: m = new MapC() });
     return m;
   }
-  const mapGet = MapC.prototype.get, mapSet = MapC.prototype.set;
+  const mapGet = mapGetM, mapSet = mapSetM;
   function countOf(t, type) {
     const m = t[LISTENERS];
     const l = m && call(mapGet, m, [type]);
@@ -184,7 +183,7 @@
       const m = this[LISTENERS];
       if (!m) return this;
       const types = [];
-      m.forEach((l, t) => { if (type === undefined || t === type) push(types, t); });
+      call(mapForEachM, m, [(l, t) => { if (type === undefined || t === type) push(types, t); }]);
       for (const t of types) {
         const l = call(mapGet, m, [t]);
         while (l.length) removeListener(this, t, l[l.length - 1].fn, l[l.length - 1].raw);
@@ -484,5 +483,5 @@
       return { direct: s[0], snapshot: s[1], senderMs: s[2], receiverMs: s[3] };
     },
   };
-  builtins.worker_threads = wt;
+  defineProperty(builtins, 'worker_threads', { value: wt, writable: true, enumerable: true, configurable: true });
 });

@@ -68,6 +68,11 @@ check "--fs-root applies to a worker's script" '[[ $RC -eq 0 && "$OUT" == *"is o
 st --deny-threads -e 'try { new Worker("./once.js") } catch (e) { console.log(e.code) }'
 check "--deny-threads refuses workers" '[[ $RC -eq 0 && "$OUT" == ERR_ACCESS_DENIED ]]'
 
+# The parts loaded on first use (structuredClone, workers) use the built-ins
+# captured when the runtime started, not what a script replaced before.
+st -e 'const v = { m: new Map([[1, { a: [1, 2] }]]) }; Map.prototype.get = () => 42; Map.prototype.set = null; WeakMap.prototype.get = null; Function.prototype.call = null; Function.prototype.bind = null; Array.prototype.push = null; Object.keys = null; const c = structuredClone(v); console.log(c.m.size, JSON.stringify([...c.m.entries()])); const { port1, port2 } = new MessageChannel(); port2.onmessage = (e) => { console.log("port", JSON.stringify(e.data)); port1.close(); }; port1.postMessage([1, 2])'
+check "built-ins replaced before first use do not matter" '[[ $RC -eq 0 && "$OUT" == $'"'"'1 [[1,{"a":[1,2]}]]\nport [1,2]'"'"' ]]'
+
 # Ctrl-C while a worker spins: the main is interrupted, the process exits 130.
 ( sleep 0.5; pkill -INT -f "strait-workers.*sigint.js" ) &
 echo 'new Worker("./spin.js"); setInterval(() => {}, 1000)' >sigint.js

@@ -1,0 +1,160 @@
+// intrinsics.js - runs at start-up, before any script: captures every
+// built-in that the parts loaded on first use (clone.js: structuredClone
+// and the clone engine; worker.js: workers and message ports) will call,
+// so that a script that replaced Map, Object.keys, Function.prototype.call,
+// Array.prototype.push... before their first use changes nothing; installs
+// the Proxy registry (a proxy made before the clone engine loads must
+// still be known as one); and defines the globals of those parts as
+// accessors that load them on first use (evaluating them costs each
+// runtime about 2.5 ms, most of it parsing, which a runtime that never
+// clones or starts a worker does not pay).
+(function (native, internal) {
+  'use strict';
+  const FP = Function.prototype, fcall = FP.call, fbind = FP.bind;
+  const uncurry = (f) => fbind.call(fcall, f);
+  const ObjectC = Object, OP = Object.prototype, AP = Array.prototype;
+  const getProto = Object.getPrototypeOf, keysOf = Object.keys, isArray = Array.isArray;
+  const defineProp = Object.defineProperty, gopd = Object.getOwnPropertyDescriptor;
+  const hasOwn = uncurry(OP.hasOwnProperty), objToString = uncurry(OP.toString);
+  const fnToString = uncurry(FP.toString), symToString = uncurry(Symbol.prototype.toString);
+  const substringF = String.prototype.substring, substring = uncurry(substringF), SP = String.prototype;
+  /* Whether 'str.substring' is the intrinsic (a data property of
+   * String.prototype: a script may have replaced it). Then a loop that
+   * runs no script code may call it as a method. */
+  function substringIsIntrinsic() {
+    const d = gopd(SP, 'substring');
+    return d !== undefined && hasOwn(d, 'value') && d.value === substringF;
+  }
+  const StringC = String, BigIntC = BigInt, TypeErr = TypeError, RangeErr = RangeError;
+  const ErrorC = Error;
+  const DateC = Date, dateGetTime = uncurry(Date.prototype.getTime);
+  const RegExpC = RegExp, reSource = uncurry(gopd(RegExp.prototype, 'source').get);
+  const reFlags = uncurry(gopd(RegExp.prototype, 'flags').get);
+  const boolValueOf = uncurry(Boolean.prototype.valueOf), numValueOf = uncurry(Number.prototype.valueOf);
+  const strValueOf = uncurry(String.prototype.valueOf), bigValueOf = uncurry(BigInt.prototype.valueOf);
+  const MapC = Map, SetC = Set, mapForEach = uncurry(Map.prototype.forEach), setForEach = uncurry(Set.prototype.forEach);
+  const mapSize = uncurry(gopd(Map.prototype, 'size').get), setSize = uncurry(gopd(Set.prototype, 'size').get);
+  const mapSetM = Map.prototype.set, setAddM = Set.prototype.add;
+  const mapSet = uncurry(mapSetM), setAdd = uncurry(setAddM);
+  const WeakMapC = WeakMap, WeakSetC = WeakSet, PromiseC = Promise;
+  const WeakRefC = typeof WeakRef === 'function' ? WeakRef : null;
+  const FinRegC = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : null;
+  const ABC = ArrayBuffer, isView = ArrayBuffer.isView;
+  const abByteLength = uncurry(gopd(ArrayBuffer.prototype, 'byteLength').get);
+  const abDetachedD = gopd(ArrayBuffer.prototype, 'detached');
+  const abDetached = abDetachedD ? uncurry(abDetachedD.get) : (b) => false;
+  const abSlice = uncurry(ArrayBuffer.prototype.slice);
+  const abTransfer = uncurry(ArrayBuffer.prototype.transfer);
+  const TAP = getProto(Uint8Array.prototype);
+  const taTag = uncurry(gopd(TAP, Symbol.toStringTag).get);
+  const taBuffer = uncurry(gopd(TAP, 'buffer').get), taOffset = uncurry(gopd(TAP, 'byteOffset').get);
+  const taLength = uncurry(gopd(TAP, 'length').get);
+  const DataViewC = DataView, dvBuffer = uncurry(gopd(DataView.prototype, 'buffer').get);
+  const dvOffset = uncurry(gopd(DataView.prototype, 'byteOffset').get);
+  const dvLength = uncurry(gopd(DataView.prototype, 'byteLength').get);
+  const Float64ArrayC = Float64Array, f64set = uncurry(TAP.set);
+  const ProxyC = Proxy, ProxyRevocable = Proxy.revocable, iterSym = Symbol.iterator;
+  const FunctionC = Function, jsonStringify = JSON.stringify, arrayJoin = uncurry(AP.join);
+  const globalObj = globalThis;
+  const VIEWS = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
+    Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array, DataView];
+  const VIEW_KIND = { __proto__: null };
+  for (let i = 0; i < 11; i++) VIEW_KIND[VIEWS[i].name] = i;
+  const ERRORS = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError];
+  const ERROR_CODE = { __proto__: null };
+  for (let i = 0; i < ERRORS.length; i++) ERROR_CODE[ERRORS[i].name] = i;
+  /* Maps and sets whose methods are the intrinsics (own on a prototype no
+   * script ever sees), so calls stay direct for the JIT. */
+  class SafeMap extends MapC {}
+  defineProp(SafeMap.prototype, 'get', { value: Map.prototype.get });
+  defineProp(SafeMap.prototype, 'set', { value: mapSetM });
+  defineProp(SafeMap.prototype, 'has', { value: Map.prototype.has });
+  class SafeSet extends SetC {}
+  defineProp(SafeSet.prototype, 'add', { value: setAddM });
+  defineProp(SafeSet.prototype, 'has', { value: Set.prototype.has });
+  class SafeWeakSet extends WeakSetC {}
+  defineProp(SafeWeakSet.prototype, 'add', { value: WeakSet.prototype.add });
+  defineProp(SafeWeakSet.prototype, 'has', { value: WeakSet.prototype.has });
+  class SafeWeakMap extends WeakMapC {}
+  defineProp(SafeWeakMap.prototype, 'get', { value: WeakMap.prototype.get });
+  defineProp(SafeWeakMap.prototype, 'set', { value: WeakMap.prototype.set });
+
+  /* ---- Proxy registry: JSC's C API gives no cheap proxy test, so the
+   * global Proxy records the proxies it makes (a WeakSet); proxies made
+   * elsewhere (another realm: the Java bridge) are found by the native
+   * check on prototype chains (native.isHost). ---- */
+  const proxies = new SafeWeakSet();
+  const proxyCount = { n: 0 };
+  /* Prototypes of the platform's own objects (MessagePort, Worker, events:
+   * worker.js registers them through internal.platformProto): an object
+   * with one in its chain is a host object, never cloned by its
+   * properties (a DataCloneError unless the hooks transfer it). */
+  const platformProtos = new SafeWeakSet();
+  internal.platformProto = (p) => { platformProtos.add(p); };
+  function makeProxy(target, handler) {
+    if (new.target === undefined) throw new TypeErr("calling Proxy constructor without new is invalid");
+    const p = new ProxyC(target, handler);
+    proxies.add(p);
+    proxyCount.n++;
+    return p;
+  }
+  const BoundProxy = fbind.call(makeProxy, null);
+  defineProp(BoundProxy, 'name', { value: 'Proxy', configurable: true });
+  defineProp(BoundProxy, 'revocable', {
+    value: function revocable(target, handler) {
+      const r = ProxyRevocable(target, handler);
+      proxies.add(r.proxy);
+      proxyCount.n++;
+      return r;
+    }, writable: true, configurable: true });
+  defineProp(globalThis, 'Proxy', { value: BoundProxy, writable: true, configurable: true });
+
+  /* what worker.js calls */
+  const ApplyC = Reflect.apply;
+  const worker = {
+    MapC, WeakMapC, PromiseC, ErrorC, TypeErrorC: TypeErr, SymbolC: Symbol, ArrayIsArray: isArray,
+    apply: ApplyC, defineProperty: defineProp, create: Object.create, decodeURI: globalThis.decodeURI,
+    StringC, bindTo: uncurry(fbind), mapGetM: Map.prototype.get, mapSetM, mapDeleteM: Map.prototype.delete,
+    mapForEachM: Map.prototype.forEach, weakMapGetM: WeakMap.prototype.get,
+    weakMapSetM: WeakMap.prototype.set, arrayPush: AP.push, arraySlice: AP.slice, arraySplice: AP.splice,
+    strSlice: SP.slice, strStartsWith: SP.startsWith, strLastIndexOf: SP.lastIndexOf, strSplit: SP.split,
+    reExec: RegExp.prototype.exec,
+  };
+  internal.intr = {
+    clone: {
+      FP, fcall, fbind, uncurry, ObjectC, OP, AP, getProto,
+      keysOf, isArray, defineProp, gopd, hasOwn, objToString, fnToString, symToString,
+      substringF, substring, SP, substringIsIntrinsic, StringC, BigIntC, TypeErr, RangeErr,
+      ErrorC, DateC, dateGetTime, RegExpC, reSource, reFlags, boolValueOf, numValueOf,
+      strValueOf, bigValueOf, MapC, SetC, mapForEach, setForEach, mapSize, setSize,
+      mapSetM, setAddM, mapSet, setAdd, WeakMapC, WeakSetC, PromiseC, WeakRefC,
+      FinRegC, ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer,
+      TAP, taTag, taBuffer, taOffset, taLength, DataViewC, dvBuffer, dvOffset,
+      dvLength, Float64ArrayC, f64set, ProxyC, ProxyRevocable, iterSym, FunctionC, jsonStringify,
+      arrayJoin, globalObj, VIEWS, VIEW_KIND, ERRORS, ERROR_CODE, SafeMap, SafeSet,
+      SafeWeakSet, SafeWeakMap
+    },
+    proxies, proxyCount, platformProtos, worker,
+  };
+
+  /* The globals of the parts loaded on first use: reading one loads its
+   * part (which replaces the accessor by a data property); assigning one
+   * just makes it a plain global. */
+  const load = native.load;
+  function lazy(name, part) {
+    defineProp(globalThis, name, {
+      configurable: true, enumerable: false,
+      get() { load(part); return globalThis[name]; },
+      set(v) { defineProp(globalThis, name, { value: v, writable: true, configurable: true }); },
+    });
+  }
+  lazy('structuredClone', 'clone.js');
+  lazy('DOMException', 'clone.js');
+  for (const name of ['Worker', 'MessageChannel', 'MessagePort', 'EventTarget', 'Event', 'MessageEvent',
+    'ErrorEvent']) lazy(name, 'worker.js');
+  const builtins = internal.builtins || (internal.builtins = Object.create(null));
+  defineProp(builtins, 'worker_threads', {
+    configurable: true, enumerable: true,
+    get() { load('worker.js'); return builtins.worker_threads; },
+  });
+});
