@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -111,6 +112,34 @@ static char *trt_eval(strait_runtime *rt, const char *src) {
     T_EQ_STR(t_txt, (expected));                                             \
     free(t_txt);                                                             \
   } while (0)
+
+/* Monotonic milliseconds. */
+static double tnow_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Evaluates src in rt, then runs its loop; returns the loop's status (or
+ * STRAIT_EJS when the script threw) and the formatted error in *err
+ * (malloc'd, or NULL). */
+static int trt_run(strait_runtime *rt, const char *src, char **err) {
+  *err = NULL;
+  char *r = trt_eval(rt, src);
+  if (strncmp(r, "THROW ", 6) == 0) {
+    *err = r;
+    return STRAIT_EJS;
+  }
+  free(r);
+  JSValueRef exc = NULL;
+  int rc = strait_loop_run(rt, &exc);
+  if (rc == STRAIT_EJS) {
+    strait_enter(rt);
+    *err = strait_error_format(rt, exc);
+    strait_leave(rt);
+  }
+  return rc;
+}
 
 /* Writes text to dir/name, making parent directories. */
 static void twrite_file(const char *dir, const char *name, const char *text) {

@@ -7,38 +7,12 @@
 #include <pthread.h>
 #include <time.h>
 
-/* Evaluates src, runs the loop; returns the loop's status and leaves the
- * formatted error (if any) in *err (malloc'd, may be NULL). */
-static int run_script(strait_runtime *rt, const char *src, char **err) {
-  *err = NULL;
-  char *r = trt_eval(rt, src);
-  if (strncmp(r, "THROW ", 6) == 0) {
-    *err = r;
-    return STRAIT_EJS;
-  }
-  free(r);
-  JSValueRef exc = NULL;
-  int rc = strait_loop_run(rt, &exc);
-  if (rc == STRAIT_EJS) {
-    strait_enter(rt);
-    *err = strait_error_format(rt, exc);
-    strait_leave(rt);
-  }
-  return rc;
-}
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void timeout_order(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
   char *err;
-  double t0 = now_ms();
-  int rc = run_script(rt,
+  double t0 = tnow_ms();
+  int rc = trt_run(rt,
       "setTimeout(() => console.log('b'), 20);"
       "setTimeout(() => console.log('a'), 5);"
       "setTimeout((x, y) => console.log('c', x, y), 20, 1, 'two');"
@@ -46,7 +20,7 @@ static void timeout_order(void) {
       "clearTimeout(gone); clearTimeout(12345); console.log('sync');", &err);
   T_EQ_INT(rc, 0);
   T_EQ_STR(tbuf_str(&c.out), "sync\na\nb\nc 1 two\n");
-  T_CHECK(now_ms() - t0 >= 19);
+  T_CHECK(tnow_ms() - t0 >= 19);
   free(err);
   strait_runtime_free(rt);
   tcap_free(&c);
@@ -60,7 +34,7 @@ static void many_timers_cleared_by_id(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
   char *err;
-  int rc = run_script(rt,
+  int rc = trt_run(rt,
       "let seed = 1; const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;"
       "const N = 30000, ids = [], fired = new Uint8Array(N), cleared = new Uint8Array(N);"
       "const stop = (k) => { if (!fired[k]) cleared[k] = 1; clearTimeout(ids[k]); };"
@@ -87,7 +61,7 @@ static void interval_until_cleared(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
   char *err;
-  int rc = run_script(rt,
+  int rc = trt_run(rt,
       "let n = 0; const id = setInterval(() => { console.log(n); if (++n === 3) clearInterval(id); }, 1);",
       &err);
   T_EQ_INT(rc, 0);
@@ -101,7 +75,7 @@ static void zero_delay_fifo(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
   char *err;
-  int rc = run_script(rt,
+  int rc = trt_run(rt,
       "for (let i = 0; i < 5; i++) setTimeout(() => {"
       "  console.log(i); if (i === 0) setTimeout(() => console.log('nested'), 0); }, 0);"
       "setTimeout(() => console.log('late'), 0);", &err);
@@ -116,7 +90,7 @@ static void microtasks_run_before_timers(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
   char *err;
-  int rc = run_script(rt,
+  int rc = trt_run(rt,
       "setTimeout(() => console.log('timeout'), 0);"
       "Promise.resolve().then(() => console.log('then'));"
       "queueMicrotask(() => console.log('microtask'));"
@@ -133,7 +107,7 @@ static void microtasks_run_after_each_callback(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
   char *err;
-  int rc = run_script(rt,
+  int rc = trt_run(rt,
       "setTimeout(() => { console.log('a'); Promise.resolve().then(() => console.log('a-then')); }, 0);"
       "setTimeout(() => console.log('b'), 0);", &err);
   T_EQ_INT(rc, 0);
@@ -141,7 +115,7 @@ static void microtasks_run_after_each_callback(void) {
   free(err);
   /* A timer made by a promise job keeps the loop alive. */
   tbuf_reset(&c.out);
-  rc = run_script(rt,
+  rc = trt_run(rt,
       "setTimeout(async () => { await null; await null;"
       "  setTimeout(() => console.log('made in a job'), 5); }, 0);", &err);
   T_EQ_INT(rc, 0);
@@ -175,11 +149,11 @@ static void post_from_other_thread_wakes_loop(void) {
   poster p = {trt_new(&c, 0, NULL), &c};
   strait_loop_ref(p.rt);
   pthread_t th;
-  double t0 = now_ms();
+  double t0 = tnow_ms();
   pthread_create(&th, NULL, post_later, &p);
   JSValueRef exc = NULL;
   T_EQ_INT(strait_loop_run(p.rt, &exc), 0);
-  double took = now_ms() - t0;
+  double took = tnow_ms() - t0;
   pthread_join(th, NULL);
   T_EQ_STR(tbuf_str(&c.out), "posted undefined\n");
   T_CHECK(took >= 25 && took < 1000);
@@ -206,7 +180,7 @@ static void exception_in_timer_ends_loop(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
   char *err;
-  int rc = run_script(rt,
+  int rc = trt_run(rt,
       "setTimeout(() => { throw new RangeError('in timer'); }, 1);\n"
       "setTimeout(() => console.log('after'), 50);", &err);
   T_EQ_INT(rc, STRAIT_EJS);
@@ -222,20 +196,20 @@ static void unhandled_rejection_is_reported(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
   char *err;
-  int rc = run_script(rt, "async function f() { throw new Error('nobody caught me'); }\nf();",
+  int rc = trt_run(rt, "async function f() { throw new Error('nobody caught me'); }\nf();",
                       &err);
   T_EQ_INT(rc, STRAIT_EJS);
   T_CONTAINS(err, "Error: nobody caught me");
   free(err);
   /* A handled rejection is not reported. */
   tbuf_reset(&c.out);
-  rc = run_script(rt, "Promise.reject(new Error('x')).catch(e => console.log('caught', e.message));",
+  rc = trt_run(rt, "Promise.reject(new Error('x')).catch(e => console.log('caught', e.message));",
                   &err);
   T_EQ_INT(rc, 0);
   T_EQ_STR(tbuf_str(&c.out), "caught x\n");
   free(err);
   /* A thrown non-Error in a microtask. */
-  rc = run_script(rt, "queueMicrotask(() => { throw 7; });", &err);
+  rc = trt_run(rt, "queueMicrotask(() => { throw 7; });", &err);
   T_EQ_INT(rc, STRAIT_EJS);
   T_EQ_STR(err, "Uncaught 7\n");
   free(err);
@@ -247,7 +221,7 @@ static void exit_in_timer_stops_loop(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
   char *err;
-  int rc = run_script(rt,
+  int rc = trt_run(rt,
       "setTimeout(() => { console.log('exiting'); process.exit(4); console.log('no'); }, 1);"
       "setTimeout(() => console.log('never'), 30);", &err);
   T_EQ_INT(rc, STRAIT_EEXIT);

@@ -14,31 +14,8 @@
 
 static char dir[256];
 
-/* Runs src in rt, then its loop; returns the loop's status (or EJS of the
- * script) and the formatted error in *err (malloc'd or NULL). */
-static int run(strait_runtime *rt, const char *src, char **err) {
-  *err = NULL;
-  char *r = trt_eval(rt, src);
-  if (strncmp(r, "THROW ", 6) == 0) { *err = r; return STRAIT_EJS; }
-  free(r);
-  JSValueRef exc = NULL;
-  int rc = strait_loop_run(rt, &exc);
-  if (rc == STRAIT_EJS) {
-    strait_enter(rt);
-    *err = strait_error_format(rt, exc);
-    strait_leave(rt);
-  }
-  return rc;
-}
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* The group: quiescence only when every member is idle; a message
- * activates its receiver before it is queued. */
+ * activates its receiver once it is queued. */
 static void group_quiescence(void) {
   strait__group *g = strait__group_new();
   strait__member a = {0}, b = {0};
@@ -112,9 +89,9 @@ static void try_enter_never_waits(void) {
   pthread_t t;
   pthread_create(&t, NULL, hold_gate, &h);
   while (!atomic_load(&h.inside)) {}
-  double t0 = now_ms();
+  double t0 = tnow_ms();
   T_EQ_INT(strait__try_enter(rt), STRAIT_EBUSY);
-  T_CHECK(now_ms() - t0 < 50);
+  T_CHECK(tnow_ms() - t0 < 50);
   atomic_store(&h.release, 1);
   pthread_join(t, NULL);
   T_EQ_INT(strait__try_enter(rt), 0);
@@ -132,7 +109,7 @@ static void worker_round_trip(void) {
            "const w = new Worker('%s/echo.js');"
            "w.onmessage = (e) => console.log('got', JSON.stringify(e.data));"
            "w.postMessage({ n: 1, s: 'x' }); w.postMessage([2]);", dir);
-  T_EQ_INT(run(rt, src, &err), 0);
+  T_EQ_INT(trt_run(rt, src, &err), 0);
   T_EQ_STR(tbuf_str(&c.out), "got {\"echo\":{\"n\":1,\"s\":\"x\"}}\ngot {\"echo\":[2]}\n");
   free(err);
   strait_runtime_free(rt);
@@ -148,9 +125,9 @@ static void free_with_busy_workers(void) {
   T_EVAL(rt, src, "'started'");
   struct timespec ts = {0, 50 * 1000000};
   nanosleep(&ts, NULL);
-  double t0 = now_ms();
+  double t0 = tnow_ms();
   strait_runtime_free(rt);
-  T_CHECK(now_ms() - t0 < 5000);
+  T_CHECK(tnow_ms() - t0 < 5000);
   tcap_free(&c);
 }
 
@@ -185,7 +162,7 @@ static void hooks_run_per_worker(void) {
   snprintf(src, sizeof src,
            "const w = new Worker('%s/hook.js');"
            "w.onmessage = (e) => console.log('hook', e.data);", dir);
-  T_EQ_INT(run(rt, src, &err), 0);
+  T_EQ_INT(trt_run(rt, src, &err), 0);
   free(err);
   T_EQ_STR(tbuf_str(&c.out), "hook 42\nhook 42\n");
   strait_runtime_free(rt);
@@ -201,7 +178,7 @@ static void hooks_run_per_worker(void) {
   snprintf(src, sizeof src,
            "const w = new Worker('%s/echo.js');"
            "w.onerror = (e) => { console.log(e.message); e.preventDefault(); };", dir);
-  T_EQ_INT(run(rt, src, &err), 0);
+  T_EQ_INT(trt_run(rt, src, &err), 0);
   free(err);
   T_EQ_STR(tbuf_str(&c.out), "Uncaught Error: init refused\n");
   strait_runtime_free(rt);
@@ -219,7 +196,7 @@ static void many_short_workers(void) {
            "function one() { started++; const w = new Worker('%s/once.js');"
            "  w.onmessage = () => { if (++done === 200) console.log('all'); else if (started < 200) one(); }; }"
            "for (let i = 0; i < 20; i++) one();", dir);
-  T_EQ_INT(run(rt, src, &err), 0);
+  T_EQ_INT(trt_run(rt, src, &err), 0);
   free(err);
   T_EQ_STR(tbuf_str(&c.out), "all\n");
   strait_runtime_free(rt);
@@ -265,7 +242,7 @@ static void embedder_port(void) {
   T_EQ_INT(strait_port_post(p, b.data, b.len), 0);
   strait_buffer_free(&b);
   char *e = NULL;
-  T_EQ_INT(run(rt, "port.onmessage = (m) => { console.log(JSON.stringify(m.data));"
+  T_EQ_INT(trt_run(rt, "port.onmessage = (m) => { console.log(JSON.stringify(m.data));"
                    " port.postMessage({ back: m.data.list.length, d: new Date(0) }); port.onmessage = null; }",
                &e), 0);
   free(e);
@@ -289,7 +266,7 @@ static void embedder_port(void) {
   pthread_create(&t, NULL, read_one, &r);
   struct timespec ts = {0, 30 * 1000000};
   nanosleep(&ts, NULL);
-  T_EQ_INT(run(rt, "port.close()", &e), 0);
+  T_EQ_INT(trt_run(rt, "port.close()", &e), 0);
   free(e);
   pthread_join(t, NULL);
   T_EQ_INT(r.rc, STRAIT_ECLOSED);
