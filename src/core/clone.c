@@ -45,16 +45,18 @@ struct strait__clone {
   bool materialized;
 };
 
-/* internal.clone (js/clone.js, loaded on first use) of rt. NULL when
- * missing. Inside the gate. */
+/* internal.clone (js/clone.js, loaded on first use) of rt: looked up once
+ * and kept (protected) in rt->clone_api, so a clone makes no property name.
+ * NULL when missing. Inside the gate. */
 static JSObjectRef clone_api(strait_runtime *rt) {
-  if (!rt->internal) return NULL;
-  if (!(rt->lazy_loaded & 1u)) {
-    JSValueRef exc = NULL;
-    if (strait__env_load(rt, "clone.js", &exc) != 0) return NULL;
-  }
+  if (rt->clone_api) return rt->clone_api;
+  JSValueRef exc = NULL;
+  if (!rt->internal || strait__env_load(rt, "clone.js", &exc) != 0) return NULL;
   JSValueRef v = strait_get_property(rt->ctx, rt->internal, "clone");
-  return JSValueIsObject(rt->ctx, v) ? (JSObjectRef)v : NULL;
+  if (!JSValueIsObject(rt->ctx, v)) return NULL;
+  JSValueProtect(rt->ctx, v);
+  rt->clone_api = (JSObjectRef)v;
+  return rt->clone_api;
 }
 
 /* api[name](args...). NULL with *exc set when it threw. Inside the gate. */
@@ -116,6 +118,38 @@ static int oom(JSContextRef ctx, JSValueRef *exception) {
   return STRAIT_ENOMEM;
 }
 
+/* A clone of the serializer's result ro ([tokens, nt, ns, joined, bufs,
+ * ...]) holding its tokens and its joined strings (copied now: the token
+ * array is reused by the next clone), with hooks; the caller fills in the
+ * buffers and host tokens. *bufs is ro's buffer list. 0, STRAIT_EJS (a bad
+ * result) or STRAIT_ENOMEM, with *exception set. Inside the gate. */
+static int clone_of_result(JSContextRef ctx, JSObjectRef ro, const strait__clone_hooks *hooks,
+                           strait__clone **out, JSObjectRef *bufs, JSValueRef *exception) {
+  JSValueRef tv = at(ctx, ro, 0), bv = at(ctx, ro, 4), exc = NULL;
+  size_t nt = (size_t)JSValueToNumber(ctx, at(ctx, ro, 1), NULL);
+  size_t ns = (size_t)JSValueToNumber(ctx, at(ctx, ro, 2), NULL);
+  if (!JSValueIsObject(ctx, tv) || !JSValueIsObject(ctx, bv)) {
+    *exception = strait_make_error(ctx, "Error", "structured clone: bad serializer result");
+    return STRAIT_EJS;
+  }
+  strait__clone *c = calloc(1, sizeof *c);
+  if (!c) return oom(ctx, exception);
+  c->nt = nt;
+  c->ns = ns;
+  c->hooks = hooks;
+  c->tok = malloc((nt + ns) * sizeof(double) + 8);
+  const void *tp = c->tok ? JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)tv, NULL) : NULL;
+  if (!tp) goto nomem;
+  memcpy(c->tok, tp, (nt + ns) * sizeof(double));
+  if (ns && !(c->str = JSValueToStringCopy(ctx, at(ctx, ro, 3), &exc))) goto nomem;
+  *bufs = (JSObjectRef)bv;
+  *out = c;
+  return 0;
+nomem:
+  strait__clone_free(c);
+  return oom(ctx, exception);
+}
+
 /* The capture after the transfer list was read: abs (its ArrayBuffers)
  * and hosts (its other objects), both JS arrays. See
  * strait__clone_capture. Inside the gate. */
@@ -141,33 +175,15 @@ static int capture_prepared(strait_runtime *rt, JSObjectRef api, JSValueRef valu
     *exception = exc;
     return STRAIT_EJS;
   }
-  JSObjectRef ro = (JSObjectRef)r;
-  JSValueRef tv = at(ctx, ro, 0), joined = at(ctx, ro, 3), bv = at(ctx, ro, 4);
-  size_t nt = (size_t)JSValueToNumber(ctx, at(ctx, ro, 1), NULL);
-  size_t ns = (size_t)JSValueToNumber(ctx, at(ctx, ro, 2), NULL);
-  if (!JSValueIsObject(ctx, tv) || !JSValueIsObject(ctx, bv)) {
-    *exception = strait_make_error(ctx, "Error", "structured clone: bad serializer result");
-    return STRAIT_EJS;
-  }
-  JSObjectRef bufs = (JSObjectRef)bv;
-  size_t nbuf = length_of(ctx, bufs), nabs = length_of(ctx, abs);
   /* 3. all memory, before anything is detached */
-  strait__clone *c = calloc(1, sizeof *c);
-  if (!c) return oom(ctx, exception);
-  c->nt = nt;
-  c->ns = ns;
-  c->hooks = hooks;
-  c->tok = malloc((nt + ns) * sizeof(double) + 8);
+  strait__clone *c = NULL;
+  JSObjectRef bufs = NULL;
+  int rc = clone_of_result(ctx, (JSObjectRef)r, hooks, &c, &bufs, exception);
+  if (rc) return rc;
+  size_t nbuf = length_of(ctx, bufs);
   c->bufs = calloc(nbuf + 1, sizeof *c->bufs);
   c->hosts = calloc(nhost + 1, sizeof *c->hosts);
-  if (!c->tok || !c->bufs || !c->hosts) goto nomem;
-  const void *tp = JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)tv, NULL);
-  if (!tp) goto nomem;
-  memcpy(c->tok, tp, (nt + ns) * sizeof(double));
-  if (ns) {
-    c->str = JSValueToStringCopy(ctx, joined, &exc);
-    if (!c->str) goto nomem;
-  }
+  if (!c->bufs || !c->hosts) goto nomem;
   c->nbuf = nbuf;
   for (size_t i = 0; i < nbuf; i++) {
     JSValueRef b = at(ctx, bufs, i);
@@ -192,7 +208,6 @@ static int capture_prepared(strait_runtime *rt, JSObjectRef api, JSValueRef valu
     size_t len = JSObjectGetArrayBufferByteLength(ctx, (JSObjectRef)b, NULL);
     if (p) memcpy(c->bufs[i].data, p, len < c->bufs[i].len ? len : c->bufs[i].len);
   }
-  (void)nabs;
   /* 5. the host objects move out of rt */
   c->nhost = nhost;
   for (size_t i = 0; i < nhost; i++) {
@@ -218,32 +233,13 @@ static int capture_simple(strait_runtime *rt, JSObjectRef api, JSValueRef value,
     *exception = exc;
     return STRAIT_EJS;
   }
-  JSObjectRef ro = (JSObjectRef)r;
-  JSValueRef tv = at(ctx, ro, 0), bv = at(ctx, ro, 4);
-  size_t nt = (size_t)JSValueToNumber(ctx, at(ctx, ro, 1), NULL);
-  size_t ns = (size_t)JSValueToNumber(ctx, at(ctx, ro, 2), NULL);
-  if (!JSValueIsObject(ctx, tv) || !JSValueIsObject(ctx, bv)) {
-    *exception = strait_make_error(ctx, "Error", "structured clone: bad serializer result");
-    return STRAIT_EJS;
-  }
-  JSObjectRef bufs = (JSObjectRef)bv;
+  JSObjectRef ro = (JSObjectRef)r, bufs = NULL;
+  strait__clone *c = NULL;
+  int rc = clone_of_result(ctx, ro, hooks, &c, &bufs, exception);
+  if (rc) return rc;
   size_t nbuf = (size_t)JSValueToNumber(ctx, at(ctx, ro, 5), NULL);
-  strait__clone *c = calloc(1, sizeof *c);
-  if (!c) return oom(ctx, exception);
-  c->nt = nt;
-  c->ns = ns;
-  c->hooks = hooks;
-  c->tok = malloc((nt + ns) * sizeof(double) + 8);
   c->bufs = nbuf ? calloc(nbuf, sizeof *c->bufs) : NULL;
-  if (!c->tok || (nbuf && !c->bufs)) goto nomem;
-  /* first: the token array is reused by the next clone */
-  const void *tp = JSObjectGetTypedArrayBytesPtr(ctx, (JSObjectRef)tv, NULL);
-  if (!tp) goto nomem;
-  memcpy(c->tok, tp, (nt + ns) * sizeof(double));
-  if (ns) {
-    c->str = JSValueToStringCopy(ctx, at(ctx, ro, 3), &exc);
-    if (!c->str) goto nomem;
-  }
+  if (nbuf && !c->bufs) goto nomem;
   c->nbuf = nbuf;
   for (size_t i = 0; i < nbuf; i++) {
     JSValueRef b = at(ctx, bufs, i);  /* a copy (slice) the serializer made */

@@ -200,6 +200,8 @@ void strait_runtime_free(strait_runtime *rt) {
       if (rt->internal) JSValueUnprotect(rt->ctx, rt->internal);
       if (rt->natives) JSValueUnprotect(rt->ctx, rt->natives);
       rt->natives = NULL;
+      if (rt->clone_api) JSValueUnprotect(rt->ctx, rt->clone_api);
+      rt->clone_api = NULL;
       for (size_t i = 0; i < sizeof rt->error_ctors / sizeof rt->error_ctors[0]; i++) {
         if (rt->error_ctors[i]) JSValueUnprotect(rt->ctx, rt->error_ctors[i]);
         rt->error_ctors[i] = NULL;

@@ -43,6 +43,8 @@ struct strait_runtime {
   struct strait__workers *workers;
   /* Transfer hooks of the clone engine (clone.h), set with workers. */
   const struct strait__clone_hooks *clone_hooks;
+  /* protected: internal.clone once clone.js is loaded (clone.c); NULL before */
+  JSObjectRef clone_api;
   /* Its membership in a group of loops (group.h): NULL, own_member (a
    * runtime that started workers), or its worker record's member. Set
    * inside the gate by the loop's own thread. */
