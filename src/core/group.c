@@ -122,4 +122,3 @@ void strait__group_active(strait__member *m) {
   pthread_mutex_unlock(&g->mu);
 }
 
-void strait__group_activate(strait__member *m) { strait__group_active(m); }

@@ -9,8 +9,8 @@
  * because that member may still send it a message. When every member waits
  * or has returned, nothing can send a message any more (quiescence): every
  * waiting loop returns, as the launcher's exit rule says (a worker waiting
- * only for messages has no work). Messages between members activate the
- * receiver before they are queued, so a message in flight keeps the group
+ * only for messages has no work). A message between members is queued,
+ * then activates its receiver, so a message in flight keeps the group
  * from quiescence.
  *
  * Threads: every function is any-thread (the group's mutex); a member's
@@ -65,12 +65,10 @@ int strait__group_resume(strait__member *m, uint64_t epoch);
 /* Non-zero while the group's epoch is still epoch (no quiescence since).
  * Lock-free. */
 int strait__group_epoch_is(strait__member *m, uint64_t epoch);
-/* m's loop runs (again): active. */
+/* m is active: its loop runs (again), or a message for m was queued
+ * (strait_post) by another member. Queue first, then activate: with
+ * strait__group_idle checking the queue under the same mutex, no
+ * quiescence passes a message by. */
 void strait__group_active(strait__member *m);
-/* A message for m was queued (strait_post) by another member: m is
- * active from now on. Queue first, then activate: with strait__group_idle
- * checking the queue under the same mutex, no quiescence passes a message
- * by. */
-void strait__group_activate(strait__member *m);
 
 #endif /* STRAIT_GROUP_H */

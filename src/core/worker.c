@@ -111,7 +111,7 @@ typedef struct worker_rec {
 
 /* A runtime's worker state. */
 typedef struct strait__workers {
-  port_end **buckets;            /* port table by id: chained, power of two */
+  struct tentry **buckets;       /* port table by id: chained, power of two */
   size_t nbuckets, nports;
   double next_id;
   worker_rec *children;          /* workers it started, not yet joined */
@@ -203,7 +203,6 @@ typedef struct tentry {
   int side;
 } tentry;
 
-#define TABLE(ws) ((tentry **)(ws)->buckets)
 
 static size_t id_hash(double id, size_t n) {
   uint64_t k = (uint64_t)id;
@@ -216,7 +215,7 @@ static int table_grow(strait__workers *ws) {
   tentry **b = calloc(n, sizeof *b);
   if (!b) return STRAIT_ENOMEM;
   for (size_t i = 0; i < ws->nbuckets; i++) {
-    for (tentry *e = TABLE(ws)[i]; e;) {
+    for (tentry *e = ws->buckets[i]; e;) {
       tentry *next = e->next;
       size_t h = id_hash(e->id, n);
       e->next = b[h];
@@ -225,7 +224,7 @@ static int table_grow(strait__workers *ws) {
     }
   }
   free(ws->buckets);
-  ws->buckets = (port_end **)b;
+  ws->buckets = b;
   ws->nbuckets = n;
   return 0;
 }
@@ -240,15 +239,15 @@ static double table_add(strait__workers *ws, channel *ch, int side) {
   e->ch = ch;
   e->side = side;
   size_t h = id_hash(e->id, ws->nbuckets);
-  e->next = TABLE(ws)[h];
-  TABLE(ws)[h] = e;
+  e->next = ws->buckets[h];
+  ws->buckets[h] = e;
   ws->nports++;
   return e->id;
 }
 
 static int table_find(strait__workers *ws, double id, port_ref *out) {
   if (!ws || !ws->nbuckets || !(id >= 1)) return 0;
-  for (tentry *e = TABLE(ws)[id_hash(id, ws->nbuckets)]; e; e = e->next) {
+  for (tentry *e = ws->buckets[id_hash(id, ws->nbuckets)]; e; e = e->next) {
     if (e->id == id) {
       out->ch = e->ch;
       out->side = e->side;
@@ -261,7 +260,7 @@ static int table_find(strait__workers *ws, double id, port_ref *out) {
 
 static void table_remove(strait__workers *ws, double id) {
   if (!ws || !ws->nbuckets) return;
-  tentry **pp = &TABLE(ws)[id_hash(id, ws->nbuckets)];
+  tentry **pp = &ws->buckets[id_hash(id, ws->nbuckets)];
   for (; *pp; pp = &(*pp)->next) {
     if ((*pp)->id == id) {
       tentry *e = *pp;
@@ -271,13 +270,6 @@ static void table_remove(strait__workers *ws, double id) {
       return;
     }
   }
-}
-
-/* Loads worker.js into rt if it is not there yet (env.c): before any call
- * into internal.port* or internal.workerSetup. 0 or a status (*exc).
- * Inside rt's gate. */
-static int need_js(strait_runtime *rt, JSValueRef *exc) {
-  return (rt->lazy_loaded & 2u) ? 0 : strait__env_load(rt, "worker.js", exc);
 }
 
 /* ---- delivery ------------------------------------------------------------- */
@@ -377,7 +369,7 @@ static void post_one_locked(channel *ch, int side, msg *m, strait_runtime *from)
       free(d);
       d = NULL;
     } else if (to->member) {
-      strait__group_activate(to->member);
+      strait__group_active(to->member);
     }
   }
   if (!d) {
@@ -411,9 +403,10 @@ static void post_locked(channel *ch, int side, msg *m, strait_runtime *from) {
   pe->posting = false;
 }
 
-/* Sends m to end `side` of ch: queued on the end when it is not started or
- * in transit, dropped when closed, else posted. Takes m. from: the runtime
- * the calling thread is inside, or NULL. */
+/* Sends m to end `side` of ch: dropped when the end is closed, else
+ * queued on it and posted when it has a started owner (post_locked); the
+ * embedder's end (not started) is woken. Takes m. from: the runtime the
+ * calling thread is inside, or NULL. */
 static void send_msg(channel *ch, int side, msg *m, strait_runtime *from) {
   pthread_mutex_lock(&ch->mu);
   port_end *pe = &ch->end[side];
@@ -422,22 +415,9 @@ static void send_msg(channel *ch, int side, msg *m, strait_runtime *from) {
     msg_free(m);   /* no finished value yet: only post_one_locked makes one */
     return;
   }
-  if (!pe->owner || !pe->started) {
-    m->next = NULL;
-    if (pe->qt) pe->qt->next = m; else pe->qh = m;
-    pe->qt = m;
-    if (pe->host) pthread_cond_broadcast(&ch->cv);
-    pthread_mutex_unlock(&ch->mu);
-    return;
-  }
   post_locked(ch, side, m, from);
+  if (pe->host) pthread_cond_broadcast(&ch->cv);
   pthread_mutex_unlock(&ch->mu);
-}
-
-/* Posts every message waiting on end side to its (started) owner. ch->mu
- * held. */
-static void flush_locked(channel *ch, int side, strait_runtime *from) {
-  post_locked(ch, side, NULL, from);
 }
 
 /* Calls internal.portDeliver(id, kind, value, info). Inside rt's gate. */
@@ -465,16 +445,15 @@ static void dispatch(strait_runtime *rt, double id, msg *m, JSValueRef value) {
   JSValueRef args[4] = {JSValueMakeNumber(ctx, id), JSValueMakeNumber(ctx, m->kind),
                         value ? value : JSValueMakeUndefined(ctx), info};
   JSValueRef exc = NULL;
+  /* a port exists, so worker.js was loaded and rt has its worker state */
   strait__workers *ws = rt->workers;
-  if (ws && !ws->deliver) {
+  if (!ws->deliver) {
     JSValueRef f = strait_get_property(ctx, rt->internal, "portDeliver");
-    if (f && JSValueIsObject(ctx, f) && JSObjectIsFunction(ctx, (JSObjectRef)f)) {
-      ws->deliver = (JSObjectRef)f;
-      JSValueProtect(ctx, f);
-    }
+    if (!JSValueIsObject(ctx, f) || !JSObjectIsFunction(ctx, (JSObjectRef)f)) return;
+    ws->deliver = (JSObjectRef)f;
+    JSValueProtect(ctx, f);
   }
-  if (ws && ws->deliver) JSObjectCallAsFunction(ctx, ws->deliver, NULL, 4, args, &exc);
-  else strait__call_method(ctx, rt->internal, "portDeliver", 4, args, &exc);
+  JSObjectCallAsFunction(ctx, ws->deliver, NULL, 4, args, &exc);
   if (exc) strait__set_uncaught(rt, exc);
 }
 
@@ -624,7 +603,7 @@ static JSValueRef hook_give(strait_runtime *rt, void *token, JSValueRef *excepti
     return NULL;
   }
   free(t);
-  if (need_js(rt, exception) != 0) return NULL;
+  if (strait__env_load(rt, "worker.js", exception) != 0) return NULL;
   JSValueRef arg = JSValueMakeNumber(rt->ctx, id);
   return strait__call_method(rt->ctx, rt->internal, "portMake", 1, &arg, exception);
 }
@@ -760,7 +739,7 @@ static void *worker_main(void *arg) {
     pthread_mutex_unlock(&ch->mu);
   }
   if (!id) rc = STRAIT_ENOMEM;
-  if (!term && rc == 0) rc = need_js(rt, &exc);
+  if (!term && rc == 0) rc = strait__env_load(rt, "worker.js", &exc);
   if (!term && rc == 0) {
     JSValueRef data = JSValueMakeUndefined(rt->ctx);
     if (w->data && strait__clone_materialize(rt, w->data, &data, &exc) != 0) rc = STRAIT_EJS;
@@ -788,7 +767,7 @@ static void *worker_main(void *arg) {
   if (rc == 0 && !term) {
     pthread_mutex_lock(&ch->mu);
     ch->end[1].started = true;
-    flush_locked(ch, 1, rt);
+    post_locked(ch, 1, NULL, rt);   /* what waited */
     pthread_mutex_unlock(&ch->mu);
   }
   strait_leave(rt);
@@ -937,7 +916,7 @@ NATIVE(js_port_start) {
   pthread_mutex_lock(&r.ch->mu);
   if (!r.pe->started && r.pe->owner == rt) {
     r.pe->started = true;
-    flush_locked(r.ch, r.side, rt);
+    post_locked(r.ch, r.side, NULL, rt);   /* what waited */
   }
   pthread_mutex_unlock(&r.ch->mu);
   return JSValueMakeUndefined(ctx);
@@ -1176,7 +1155,7 @@ void strait__workers_free(strait_runtime *rt) {
     worker_join(ws, w);
   }
   for (size_t i = 0; i < ws->nbuckets; i++) {
-    for (tentry *e = TABLE(ws)[i]; e;) {
+    for (tentry *e = ws->buckets[i]; e;) {
       tentry *next = e->next;
       channel *ch = e->ch;
       pthread_mutex_lock(&ch->mu);
@@ -1224,7 +1203,7 @@ static void port_release(strait_port *p) {
 int strait_port_open(strait_runtime *rt, strait_port **out, JSValueRef *js_port) {
   *out = NULL;
   JSValueRef lexc = NULL;
-  if (need_js(rt, &lexc) != 0) return lexc ? STRAIT_EJS : STRAIT_EINVAL;
+  if (strait__env_load(rt, "worker.js", &lexc) != 0) return lexc ? STRAIT_EJS : STRAIT_EINVAL;
   strait__workers *ws = state_of(rt);
   if (ws && !rt->clone_hooks) {
     ws->clone_hooks = port_hooks;

@@ -23,7 +23,7 @@ static void group_quiescence(void) {
   strait__group_join(g, &b);
   uint64_t ea = strait__group_idle(&a);
   T_CHECK(strait__group_epoch_is(&a, ea));        /* b still active */
-  strait__group_activate(&a);                       /* b sends a a message */
+  strait__group_active(&a);                         /* b sends a a message */
   T_EQ_INT(strait__group_resume(&a, ea), 1);
   ea = strait__group_idle(&a);
   uint64_t eb = strait__group_idle(&b);             /* the last one: quiescence */
