@@ -122,8 +122,11 @@ struct jb_class {
 };
 
 /* JB_PROXY: a java.lang.reflect.Proxy class (maybe an interface implemented
- * by JS, whose objects go back to JS as the JS value: model/wrappers.c) */
-enum { JB_IFACE = 1, JB_ABSTRACT = 2, JB_ARRAY = 4, JB_PRIMITIVE = 8, JB_THROWABLE = 16, JB_PROXY = 32 };
+ * by JS, whose objects go back to JS as the JS value: model/wrappers.c).
+ * JB_SAM: an interface with exactly one abstract method (HostPolicy.samOf),
+ * which a JS function implements best (overload ranking, value/convert.c). */
+enum { JB_IFACE = 1, JB_ABSTRACT = 2, JB_ARRAY = 4, JB_PRIMITIVE = 8, JB_THROWABLE = 16, JB_PROXY = 32,
+       JB_SAM = 64 };
 
 /* ---- per-runtime state ------------------------------------------------- */
 

@@ -446,9 +446,11 @@ int jb_cost(JNIEnv *env, const jb_arg *a, char code, int pcls) {
     if (code == 'O') return 30;
     return view_cost(env, HK_ARRAY, code, pcls);
   case JK_FUNCTION: {
-    /* a JS function implements a Java interface (strait__js_implement_class) */
+    /* a JS function implements a Java interface (strait__js_implement_class):
+     * one with a single abstract method (Comparator) before any other
+     * (SortedMap), so new TreeMap(fn) takes the Comparator */
     jb_class *p = code == 'L' && pcls >= 0 ? jb_class_get(env, NULL, pcls, true, NULL) : NULL;
-    if (p && (p->flags & JB_IFACE)) return 30;
+    if (p && (p->flags & JB_IFACE)) return (p->flags & JB_SAM) ? 30 : 35;
     return view_cost(env, HK_FUNCTION, code, pcls);
   }
   case JK_OBJECT:

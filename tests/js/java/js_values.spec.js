@@ -103,6 +103,19 @@ describe('JS objects to Object and Map', () => {
     expect(java.lang.String.valueOf({})).toBe('[object Object]');
     expect(java.lang.String.valueOf(['h', 'i'])).toBe('hi');
   });
+
+  it('a function picks the overload whose interface has one abstract method', () => {
+    // TreeMap(Comparator) over TreeMap(SortedMap) and TreeMap(Map): Nashorn's and GraalJS's choice
+    const tm = new java.util.TreeMap((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    tm.put('a', 1); tm.put('c', 3); tm.put('b', 2);
+    expect(tm.firstKey()).toBe('c');
+    expect(String(tm)).toBe('{c=3, b=2, a=1}');
+    const ts = new java.util.TreeSet((a, b) => b - a);   // TreeSet(Comparator) over (Collection), (SortedSet)
+    ts.add(1); ts.add(3); ts.add(2);
+    expect(ts.first()).toBe(3);
+    // a function passed where only a non-functional interface fits still implements it
+    expect(() => java.util.Collections.unmodifiableMap(() => 1)).not.toThrow();
+  });
 });
 
 describe('JS arrays to List, Collection, Iterable and Object', () => {

@@ -220,6 +220,7 @@ final class Bridge {
         if (c.isPrimitive()) flags |= 8;
         if (Throwable.class.isAssignableFrom(c)) flags |= 16;
         if (java.lang.reflect.Proxy.isProxyClass(c)) flags |= 32;
+        if (c.isInterface() && HostPolicy.samOf(c) != null) flags |= 64;
         Class<?> sup = c.getSuperclass();
         Class<?> comp = c.getComponentType();
         int[] header = {

@@ -312,7 +312,8 @@ public final class HostPolicy {
         return top.size() == 1 ? samOf(top.get(0)) : null;
     }
 
-    private static Method samOf(Class<?> i) {
+    /** The one abstract method of interface i (Object's methods aside), or null. */
+    static Method samOf(Class<?> i) {
         Method found = null;
         try {
             for (Method m : i.getMethods()) {
