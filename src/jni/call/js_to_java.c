@@ -489,6 +489,9 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   for (size_t i = 0; i < argc; i++) {
     double d;
     if (!locked && !(jb_imm_ok && (jb_imm_number(argv[i], &d) || jb_bits(argv[i]) <= JB_VALUE_UNDEFINED))) {
+      /* a Java object passed back (list.add(o), map.put(k, o)) is found by
+       * its address, without the lock */
+      if (jb_arg_wrapper(b, argv[i], &args[i])) continue;
       JSLock(ctx);
       locked = true;
     }

@@ -155,6 +155,29 @@ static bool class_object_arg(jb_rt *b, JSContextRef ctx, JSObjectRef o, jb_arg *
 }
 
 /* Classifies a JS value for resolution and conversion. Inside the gate. */
+/* Fills a for a wrapper found by its address; see value/value.h. */
+bool jb_arg_wrapper(jb_rt *b, JSValueRef v, jb_arg *a) {
+  double d;
+  if (!jb_imm_ok || jb_imm_number(v, &d) || jb_bits(v) <= 0xff) return false;
+  /* a cell: only a live wrapper is found at its address (the weak handle
+   * of an entry whose wrapper died, the cell since reused by a string or
+   * another object, no longer names it) */
+  jb_entry *e = jb_entry_of(b, (JSObjectRef)v);
+  if (!e) return false;
+  a->v = v;
+  a->str = NULL;
+  a->jstr = NULL;
+  a->pin = NULL;
+  a->c0 = 0;
+  a->num = 0;
+  /* copies: a nested call may move the table before the argument is used */
+  a->e = e;
+  a->ref = e->ref;
+  a->cls = e->cls;
+  a->kind = (e->cls->flags & JB_ARRAY) ? JK_JARRAY : JK_WRAPPER;
+  return true;
+}
+
 void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   a->v = v;
   a->e = NULL;

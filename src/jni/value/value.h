@@ -74,6 +74,10 @@ typedef struct jb_arg {
 } jb_arg;
 /* Fills a from v. Strings are copied once (a->str). */
 void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a);
+/* jb_arg_kind() of v when v is a live wrapper of b, found by its address
+ * alone: no C API call, so no VM lock needed (v, an argument, is rooted);
+ * false (a untouched) for anything else. Inside the gate. */
+bool jb_arg_wrapper(jb_rt *b, JSValueRef v, jb_arg *a);
 void jb_args_release(jb_arg *a, size_t n);
 /* Drops the string cache (teardown, before the context goes). */
 void jb_strcache_free(jb_rt *b, JNIEnv *env);
