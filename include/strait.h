@@ -438,6 +438,21 @@ typedef struct strait_worker_hooks {
  */
 STRAIT_API void strait_set_worker_hooks(strait_runtime *rt, const strait_worker_hooks *hooks);
 
+/*
+ * Names what wakes a worker's thread when the worker is told to stop
+ * (terminate(), its parent closing) while its JS waits in a host call, e.g.
+ * a blocking Java call: the core's interrupt stops JS only when control
+ * comes back to it. fn(data) runs on the thread that tells the worker to
+ * stop, under the worker's lock (it must not wait for the worker or enter
+ * any runtime), only while the worker's runtime exists, and at once when
+ * the worker was already told to stop. release(data) (may be NULL) runs on
+ * the worker's thread after its runtime was freed and before the fini
+ * hook, or when a later call replaces fn. STRAIT_EINVAL when worker is not
+ * a worker's runtime or fn is NULL. Worker's thread, inside its gate.
+ */
+STRAIT_API int strait_worker_on_stop(strait_runtime *worker, void (*fn)(void *data), void (*release)(void *data),
+                                     void *data);
+
 /* ---- JS values from C ---------------------------------------------------
  * Small helpers over JSC strings and properties. Strings in and out are
  * UTF-8; C strings returned are malloc'd and owned by the caller (free()).

@@ -586,6 +586,7 @@ void strait_gate_resume(strait_runtime *rt, strait_suspension *ps) {
       g->depth = s->depth;
       GATE_DEBUG(g->dbg_locked = s->dbg_locked);
       rt->wd.cur = s->stay;
+      strait__watch_stay_resumed(rt);
       return;
     }
   }
@@ -606,4 +607,5 @@ void strait_gate_resume(strait_runtime *rt, strait_suspension *ps) {
   g->depth = s->depth;
   GATE_DEBUG(g->dbg_locked = s->dbg_locked);
   rt->wd.cur = s->stay;
+  strait__watch_stay_resumed(rt);
 }

@@ -224,6 +224,14 @@ void strait__watch_stay_resume_unlocked(strait_runtime *rt) {
   if (w->limit_ns && w->cur.deadline_ns == 0) w->cur.deadline_ns = now_ns() + w->limit_ns;
 }
 
+void strait__watch_stay_resumed(strait_runtime *rt) {
+  strait__watch *w = &rt->wd;
+  if (w->cur.reason || w->fast) return;
+  if (atomic_load_explicit(&w->intr_gen, memory_order_relaxed) == w->cur.gen) return;
+  w->fast = true;
+  arm(rt, FAST_S);
+}
+
 void strait__watch_entry_begin(strait_runtime *rt) {
   strait__watch *w = &rt->wd;
   if (w->limit_ns) w->cur.deadline_ns = now_ns() + w->limit_ns;

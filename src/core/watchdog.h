@@ -58,6 +58,11 @@ void strait__watch_stay_begin(strait_runtime *rt);
  * word holder. Collects garbage after an EHEAP termination and decides
  * whether the runtime is usable again (gate.c). */
 void strait__watch_stay_end(strait_runtime *rt);
+/* A host call made from the stay (a callback's call into Java or the
+ * embedder) returned: an interrupt that came meanwhile stops the JS that
+ * follows within FAST_S of it running, not at the next regular tick. One
+ * atomic load when none came. Owner thread, gate taken back (gate.c). */
+void strait__watch_stay_resumed(strait_runtime *rt);
 /* The thread took the gate back after strait_gate_suspend_unlocked()
  * without a suspension record: keeps the stay if nobody else ran, else
  * starts a fresh deadline (gate.c). */

@@ -106,6 +106,11 @@ typedef struct worker_rec {
   strait_worker_hooks hooks;
   double thread_id;
   int exit_code;                 /* process.exit() in the worker */
+  /* what wakes the worker's thread from a host call when it is told to
+   * stop (strait_worker_on_stop; mu), released on its thread at its end */
+  void (*stop_fn)(void *data);
+  void (*stop_release)(void *data);
+  void *stop_data;
   struct worker_rec *next;       /* in the parent's list (parent's gate) */
 } worker_rec;
 
@@ -786,9 +791,15 @@ static void *worker_main(void *arg) {
   else code = 1;
   strait_leave(rt);
   pthread_mutex_lock(&w->mu);
-  w->rt = NULL;
+  w->rt = NULL;                  /* from here stop_fn is never called */
+  void (*stop_release)(void *) = w->stop_release;
+  void *stop_data = w->stop_data;
+  w->stop_fn = NULL;
+  w->stop_release = NULL;
+  w->stop_data = NULL;
   pthread_mutex_unlock(&w->mu);
   strait_runtime_free(rt);
+  if (stop_release) stop_release(stop_data);
 
 done:;
   msg *m = calloc(1, sizeof *m);
@@ -811,8 +822,30 @@ static void worker_terminate(worker_rec *w) {
   if (w->rt) {
     atomic_store(&w->rt->loop.halt, 1);
     strait_interrupt(w->rt);
+    /* JS blocked in a host call is stopped when the call returns; this
+     * makes it return (a Java thread's interrupt) */
+    if (w->stop_fn) w->stop_fn(w->stop_data);
   }
   pthread_mutex_unlock(&w->mu);
+}
+
+/* See strait.h. Worker's thread, inside its gate. */
+int strait_worker_on_stop(strait_runtime *worker, void (*fn)(void *data), void (*release)(void *data),
+                          void *data) {
+  strait__workers *ws = worker ? state_of(worker) : NULL;
+  worker_rec *w = ws ? ws->self : NULL;
+  if (!w || !fn) return STRAIT_EINVAL;
+  pthread_mutex_lock(&w->mu);
+  void (*old_release)(void *) = w->stop_release;
+  void *old_data = w->stop_data;
+  w->stop_fn = fn;
+  w->stop_release = release;
+  w->stop_data = data;
+  /* told to stop before: the next blocking call must not wait */
+  if (w->terminating) fn(data);
+  pthread_mutex_unlock(&w->mu);
+  if (old_release) old_release(old_data);
+  return 0;
 }
 
 /* Joins w's thread once and drops the parent's reference. Parent's gate. */

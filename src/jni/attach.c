@@ -32,6 +32,45 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
   free(b);
 }
 
+/* strait_worker_on_stop's fn for a worker whose thread runs Java: the
+ * Java thread's interrupt, so a blocking call (sleep, wait, a queue's
+ * take, an interruptible channel) returns to JS, which the core's
+ * interrupt then stops. Thread telling the worker to stop. */
+static void interrupt_java_thread(void *data) {
+  JNIEnv *env = strait__env();
+  if (!env) return;
+  jthrowable pending = (*env)->ExceptionOccurred(env);
+  if (pending) (*env)->ExceptionClear(env);
+  (*env)->CallVoidMethod(env, (jobject)data, strait__hc.Thread_interrupt);
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);   /* SecurityException: none without a manager */
+  if (pending) {
+    (*env)->Throw(env, pending);
+    (*env)->DeleteLocalRef(env, pending);
+  }
+}
+
+/* Its release: the global ref of the worker's java.lang.Thread. Worker's
+ * thread, still attached (before the fini hook detaches it). */
+static void release_java_thread(void *data) {
+  JNIEnv *env = strait__env();
+  if (env) (*env)->DeleteGlobalRef(env, (jobject)data);
+}
+
+/* A worker's runtime that got the bridge: its thread is now the JVM's, and
+ * telling the worker to stop interrupts that Java thread. Nothing for
+ * other runtimes (their threads are the embedder's). Inside the gate. */
+static void worker_stops_java(JNIEnv *env, strait_runtime *rt) {
+  jobject t = (*env)->CallStaticObjectMethod(env, strait__hc.Thread, strait__hc.Thread_currentThread);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    return;
+  }
+  jobject g = t ? (*env)->NewGlobalRef(env, t) : NULL;
+  if (t) (*env)->DeleteLocalRef(env, t);
+  if (g && strait_worker_on_stop(rt, interrupt_java_thread, release_java_thread, g) != 0)
+    (*env)->DeleteGlobalRef(env, g);
+}
+
 /*
  * Installs the bridge into rt under policy (an org.strait.internal.HostPolicy;
  * NULL: HostPolicy.all(), or the test library's policy for this thread's
@@ -96,6 +135,7 @@ int strait__java_attach_policy(JNIEnv *env, strait_runtime *rt, jobject policy, 
   rc = jb_jsclass_init(b, b->ctx, &exc);
   if (rc == 0) rc = jb_packages_install(b, b->ctx, &exc);
   if (rc == 0 && b->java) jb_extend_install(b, b->ctx, b->java);
+  if (rc == 0) worker_stops_java(env, rt);
   if (rc && exc && exception) *exception = exc;
   return rc;
 }

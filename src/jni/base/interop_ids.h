@@ -28,6 +28,8 @@ typedef struct strait__hcache {
   jmethodID Runnable_run;
   jclass Thread;
   jmethodID Thread_interrupted;         /* static ()Z, clears the flag */
+  jmethodID Thread_currentThread;       /* static ()Ljava/lang/Thread; */
+  jmethodID Thread_interrupt;           /* ()V */
   jclass CompletableFuture;
   jmethodID CompletableFuture_complete, CompletableFuture_completeExceptionally;
   jclass JsInterruptedException;
