@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 
 static char dir[256];
 
@@ -185,6 +186,69 @@ static void hooks_run_per_worker(void) {
   tcap_free(&c);
 }
 
+/* A worker blocked in a host call (a pipe read, the gate suspended as a
+ * host call must) is woken by the fn it named with strait_worker_on_stop
+ * when terminate() comes; its JS stops, what it posts after the call is
+ * dropped, and release runs once, on its thread. */
+static int stop_pipe[2] = {-1, -1};
+static _Atomic int stops, releases;
+
+static void stop_wake(void *data) {
+  atomic_fetch_add(&stops, 1);
+  char c = 'x';
+  if (write(((int *)data)[1], &c, 1) != 1) abort();
+}
+
+static void stop_release(void *data) {
+  atomic_fetch_add(&releases, 1);
+  close(((int *)data)[0]);
+  close(((int *)data)[1]);
+  ((int *)data)[0] = ((int *)data)[1] = -1;
+}
+
+static JSValueRef block_in_host(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                const JSValueRef argv[], JSValueRef *exc) {
+  strait_runtime *rt = strait_runtime_from_context(ctx);
+  strait_suspension s;
+  strait_gate_suspend(rt, &s);
+  char c;
+  ssize_t n = read(stop_pipe[0], &c, 1);
+  strait_gate_resume(rt, &s);
+  return JSValueMakeNumber(ctx, (double)n);
+}
+
+static int stop_init(void *ud, strait_runtime *w, JSValueRef *exc) {
+  if (pipe(stop_pipe) != 0) return STRAIT_ENOMEM;
+  JSContextRef ctx = strait_runtime_context(w);
+  strait_set_function(ctx, JSContextGetGlobalObject(ctx), "blockInHost", block_in_host);
+  T_EQ_INT(strait_worker_on_stop(w, stop_wake, stop_release, stop_pipe), 0);
+  return 0;
+}
+
+static void stop_wakes_a_blocked_worker(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  strait_enter(rt);
+  /* not a worker's runtime */
+  T_EQ_INT(strait_worker_on_stop(rt, stop_wake, stop_release, stop_pipe), STRAIT_EINVAL);
+  strait_worker_hooks h = {.init = stop_init, .ud = NULL};
+  strait_set_worker_hooks(rt, &h);
+  strait_leave(rt);
+  atomic_store(&stops, 0);
+  atomic_store(&releases, 0);
+  char src[1024], *err;
+  snprintf(src, sizeof src,
+           "const w = new Worker('%s/block.js');"
+           "w.onmessage = (e) => { console.log(e.data); w.terminate(); };", dir);
+  T_EQ_INT(trt_run(rt, src, &err), 0);
+  free(err);
+  T_EQ_STR(tbuf_str(&c.out), "in\n");
+  strait_runtime_free(rt);
+  T_EQ_INT(atomic_load(&stops), 1);
+  T_EQ_INT(atomic_load(&releases), 1);
+  tcap_free(&c);
+}
+
 /* 200 workers started and ended (each answers once and closes), 20 at a
  * time: nothing leaks (ASan) and every thread is joined. */
 static void many_short_workers(void) {
@@ -284,6 +348,7 @@ int main(void) {
   twrite_file(dir, "echo.js", "onmessage = (e) => postMessage({ echo: e.data });");
   twrite_file(dir, "spin.js", "for (;;) {}");
   twrite_file(dir, "once.js", "postMessage(1); close();");
+  twrite_file(dir, "block.js", "postMessage('in'); blockInHost(); postMessage('late');");
   twrite_file(dir, "hook.js",
               "postMessage(fromHook);"
               "if (self.name !== 'inner') {"
@@ -294,6 +359,7 @@ int main(void) {
   T_RUN(worker_round_trip);
   T_RUN(free_with_busy_workers);
   T_RUN(hooks_run_per_worker);
+  T_RUN(stop_wakes_a_blocked_worker);
   T_RUN(many_short_workers);
   T_RUN(embedder_port);
   trm_rf(dir);

@@ -324,7 +324,7 @@
   // State shared by both Worker classes: its port id, thread id, exit.
   function startWorker(w, file, source, name, data, transfer) {
     const r = n.workerStart(file, source, name, data, transfer);
-    const st = { id: r[0], threadId: r[1], exited: false, code: undefined, waiters: [], worker: w };
+    const st = { id: r[0], threadId: r[1], exited: false, terminated: false, code: undefined, waiters: [], worker: w };
     w[WORKER] = st;
     setById(r[0], { port: w, deliver: workerDeliver });
     return st;
@@ -332,6 +332,10 @@
   function workerDeliver(w, kind, value, info) {
     const st = w[WORKER];
     const node = w instanceof NodeWorker;
+    /* after terminate() only the exit comes through: what the worker still
+     * posted (it may run on briefly, e.g. until a Java call it was blocked
+     * in returns) is dropped, as the web drops a terminated worker's port */
+    if (st.terminated && kind !== 3) return;
     if (kind === 0 || kind === 1) {
       dispatchMessage(w, kind === 0 ? 'message' : 'messageerror', value);
     } else if (kind === 2) {
@@ -364,6 +368,7 @@
     const st = w[WORKER];
     return new PromiseC((resolve) => {
       if (st.exited) { resolve(st.code); return; }
+      st.terminated = true;
       push(st.waiters, resolve);
       n.terminate(st.id);
     });

@@ -59,6 +59,36 @@ describe('worker_threads', () => {
     expect(await once(w, 'exit')).toBe(1);
   });
 
+  it('terminate() stops a worker blocked in a Java call, and drops what it posts after', async () => {
+    // the worker sleeps in Java for ten minutes; terminate() interrupts that
+    // Java thread (else the exit would wait for the sleep and the test time
+    // out), and the post its finally makes after the call returned is dropped
+    const w = new Worker("const p = require('worker_threads').parentPort; p.postMessage('start');" +
+      "try { java.lang.Thread.sleep(600000); } finally { p.postMessage('late'); }", { eval: true });
+    const got = [];
+    w.on('message', (m) => got.push(m));
+    w.on('error', (e) => got.push('error: ' + e.message));
+    await once(w, 'message');
+    expect(await w.terminate()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(got).toEqual(['start']);
+  }, 20000);
+
+  it('after terminate() nothing but the exit comes, also what the worker posts when a Java call returns', async () => {
+    // a blocking read of a pipe, which no interrupt stops, ends when `sleep`
+    // does; the worker posts right after it returns, before the core's
+    // interrupt reaches its JS
+    const w = new Worker("const p = require('worker_threads').parentPort;" +
+      "const proc = new java.lang.ProcessBuilder(['sleep', '0.5']).start(); p.postMessage('start');" +
+      "proc.getInputStream().read(); p.postMessage('late');", { eval: true });
+    const got = [];
+    w.on('message', (m) => got.push(m));
+    await once(w, 'message');
+    expect(await w.terminate()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(got).toEqual(['start']);
+  }, 20000);
+
   it('terminate() returns a promise of the exit code, also when called twice', async () => {
     const w = new Worker('for (;;) {}', { eval: true });
     await once(w, 'online');

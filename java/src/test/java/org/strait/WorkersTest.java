@@ -156,6 +156,33 @@ class WorkersTest {
         if (t != null && !(t instanceof IllegalStateException)) fail(t);
     }
 
+    @Test
+    @Timeout(60)
+    void closingARuntimeEndsAWorkerBlockedInJava() throws Exception {
+        Set<Thread> before = nativeThreads();
+        JsRuntime rt = JsRuntime.newBuilder().hostAccess(HostAccess.ALL).allowCreateThread(true).build();
+        CountDownLatch online = new CountDownLatch(1);
+        rt.setGlobal("online", (Runnable) online::countDown);
+        rt.eval(START);
+        // the worker tells it runs, then sleeps in Java for ten minutes: close()
+        // interrupts that Java thread instead of waiting for the sleep
+        rt.eval("const w = startWorker(\"require('worker_threads').parentPort.postMessage(1);"
+                + " java.lang.Thread.sleep(600000);\"); w.on('message', () => online.run());");
+        Thread loop = new Thread(() -> {
+            try {
+                rt.runLoop();
+            } catch (Throwable t) {
+                // closed under it
+            }
+        });
+        loop.start();
+        assertTrue(online.await(30, TimeUnit.SECONDS), "the worker started");
+        rt.close();
+        loop.join(30_000);
+        assertFalse(loop.isAlive(), "runLoop returned");
+        assertThreadsEnd(before);
+    }
+
     // ---- values between runtimes --------------------------------------------
 
     @Test
