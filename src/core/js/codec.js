@@ -157,7 +157,7 @@ function push(kind, o, ks, n) { sObj[sp] = o; sKeys[sp] = ks; sI[sp] = 0; sN[sp]
 function bytes(kind, buf, off, n) {
   if (pos + 6 + n > cap) grow(6 + n);
   u8[pos] = 18; u8[pos + 1] = kind; dv.setUint32(pos + 2, n, true);
-  if (n > 0) taSet(u8, new U8C(buf, off, n), pos + 6);
+  taSet(u8, new U8C(buf, off, n), pos + 6);   /* (a TypeError when buf is detached) */
   pos += 6 + n;
 }
 /* An array: packed (ARRAY_I32 / ARRAY_F64) when every element is a number,
