@@ -25,6 +25,7 @@ var taByteLength = I.taByteLength, taSet = I.taSet, dvBuffer = I.dvBuffer, dvOff
 var dvLength = I.dvLength, dateGetTime = I.dateGetTime, mapForEach = I.mapForEach, setForEach = I.setForEach;
 var mapSet = I.mapSet, setAdd = I.setAdd, mapSize = I.mapSize, setSize = I.setSize;
 var VIEWS = I.VIEWS, VIEW_KIND = I.VIEW_KIND, charCodeAtOK = I.charCodeAtOK, substringOK = I.substringOK;
+var pushOK = I.pushOK;
 /* an array no script sees through a prototype */
 function list() { var a = []; setProto(a, null); return a; }
 /* '0'..'f' -> 0..15, 0..255 -> two hex digits (lower case) */
@@ -435,10 +436,12 @@ function keyText(r) {
   for (i = 0; i < n; i++) KB[b + i] = u8[p + i];
   return s;
 }
-/* A reader's state (an object literal: own properties only). sub: whether
- * String.prototype.substring is the intrinsic, as ccOK. */
+/* A reader's state (an object literal: own properties only). sub, ap:
+ * whether String.prototype.substring, Array.prototype.push are the
+ * intrinsics, as ccOK (push appends to a decoded array faster than a
+ * store at its length). */
 function reader(ab, len, u8, dv) {
-  return {ab: ab, len: len, big: null, sub: 0, u8: u8, dv: dv, p: 8, keys: list(), nk: 0, objs: list(), no: 0,
+  return {ab: ab, len: len, big: null, sub: 0, ap: 0, u8: u8, dv: dv, p: 8, keys: list(), nk: 0, objs: list(), no: 0,
     sObj: list(), sN: list(), sKind: list(), sLeft: list(), sKey: list(), sHave: list(), sp: 0};
 }
 function rpush(r, kind, o, left) {
@@ -462,7 +465,11 @@ function val(r) {
     case 10: n = dv.getUint32(p, true); r.p = p + 4; o = []; r.objs[r.no++] = o; rpush(r, 10, o, n); return o;
     case 11: case 12:
       n = dv.getUint32(p, true); p += 4; o = [];
-      if (t === 11) for (i = 0; i < n; i++, p += 8) o[i] = dv.getFloat64(p, true);
+      if (r.ap === 0) r.ap = pushOK() ? 1 : 2;
+      if (r.ap === 1) {
+        if (t === 11) for (i = 0; i < n; i++, p += 8) o.push(dv.getFloat64(p, true));
+        else for (i = 0; i < n; i++, p += 4) o.push(dv.getInt32(p, true));
+      } else if (t === 11) for (i = 0; i < n; i++, p += 8) o[i] = dv.getFloat64(p, true);
       else for (i = 0; i < n; i++, p += 4) o[i] = dv.getInt32(p, true);
       r.p = p; r.objs[r.no++] = o; return o;
     case 20: r.p = p + 4; return r.objs[dv.getUint32(p, true)];
@@ -494,11 +501,11 @@ function val(r) {
       o = kind === 0 ? copy : new C(copy);
       r.objs[r.no++] = o; return o;
     }
-    case 19: r.p = p + 4; o = native.refValue(0, dv.getUint32(p, true)); r.sub = 0; return o;
-    case 22: r.p = p + 4; o = native.refValue(1, dv.getUint32(p, true)); r.sub = 0; return o;
+    case 19: r.p = p + 4; o = native.refValue(0, dv.getUint32(p, true)); r.sub = 0; r.ap = 0; return o;
+    case 22: r.p = p + 4; o = native.refValue(1, dv.getUint32(p, true)); r.sub = 0; r.ap = 0; return o;
     case 21: {
       var et = dv.getUint32(p, true); n = dv.getUint32(p + 4, true); r.p = p + 8 + n;
-      o = native.ext(et, r.ab, p + 8, n); r.sub = 0; return o;
+      o = native.ext(et, r.ab, p + 8, n); r.sub = 0; r.ap = 0; return o;
     }
   }
   throw new TypeErr('corrupt value: tag ' + t + ' at byte ' + (p - 1));
@@ -510,7 +517,7 @@ var inAB = new ABC(65536), inU8 = new U8C(inAB), inDV = new SafeDataView(inAB);
 var inR = reader(inAB, 0, inU8, inDV);
 function decodeIn(len, big) {
   var r = inR;
-  r.len = len; r.big = big; r.p = 8; r.sp = 0; r.sub = 0; r.nk = 0; r.no = 0;
+  r.len = len; r.big = big; r.p = 8; r.sp = 0; r.sub = 0; r.ap = 0; r.nk = 0; r.no = 0;
   try { return run2(r); }
   finally {
     r.big = null; r.keys.length = 0; r.objs.length = 0;
@@ -562,7 +569,13 @@ function run2(r) {
         if (r.sp !== t + 1) break;
       }
     } else if (kd === 10) {
-      while (left > 0) { left--; o[o.length] = val(r); if (r.sp !== t + 1) break; }
+      while (left > 0) {
+        left--;
+        var av = val(r);   /* (after val: a hook it called may have replaced push) */
+        if (r.ap === 0) r.ap = pushOK() ? 1 : 2;
+        if (r.ap === 1) o.push(av); else o[o.length] = av;
+        if (r.sp !== t + 1) break;
+      }
     } else if (kd === 15) {
       if (left > 0) {
         left--;

@@ -91,12 +91,12 @@
   class CodecMap extends MapC {}
   defineProp(CodecMap.prototype, 'get', { value: Map.prototype.get });
   defineProp(CodecMap.prototype, 'set', { value: mapSetM });
-  const ownF = Object.hasOwn, charCodeAtF = SP.charCodeAt;
-  /* Whether str.NAME is still the intrinsic f (a data property of
-   * String.prototype: a script may have replaced it). Then code that runs
-   * no script code in between may call it as a method. */
-  const strMethodIs = (name, f) => {
-    const d = gopd(SP, name);
+  const ownF = Object.hasOwn, charCodeAtF = SP.charCodeAt, pushF = AP.push;
+  /* Whether holder.NAME is still the intrinsic f (a data property: a
+   * script may have replaced it). Then code that runs no script code in
+   * between may call it as a method. */
+  const methodIs = (holder, name, f) => {
+    const d = gopd(holder, name);
     return d !== undefined && ownF(d, 'value') && d.value === f;
   };
   const codec = {
@@ -108,8 +108,9 @@
     taTag, taBuffer, taOffset, taByteLength: uncurry(gopd(TAP, 'byteLength').get), taSet: f64set,
     dvBuffer, dvOffset, dvLength, dateGetTime, mapForEach, setForEach, mapSet, setAdd, mapSize, setSize,
     mapClear: uncurry(Map.prototype.clear), VIEWS, VIEW_KIND, keysOf,
-    charCodeAtOK: () => strMethodIs('charCodeAt', charCodeAtF),
-    substringOK: () => strMethodIs('substring', substringF),
+    charCodeAtOK: () => methodIs(SP, 'charCodeAt', charCodeAtF),
+    substringOK: () => methodIs(SP, 'substring', substringF),
+    pushOK: () => methodIs(AP, 'push', pushF),
   };
 
   /* ---- Proxy registry: JSC's C API gives no cheap proxy test, so the
