@@ -202,8 +202,8 @@ static JSObjectRef codec_object(strait_runtime *rt, JSValueRef *exc) {
     strait_set_function(ctx, native, "putString", nf_put_string);
     strait_set_function(ctx, native, "makeString", nf_make_string);
     strait_set_function(ctx, native, "bytesAsString", nf_bytes_as_string);
-    JSValueRef arg = native;
-    JSValueRef obj = JSObjectCallAsFunction(ctx, (JSObjectRef)fn, NULL, 1, &arg, exc);
+    JSValueRef args[2] = {native, rt->internal};   /* internal: the intrinsics (intrinsics.js) */
+    JSValueRef obj = JSObjectCallAsFunction(ctx, (JSObjectRef)fn, NULL, 2, args, exc);
     if (obj && JSValueIsObject(ctx, obj)) {
       JSObjectSetProperty(ctx, rt->internal, key, obj, kJSPropertyAttributeDontEnum, NULL);
       result = (JSObjectRef)obj;

@@ -1,6 +1,7 @@
 // intrinsics.js - runs at start-up, before any script: captures every
 // built-in that the parts loaded on first use (clone.js: structuredClone
-// and the clone engine; worker.js: workers and message ports) will call,
+// and the clone engine; worker.js: workers and message ports; codec.js:
+// the JS side of the value format, src/core/codec_js.c) will call,
 // so that a script that replaced Map, Object.keys, Function.prototype.call,
 // Array.prototype.push... before their first use changes nothing; installs
 // the Proxy registry (a proxy made before the clone engine loads must
@@ -79,6 +80,39 @@
   defineProp(SafeWeakMap.prototype, 'get', { value: WeakMap.prototype.get });
   defineProp(SafeWeakMap.prototype, 'set', { value: WeakMap.prototype.set });
 
+  /* What codec.js (the JS side of the value format, evaluated on the first
+   * conversion) calls: DataViews whose accessors are own methods of a
+   * prototype no script sees (direct calls the JIT inlines), and the
+   * guards of its string fast paths. */
+  const DVP = DataView.prototype;
+  class SafeDataView extends DataViewC {}
+  for (const m of ['getInt32', 'getUint32', 'getUint16', 'getFloat64', 'getBigInt64', 'setInt32', 'setUint32',
+    'setUint16', 'setFloat64']) defineProp(SafeDataView.prototype, m, { value: DVP[m] });
+  class CodecMap extends MapC {}
+  defineProp(CodecMap.prototype, 'get', { value: Map.prototype.get });
+  defineProp(CodecMap.prototype, 'set', { value: mapSetM });
+  const ownF = Object.hasOwn, charCodeAtF = SP.charCodeAt, pushF = AP.push;
+  /* Whether holder.NAME is still the intrinsic f (a data property: a
+   * script may have replaced it). Then code that runs no script code in
+   * between may call it as a method. */
+  const methodIs = (holder, name, f) => {
+    const d = gopd(holder, name);
+    return d !== undefined && ownF(d, 'value') && d.value === f;
+  };
+  const codec = {
+    OP, getProto, isArray, isView, fromCharCode: String.fromCharCode, setProto: Object.setPrototypeOf,
+    defineProp, floor: Math.floor, parseInt, BigIntC, bigToString: uncurry(BigInt.prototype.toString),
+    TypeErr, RangeErr, ABC, U8C: Uint8Array, F64C: Float64Array, DataViewC, SafeDataView, DateC,
+    MapC, SetC, SafeWeakMap, CodecMap, ABP: ABC.prototype, DateP: DateC.prototype, MapP: Map.prototype,
+    SetP: Set.prototype, DVP, hasInstance: uncurry(FP[Symbol.hasInstance]), abByteLength, abSlice,
+    taTag, taBuffer, taOffset, taByteLength: uncurry(gopd(TAP, 'byteLength').get), taSet: f64set,
+    dvBuffer, dvOffset, dvLength, dateGetTime, mapForEach, setForEach, mapSet, setAdd, mapSize, setSize,
+    mapClear: uncurry(Map.prototype.clear), VIEWS, VIEW_KIND, keysOf,
+    charCodeAtOK: () => methodIs(SP, 'charCodeAt', charCodeAtF),
+    substringOK: () => methodIs(SP, 'substring', substringF),
+    pushOK: () => methodIs(AP, 'push', pushF),
+  };
+
   /* ---- Proxy registry: JSC's C API gives no cheap proxy test, so the
    * global Proxy records the proxies it makes (a WeakSet); proxies made
    * elsewhere (another realm: the Java bridge) are found by the native
@@ -134,7 +168,7 @@
       arrayJoin, globalObj, VIEWS, VIEW_KIND, ERRORS, ERROR_CODE, SafeMap, SafeSet,
       SafeWeakSet, SafeWeakMap
     },
-    proxies, proxyCount, platformProtos, worker,
+    proxies, proxyCount, platformProtos, worker, codec,
   };
 
   /* The globals of the parts loaded on first use: reading one loads its
