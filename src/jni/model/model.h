@@ -98,10 +98,17 @@ typedef struct jb_group {
   _Atomic(jb_choice *) cache;
 } jb_group;
 
-/* Process-wide metadata of one Java class, by dense class index. */
+/* Process-wide metadata of one Java class, by dense class index (never
+ * reused). A class that can be unloaded (Bridge.collectable: not of the
+ * boot, platform, system or strait's loader, or hidden) is `weak`: ref is
+ * then a weak global ref, each runtime that gets the entry from
+ * jb_class_get pins the class (jb_rt.pins) until it closes, and the entry
+ * is freed once the class is unloaded (jb_class_gone); see class_meta.c
+ * for why no reader can reach it then. */
 struct jb_class {
   int index;
-  jclass ref;               /* global ref */
+  bool weak;                /* ref is a weak global ref; freed when the class is unloaded */
+  jclass ref;               /* global ref (weak global ref when weak) */
   char *name;               /* Java name, "java.util.ArrayList" (UTF-8) */
   _Atomic int described;    /* members filled */
   int super_index;          /* -1 for Object, interfaces, primitives */
@@ -265,6 +272,12 @@ typedef struct jb_rt {
   bool lookups;
   bool named_members;
   bool refused;             /* the last wrap was refused by the policy (set, never cleared, by wraps) */
+  /* weak classes this runtime got from jb_class_get (model/class_meta.c):
+   * open addressing by class index, each with a global ref that keeps the
+   * class loaded until the runtime closes (jb_class_unpin_all) */
+  struct jb_pin { int index; jobject ref; } *pins;
+  uint32_t npins, cappins;
+  jobject adapters;         /* global ref: the runtime's Adapters.PerRuntime (call/extend.c), or NULL */
   jobject policy;
   unsigned char *verdict;
   size_t nverdict;
@@ -328,6 +341,12 @@ extern jb_cache jb;
 jb_class *jb_class_get(JNIEnv *env, JSContextRef ctx, int index, bool describe, JSValueRef *exc);
 /* Class index of a java.lang.Class object (an upcall). -1 on failure. */
 int jb_class_index(JNIEnv *env, jclass cls);
+/* Drops b's pins of weak classes (teardown, after everything that may use
+ * them). Inside the gate. */
+void jb_class_unpin_all(JNIEnv *env, jb_rt *b);
+/* Natives.classGone(index): frees the metadata of weak class index once it
+ * is unloaded (Bridge's Cleaner). Any Java thread, no runtime. */
+void JNICALL jb_class_gone(JNIEnv *env, jclass unused, jint index);
 /* Overload group `name` of cls (instance or static); NULL when absent. */
 jb_group *jb_group_find(jb_class *cls, const char *name, size_t len, bool is_static);
 /* Field `name` of cls; NULL when absent. */
