@@ -123,6 +123,78 @@ class ClassUnloadTest {
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
 
+    /**
+     * Runtimes made, used and closed on two threads while a third collects
+     * all the time and a long-lived runtime takes their adapter objects and
+     * webapp objects and uses them, before and after their runtimes close:
+     * no crash, clear errors, and everything is unloaded at the end.
+     */
+    @Test
+    @Timeout(180)
+    void unloadingWhileOtherRuntimesRun() throws Exception {
+        List<WeakReference<Object>> refs = java.util.Collections.synchronizedList(new ArrayList<>());
+        runWithKeeper(refs);
+        assertTrue(collected(refs), alive(refs) + " of " + refs.size() + " classes are still loaded");
+    }
+
+    /* A method of its own: a closed JsRuntime that is still referenced (here
+     * by this frame) keeps the Java objects its JS had. */
+    private static void runWithKeeper(List<WeakReference<Object>> refs) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        try (JsRuntime keeper = JsRuntime.newBuilder().allowAllAccess(true).build()) {
+            keeper.eval("var seen = 0, closedErrors = 0;"
+                    + " function use(a, p) { seen++; a.getClass().getName(); p.hello('k');"
+                    + "   try { a.get(); } catch (e) { if (!/closed/.test(String(e.message))) throw e; closedErrors++; } }");
+            JsFunction use = (JsFunction) keeper.getGlobal("use");
+            Thread gc = new Thread(() -> {
+                while (!stop.get()) {
+                    System.gc();
+                    try {
+                        Thread.sleep(2);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            Runnable work = () -> {
+                try {
+                    long end = System.nanoTime() + 3_000_000_000L;
+                    for (int i = 0; System.nanoTime() < end; i++) {
+                        ClassLoader loader = new OwnLoader();
+                        Object p = loader.loadClass(Payload.class.getName()).getConstructor().newInstance();
+                        Object a;
+                        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
+                            rt.setGlobal("p", p);
+                            a = rt.eval("var S = Java.extend(java.util.function.Supplier, { get() { return p.hello('s'); } });"
+                                    + " var a = new S(); a.get(); a");
+                            assertTrue(String.valueOf(((java.util.function.Supplier<?>) a).get()).startsWith("hello s"));
+                            if (i % 2 == 0) use.call(a, p);
+                            refs.add(new WeakReference<>(a.getClass()));
+                            refs.add(new WeakReference<>(p.getClass()));
+                        }
+                        use.call(a, p);
+                        made.incrementAndGet();
+                    }
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                }
+            };
+            Thread t1 = new Thread(work), t2 = new Thread(work);
+            gc.start();
+            t1.start();
+            t2.start();
+            t1.join();
+            t2.join();
+            stop.set(true);
+            gc.join();
+            if (failure.get() != null) throw new AssertionError(failure.get());
+            assertTrue(made.get() > 4, "made " + made.get());
+            assertEquals(true, keeper.eval("seen > 0 && closedErrors > 0"));
+        }
+    }
+
     /** A loader that defines Payload itself (as a webapp's loader would), not through its parent. */
     private static final class OwnLoader extends ClassLoader {
         OwnLoader() {
