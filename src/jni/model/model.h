@@ -6,7 +6,8 @@
  *   - process-wide class metadata (jb_class, jb_group, jb_member), built
  *     once per Java class from org.strait.internal.Bridge.describe() and read-only
  *     afterwards except for the overload caches, which are append-only
- *     lists published with atomics;
+ *     lists published with atomics; freed only when its class is unloaded
+ *     (classes of loaders that can go away: model/class_meta.c);
  *   - per-runtime state (jb_rt): the wrapper table (ids <-> wrappers), the
  *     queue of finalized wrappers, the JS objects made for each class
  *     (constructor, prototype), the package objects and cached strings.
@@ -336,8 +337,12 @@ typedef struct jb_cache {
 extern jb_cache jb;
 
 /* Class metadata by index; builds the entry (and describes it when
- * describe is true) on first use. NULL with a JS exception in *exc on
- * failure. Any thread inside a runtime (process mutex inside). */
+ * describe is true) on first use. A weak class (one that can be unloaded)
+ * is pinned in ctx's runtime until it closes, so what the runtime keeps of
+ * it stays valid; with ctx NULL the caller must reach the class otherwise
+ * (an object of it, a class that links to it). NULL with a JS exception in
+ * *exc on failure (an unknown index, or one whose class was unloaded). Any
+ * thread inside a runtime (process mutex inside). */
 jb_class *jb_class_get(JNIEnv *env, JSContextRef ctx, int index, bool describe, JSValueRef *exc);
 /* Class index of a java.lang.Class object (an upcall). -1 on failure. */
 int jb_class_index(JNIEnv *env, jclass cls);

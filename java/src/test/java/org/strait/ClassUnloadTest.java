@@ -227,6 +227,10 @@ class ClassUnloadTest {
             made++;
         }
 
+        public static int twice(int x) {
+            return 2 * x;
+        }
+
         public String hello(String s) {
             return "hello " + s + " " + (++n);
         }
@@ -239,6 +243,44 @@ class ClassUnloadTest {
         public String call() {
             return "called";
         }
+    }
+
+    /**
+     * A runtime keeps the classes it uses loaded while it lives, even when
+     * it keeps nothing but their JS class objects and methods (no Java
+     * object of theirs): Java dropping everything, collections, then static
+     * calls, constructions and method calls still work; the class is
+     * unloaded once the runtime closes.
+     */
+    @Test
+    @Timeout(120)
+    void aRuntimeKeepsTheClassesItUses() throws Exception {
+        List<WeakReference<Object>> refs = new ArrayList<>();
+        try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {
+            handOver(rt, refs);
+            rt.eval("var E = Java.extend(java.util.function.IntSupplier, { getAsInt() { return 7; } });");
+            for (int i = 0; i < 20; i++) {
+                System.gc();
+                Thread.sleep(10);
+                /* a JS collection, then crossings: the wrapper of p is gone and Java's table lets it go */
+                rt.eval("Java.__gc(); new E(); Java.extend(java.lang.Runnable, { run() {} }); new E();");
+            }
+            assertTrue(refs.stream().allMatch(r -> r.get() != null), "a class the runtime uses was unloaded");
+            assertEquals("12|hello q 1|7|2", rt.eval("[P.twice(6), new P().hello('q'), new E().getAsInt(),"
+                    + " P.made].join('|')"));
+            assertEquals("hello r 1", rt.eval("hello.call(new P(), 'r')"));
+        }
+        assertTrue(collected(refs), alive(refs) + " of " + refs.size() + " classes are still loaded");
+    }
+
+    /** Gives rt an object of a class of a new loader, then keeps only its JS class object and method. */
+    private static void handOver(JsRuntime rt, List<WeakReference<Object>> refs) throws Exception {
+        ClassLoader loader = new OwnLoader();
+        Class<?> c = loader.loadClass(Payload.class.getName());
+        rt.setGlobal("p", c.getConstructor().newInstance());
+        rt.eval("var P = Object.getPrototypeOf(p).constructor, hello = p.hello; p = null;");
+        refs.add(new WeakReference<>(c));
+        refs.add(new WeakReference<>(loader));
     }
 
     /**
