@@ -27,6 +27,8 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
   if (b->table) (*env)->DeleteGlobalRef(env, b->table);
   if (b->release_buf) (*env)->DeleteGlobalRef(env, b->release_buf);
   if (b->adopt_buf) (*env)->DeleteGlobalRef(env, b->adopt_buf);
+  jb_extend_free(env, b);
+  jb_class_unpin_all(env, b);   /* last: the runtime's classes may be unloaded from here on */
   for (size_t i = 0; i < b->nowned; i++) free(b->owned[i]);
   free(b->owned);
   free(b);

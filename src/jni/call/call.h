@@ -74,5 +74,8 @@ JSValueRef jb_fast_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, _Atomic unsig
 int strait__extend_init(JNIEnv *env);
 /* Defines Java.extend and Java.super on the Java object. Inside the gate. */
 void jb_extend_install(jb_rt *b, JSContextRef ctx, JSObjectRef java);
+/* Drops b's adapter class loaders (its Adapters.PerRuntime) at teardown, so
+ * its Java.extend classes can be unloaded. Inside the gate. */
+void jb_extend_free(JNIEnv *env, jb_rt *b);
 
 #endif /* STRAIT_CALL_H */

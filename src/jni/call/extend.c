@@ -27,6 +27,7 @@
 /* Adapters and the Throwable member this file calls (loaded once, at init). */
 static struct {
   jclass Adapters;
+  jmethodID newRuntime;     /* () Object: a runtime's PerRuntime */
   jmethodID adapterClass;   /* (Object, Class[]) Class */
   jmethodID isAdapter;      /* (Object) boolean */
   jmethodID abstractNames;  /* (Class) String[] */
@@ -41,6 +42,7 @@ static struct {
 static const strait__jid extend_ids[] = {
     JID_CLASS(X, Adapters, A_SIG),
     JID_CLASS(X, Class, "java/lang/Class"),
+    JID_SMETHOD(X, newRuntime, X.Adapters, "newRuntime", "()Ljava/lang/Object;"),
     JID_SMETHOD(X, adapterClass, X.Adapters, "adapterClass",
                 "(Ljava/lang/Object;[Ljava/lang/Class;)Ljava/lang/Class;"),
     JID_SMETHOD(X, isAdapter, X.Adapters, "isAdapter", "(Ljava/lang/Object;)Z"),
@@ -114,9 +116,12 @@ static jobject JNICALL n_invoke_adapter(JNIEnv *env, jclass c, jlong peer, jobje
   return out;
 }
 
+/* Natives.classGone lives with the class metadata (model/class_meta.c) and
+ * is registered here, with the adapters whose classes it mostly frees. */
 const JNINativeMethod strait__extend_natives[] = {
     {"invokeAdapter", "(JLjava/lang/Object;JJ[J[Ljava/lang/Object;I)Ljava/lang/Object;",
      (void *)n_invoke_adapter},
+    {"classGone", "(I)V", (void *)jb_class_gone},
 };
 const int strait__extend_natives_count = sizeof strait__extend_natives / sizeof strait__extend_natives[0];
 
@@ -311,16 +316,21 @@ static JSObjectRef ext_construct(JSContextRef ctx, JSObjectRef ctor, size_t argc
 }
 
 /* The runtime's adapter class of types (a local ref), or NULL with *exc
- * set. Inside the gate. */
+ * set. The runtime's adapter loaders and classes (an Adapters.PerRuntime)
+ * are held by b->adapters, made here the first time, dropped at teardown
+ * (jb_extend_free): nothing process-wide keeps them. Inside the gate. */
 static jclass adapter_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray types, JSValueRef *exc) {
-  strait__jrt *jrt = strait__jrt_of(b->rt);
-  jobject owner = jrt ? strait__owner_of(env, jrt) : NULL;
-  if (!owner) {
-    type_error_from_java(env, ctx, "Java.extend", exc);
-    return NULL;
+  if (!b->adapters) {
+    jobject pr = (*env)->CallStaticObjectMethod(env, X.Adapters, X.newRuntime);
+    if (pr && !(*env)->ExceptionCheck(env)) b->adapters = (*env)->NewGlobalRef(env, pr);
+    if (pr) (*env)->DeleteLocalRef(env, pr);
+    if (!b->adapters) {
+      if (!(*env)->ExceptionCheck(env)) strait__throw(env, strait__jc.OutOfMemoryError, "Java.extend");
+      type_error_from_java(env, ctx, "Java.extend", exc);
+      return NULL;
+    }
   }
-  jclass adapter = (*env)->CallStaticObjectMethod(env, X.Adapters, X.adapterClass, owner, types);
-  (*env)->DeleteLocalRef(env, owner);
+  jclass adapter = (*env)->CallStaticObjectMethod(env, X.Adapters, X.adapterClass, b->adapters, types);
   if ((*env)->ExceptionCheck(env) || !adapter) {
     type_error_from_java(env, ctx, "Java.extend", exc);
     return NULL;
@@ -510,6 +520,12 @@ static JSValueRef java_super(JSContextRef ctx, JSObjectRef fn, JSObjectRef self,
   return o;
 }
 
+
+/* See call/call.h. */
+void jb_extend_free(JNIEnv *env, jb_rt *b) {
+  if (b->adapters) (*env)->DeleteGlobalRef(env, b->adapters);
+  b->adapters = NULL;
+}
 
 /* Installs Java.extend and Java.super on the Java object (called by
  * jb_packages_install, model/packages.c). Inside the gate. */

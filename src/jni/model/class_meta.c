@@ -6,14 +6,44 @@
  * class and its name) and described the first time the bridge needs its
  * members (one Bridge.describe() upcall: constructors, methods and fields
  * with their IDs and type codes, grouped by name and sorted for binary
- * search). Entries are never freed (they live as long as the process, like
- * the JVM's class IDs) and are shared by every runtime. Making the bare
+ * search). Entries are shared by every runtime. Making the bare
  * entry and publishing a description take a process mutex; describing
  * (Java code: reflection, class loaders, the class's static initializer,
  * which may use the bridge again) runs outside it; reading takes none. A
  * description that fails (a throwing static initializer) publishes
  * nothing: the next use tries again and gets the JVM's
  * NoClassDefFoundError, as a JS error.
+ *
+ * Unloading. The entry of a class of the boot, platform, system or
+ * strait's own loader lives as long as the process. A class that can be
+ * unloaded (Bridge.collectable: a webapp's or plugin's loader, the adapter
+ * loaders of Java.extend, hidden classes) is `weak`: the entry holds a weak
+ * global ref, Bridge holds the class weakly, and every runtime that gets
+ * the entry through jb_class_get with its context pins the class with a
+ * global ref of its own (jb_rt.pins) until the runtime closes
+ * (jb_class_unpin_all). Once the class is unloaded, Bridge's Cleaner calls
+ * jb_class_gone, which unpublishes the entry and frees it, its members and
+ * its overload caches: the one release path. Indexes are never reused; a
+ * lookup of a freed index finds no entry and asks Bridge.classAt, which
+ * answers null, so jb_class_get returns NULL (an error, never a stale
+ * entry).
+ *
+ * Why no reader can be inside a freed entry: the JVM unloads a class only
+ * once nothing reaches it, and every holder of a jb_class pointer or index
+ * beyond one call either reaches the class or only compares the index:
+ *   - a runtime's class objects, prototypes, bound functions, Java.extend
+ *     constructors and catch-all helpers were made after jb_class_get with
+ *     the runtime's context, so the runtime pins their class;
+ *   - a wrapper entry (and a call's jb_arg) holds the Java object, whose
+ *     class is its class;
+ *   - indexes inside another entry (super, element, declaring, result and
+ *     parameter classes) name classes its own class links to, which the
+ *     JVM keeps loaded while it is (the same or a parent or dependency
+ *     loader);
+ *   - the overload caches' keys and the policy's verdicts by index are
+ *     compared or read by index, never dereferenced as entries;
+ *   - a call that gets an index from a Class object (jb_class_index) holds
+ *     that Class while it uses the entry.
  */
 #include "model/model.h"
 #include "value/value.h"
@@ -56,7 +86,16 @@ int jb_class_index(JNIEnv *env, jclass cls) {
   return i;
 }
 
-/* Makes the bare entry of index (ref and name). Under cls_mu. */
+/* Bridge.isWeak(int): whether the class of an index is held weakly. Looked
+ * up at the first entry made (under cls_mu). */
+static jmethodID is_weak_mid;
+static jmethodID bridge_is_weak(JNIEnv *env) {
+  if (!is_weak_mid) is_weak_mid = (*env)->GetStaticMethodID(env, jb.Bridge, "isWeak", "(I)Z");
+  return is_weak_mid;
+}
+
+/* Makes the bare entry of index (ref and name); NULL when there is none
+ * (an unloaded class's index, or no memory). Under cls_mu. */
 static jb_class *create(JNIEnv *env, int index) {
   int ci = index / CHUNK;
   if (!chunks[ci]) {
@@ -69,8 +108,16 @@ static jb_class *create(JNIEnv *env, int index) {
     (*env)->ExceptionClear(env);
     return NULL;
   }
+  jmethodID is_weak = bridge_is_weak(env);
+  bool weak = is_weak && (*env)->CallStaticBooleanMethod(env, jb.Bridge, is_weak, (jint)index);
+  if (!is_weak || (*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    (*env)->DeleteLocalRef(env, local);
+    return NULL;
+  }
   jb_class *k = calloc(1, sizeof *k);
-  if (!k || !(k->ref = (*env)->NewGlobalRef(env, local))) {
+  if (k) k->weak = weak;
+  if (!k || !(k->ref = weak ? (*env)->NewWeakGlobalRef(env, local) : (*env)->NewGlobalRef(env, local))) {
     free(k);
     (*env)->DeleteLocalRef(env, local);
     if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
@@ -380,24 +427,118 @@ static void class_error(JNIEnv *env, JSContextRef ctx, const char *name, JSValue
   *exc = err;
 }
 
+/* ---- pins: the weak classes a runtime uses stay loaded while it lives ---- */
+
+static inline uint32_t pin_hash(int index, uint32_t cap) { return ((uint32_t)index * 2654435761u) & (cap - 1); }
+
+/* True when b pins class index already. Inside b's gate. */
+static bool pinned(const jb_rt *b, int index) {
+  if (!b->cappins) return false;
+  for (uint32_t i = pin_hash(index, b->cappins);; i = (i + 1) & (b->cappins - 1)) {
+    if (!b->pins[i].ref) return false;
+    if (b->pins[i].index == index) return true;
+  }
+}
+
+/* Pins the weak class k in the runtime of ctx (when ctx has the bridge):
+ * a global ref of the class, kept until the runtime closes. False when the
+ * class is gone (its weak ref is cleared: never for a class the caller
+ * reaches) or there is no memory; true otherwise. Inside ctx's gate. */
+static bool pin(JNIEnv *env, JSContextRef ctx, jb_class *k) {
+  jb_rt *b = ctx ? jb_rt_fast(ctx) : NULL;
+  if (!b || pinned(b, k->index)) return true;
+  if ((b->npins + 1) * 4 > b->cappins * 3) {
+    uint32_t cap = b->cappins ? b->cappins * 2 : 16;
+    struct jb_pin *t = calloc(cap, sizeof *t);
+    if (!t) return false;
+    for (uint32_t i = 0; i < b->cappins; i++) {
+      if (!b->pins[i].ref) continue;
+      uint32_t j = pin_hash(b->pins[i].index, cap);
+      while (t[j].ref) j = (j + 1) & (cap - 1);
+      t[j] = b->pins[i];
+    }
+    free(b->pins);
+    b->pins = t;
+    b->cappins = cap;
+  }
+  jobject g = (*env)->NewGlobalRef(env, k->ref);
+  if (!g) {
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    return false;
+  }
+  uint32_t j = pin_hash(k->index, b->cappins);
+  while (b->pins[j].ref) j = (j + 1) & (b->cappins - 1);
+  b->pins[j].index = k->index;
+  b->pins[j].ref = g;
+  b->npins++;
+  return true;
+}
+
+/* See model/model.h. */
+void jb_class_unpin_all(JNIEnv *env, jb_rt *b) {
+  for (uint32_t i = 0; i < b->cappins; i++)
+    if (b->pins[i].ref) (*env)->DeleteGlobalRef(env, b->pins[i].ref);
+  free(b->pins);
+  b->pins = NULL;
+  b->npins = b->cappins = 0;
+}
+
+/* Frees the overload cache of g. */
+static void free_cache(jb_group *g) {
+  jb_choice *c = atomic_load(&g->cache);
+  while (c) {
+    jb_choice *next = c->next;
+    free(c);
+    c = next;
+  }
+  atomic_store(&g->cache, NULL);
+}
+
+/* Natives.classGone(index), from Bridge's Cleaner once the weak class of
+ * index is unloaded: unpublishes and frees its entry (see the file
+ * comment). Nothing is freed while the weak ref still answers (it cannot,
+ * after the Cleaner ran; then the entry just stays). Any Java thread. */
+void JNICALL jb_class_gone(JNIEnv *env, jclass unused, jint index) {
+  pthread_mutex_lock(&cls_mu);
+  jb_class *k = lookup(index);
+  if (!k || !k->weak || !(*env)->IsSameObject(env, k->ref, NULL)) {
+    pthread_mutex_unlock(&cls_mu);
+    return;
+  }
+  atomic_store_explicit(&chunks[index / CHUNK][index % CHUNK], NULL, memory_order_release);
+  pthread_mutex_unlock(&cls_mu);
+  jobject ref = k->ref;
+  char *name = k->name;
+  if (atomic_load(&k->described)) {
+    free_cache(&k->ctors);
+    for (int i = 0; i < k->ngroups; i++) free_cache(&k->groups[i]);
+    free_description(k, k->nmembers);
+  }
+  free(name);
+  (*env)->DeleteWeakGlobalRef(env, ref);
+  free(k);
+}
+
 /* The metadata of index; see model/model.h. ctx/exc may be NULL (no JS error
  * is made then). The bare entry is made under cls_mu (one upcall, no user
  * code); the description is built outside it (see describe()) and
  * published under it, so two threads may both describe a class once and
- * the second copy is dropped. Any thread inside a runtime. */
+ * the second copy is dropped. A weak class is pinned in ctx's runtime
+ * first (see the file comment). Any thread inside a runtime. */
 jb_class *jb_class_get(JNIEnv *env, JSContextRef ctx, int index, bool want_members, JSValueRef *exc) {
   jb_class *k = lookup(index);
-  if (k && (!want_members || atomic_load_explicit(&k->described, memory_order_acquire))) return k;
+  if (k && !k->weak && (!want_members || atomic_load_explicit(&k->described, memory_order_acquire))) return k;
   if (!k) {
     pthread_mutex_lock(&cls_mu);
     k = lookup(index);
     if (!k) k = create(env, index);
     pthread_mutex_unlock(&cls_mu);
-    if (!k) {
-      if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
-      if (ctx && exc) *exc = strait_make_error(ctx, "Error", "no Java class with index %d", index);
-      return NULL;
-    }
+  }
+  /* a weak class's entry is not read before it is pinned */
+  if (!k || (k->weak && !pin(env, ctx, k))) {
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    if (ctx && exc) *exc = strait_make_error(ctx, "Error", "no Java class with index %d (never made, or unloaded)", index);
+    return NULL;
   }
   if (!want_members || atomic_load_explicit(&k->described, memory_order_acquire)) return k;
   jb_class d;

@@ -6,7 +6,8 @@
  *   - process-wide class metadata (jb_class, jb_group, jb_member), built
  *     once per Java class from org.strait.internal.Bridge.describe() and read-only
  *     afterwards except for the overload caches, which are append-only
- *     lists published with atomics;
+ *     lists published with atomics; freed only when its class is unloaded
+ *     (classes of loaders that can go away: model/class_meta.c);
  *   - per-runtime state (jb_rt): the wrapper table (ids <-> wrappers), the
  *     queue of finalized wrappers, the JS objects made for each class
  *     (constructor, prototype), the package objects and cached strings.
@@ -98,10 +99,17 @@ typedef struct jb_group {
   _Atomic(jb_choice *) cache;
 } jb_group;
 
-/* Process-wide metadata of one Java class, by dense class index. */
+/* Process-wide metadata of one Java class, by dense class index (never
+ * reused). A class that can be unloaded (Bridge.collectable: not of the
+ * boot, platform, system or strait's loader, or hidden) is `weak`: ref is
+ * then a weak global ref, each runtime that gets the entry from
+ * jb_class_get pins the class (jb_rt.pins) until it closes, and the entry
+ * is freed once the class is unloaded (jb_class_gone); see class_meta.c
+ * for why no reader can reach it then. */
 struct jb_class {
   int index;
-  jclass ref;               /* global ref */
+  bool weak;                /* ref is a weak global ref; freed when the class is unloaded */
+  jclass ref;               /* global ref (weak global ref when weak) */
   char *name;               /* Java name, "java.util.ArrayList" (UTF-8) */
   _Atomic int described;    /* members filled */
   int super_index;          /* -1 for Object, interfaces, primitives */
@@ -268,6 +276,12 @@ typedef struct jb_rt {
   bool lookups;
   bool named_members;
   bool refused;             /* the last wrap was refused by the policy (set, never cleared, by wraps) */
+  /* weak classes this runtime got from jb_class_get (model/class_meta.c):
+   * open addressing by class index, each with a global ref that keeps the
+   * class loaded until the runtime closes (jb_class_unpin_all) */
+  struct jb_pin { int index; jobject ref; } *pins;
+  uint32_t npins, cappins;
+  jobject adapters;         /* global ref: the runtime's Adapters.PerRuntime (call/extend.c), or NULL */
   jobject policy;
   unsigned char *verdict;
   size_t nverdict;
@@ -326,11 +340,21 @@ typedef struct jb_cache {
 extern jb_cache jb;
 
 /* Class metadata by index; builds the entry (and describes it when
- * describe is true) on first use. NULL with a JS exception in *exc on
- * failure. Any thread inside a runtime (process mutex inside). */
+ * describe is true) on first use. A weak class (one that can be unloaded)
+ * is pinned in ctx's runtime until it closes, so what the runtime keeps of
+ * it stays valid; with ctx NULL the caller must reach the class otherwise
+ * (an object of it, a class that links to it). NULL with a JS exception in
+ * *exc on failure (an unknown index, or one whose class was unloaded). Any
+ * thread inside a runtime (process mutex inside). */
 jb_class *jb_class_get(JNIEnv *env, JSContextRef ctx, int index, bool describe, JSValueRef *exc);
 /* Class index of a java.lang.Class object (an upcall). -1 on failure. */
 int jb_class_index(JNIEnv *env, jclass cls);
+/* Drops b's pins of weak classes (teardown, after everything that may use
+ * them). Inside the gate. */
+void jb_class_unpin_all(JNIEnv *env, jb_rt *b);
+/* Natives.classGone(index): frees the metadata of weak class index once it
+ * is unloaded (Bridge's Cleaner). Any Java thread, no runtime. */
+void JNICALL jb_class_gone(JNIEnv *env, jclass unused, jint index);
 /* Overload group `name` of cls (instance or static); NULL when absent. */
 jb_group *jb_group_find(jb_class *cls, const char *name, size_t len, bool is_static);
 /* Field `name` of cls; NULL when absent. */

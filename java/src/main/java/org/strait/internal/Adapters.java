@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
 
 /**
  * {@code Java.extend}: Java classes generated at run time (with ASM, bundled
@@ -52,7 +51,9 @@ import java.util.WeakHashMap;
  *
  * <p>Each runtime has its own class loaders ({@link AdapterLoader}, one per
  * superclass loader, a child of it), so adapter classes belong to the runtime
- * that made them; a runtime reuses the class of the same type list.
+ * that made them; a runtime reuses the class of the same type list. The
+ * loaders are held by the runtime until it closes (see {@link PerRuntime}),
+ * then only by the adapter objects Java still has.
  */
 public final class Adapters {
     private Adapters() {}
@@ -64,9 +65,14 @@ public final class Adapters {
     private static final String IH = "java/lang/reflect/InvocationHandler";
     private static final String IH_DESC = "Ljava/lang/reflect/InvocationHandler;";
 
-    /** Per runtime (weak: the JsRuntime owner): its adapter loaders and classes. */
-    private static final Map<Object, PerRuntime> RUNTIMES = Collections.synchronizedMap(new WeakHashMap<>());
-
+    /**
+     * One runtime's adapter loaders and classes, held only by that runtime's
+     * native state (jb_rt.adapters, src/jni/call/extend.c) from its first
+     * Java.extend to its close: nothing process-wide keeps an adapter class,
+     * so once the runtime is closed and Java drops its adapter objects, the
+     * loaders and classes can be unloaded (and Bridge's Cleaner frees their
+     * native metadata).
+     */
     private static final class PerRuntime {
         /** By superclass loader (null key: the boot loader). */
         final Map<ClassLoader, AdapterLoader> loaders = new HashMap<>();
@@ -126,14 +132,20 @@ public final class Adapters {
         }
     }
 
+    /** A new runtime's adapter state (for jb_rt.adapters). */
+    static Object newRuntime() {
+        return new PerRuntime();
+    }
+
     /**
      * The adapter class of types (at most one class, any number of
-     * interfaces) for the runtime owner, made on first use. Throws
+     * interfaces) for the runtime whose state is perRuntime (from
+     * {@link #newRuntime}), made on first use. Throws
      * IllegalArgumentException with a message naming the type that cannot be
      * extended (final, sealed, primitive, array, not public, no accessible
      * constructor).
      */
-    static Class<?> adapterClass(Object owner, Class<?>[] types) {
+    static Class<?> adapterClass(Object perRuntime, Class<?>[] types) {
         if (types == null || types.length == 0)
             throw new IllegalArgumentException("expected at least one Java class or interface");
         Class<?> sup = null;
@@ -167,10 +179,7 @@ public final class Adapters {
         List<Class<?>> key = new ArrayList<>();
         key.add(sup);
         key.addAll(ifaces);
-        PerRuntime pr;
-        synchronized (RUNTIMES) {
-            pr = RUNTIMES.computeIfAbsent(owner, o -> new PerRuntime());
-        }
+        PerRuntime pr = (PerRuntime) perRuntime;
         synchronized (pr) {
             Class<?> c = pr.classes.get(key);
             if (c != null) return c;

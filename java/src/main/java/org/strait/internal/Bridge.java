@@ -21,8 +21,9 @@ import java.util.Set;
  * Java half of the JS -> Java bridge (src/jni/bridge_*.c). Every method is
  * called from native code with cached method IDs; none is public API.
  *
- * <p>Classes get a dense index once per process ({@link #classIndex}); the
- * native side keeps its metadata by that index. {@link #describe} reports a
+ * <p>Classes get a dense index once per process ({@link #classIndex}), never
+ * reused; the native side keeps its metadata by that index. Classes that
+ * can be unloaded are held weakly (see {@link #collectable}). {@link #describe} reports a
  * class's public constructors, methods and fields with one-character type
  * codes (see src/jni/model/model.h) so native code can resolve overloads and
  * convert arguments without further upcalls.
@@ -30,8 +31,19 @@ import java.util.Set;
 final class Bridge {
     private Bridge() {}
 
+    /*
+     * The class index. A class whose defining loader can go away (see
+     * collectable) is held weakly, so an index never keeps a class loader
+     * alive: a runtime that uses such a class pins it itself (class_meta.c,
+     * released at the runtime's close). When the class is unloaded, a
+     * Cleaner frees its native metadata (Natives.classGone); its index is
+     * never given to another class (classAt answers null for it).
+     */
     private static final Object LOCK = new Object();
-    private static final ArrayList<Class<?>> CLASSES = new ArrayList<>();
+    /** By index: the Class (held for ever), a WeakReference to it, or null once unloaded. Guarded by LOCK. */
+    private static Object[] classes = new Object[256];
+    private static int nclasses;   // guarded by LOCK
+    private static java.lang.ref.Cleaner cleaner;   // made with the first collectable class, guarded by LOCK
     private static final ClassValue<int[]> INDEX = new ClassValue<>() {
         @Override
         protected int[] computeValue(Class<?> c) {
@@ -42,24 +54,75 @@ final class Bridge {
     /** The iterator end marker returned by {@link #iterNext}. */
     static final Object DONE = new Object();
 
-    /** Dense index of c, assigned on first call. Thread-safe. */
+    /**
+     * True when c can be unloaded while strait runs: its defining loader is
+     * none of the boot, platform and system loaders nor strait's own (a
+     * webapp's, a plugin's, an adapter loader of a runtime), or it is a
+     * hidden class (which may be unloaded on its own). Arrays go with their
+     * element class, primitives never.
+     */
+    static boolean collectable(Class<?> c) {
+        if (c.isPrimitive()) return false;
+        if (c.isHidden()) return true;
+        ClassLoader l = c.getClassLoader();
+        return l != null && l != ClassLoader.getPlatformClassLoader() && l != ClassLoader.getSystemClassLoader()
+                && l != Bridge.class.getClassLoader();
+    }
+
+    /** Dense index of c, assigned on first call and never reused. Thread-safe. */
     static int classIndex(Class<?> c) {
         int[] slot = INDEX.get(c);
         int i = slot[0];
         if (i >= 0) return i;
         synchronized (LOCK) {
             if (slot[0] < 0) {
-                slot[0] = CLASSES.size();
-                CLASSES.add(c);
+                if (nclasses == Integer.MAX_VALUE - 8) throw new IllegalStateException("too many Java classes");
+                if (nclasses == classes.length) classes = Arrays.copyOf(classes, classes.length * 2);
+                i = nclasses++;
+                if (collectable(c)) {
+                    classes[i] = new java.lang.ref.WeakReference<Class<?>>(c);
+                    if (cleaner == null) cleaner = java.lang.ref.Cleaner.create();
+                    cleaner.register(c, new Gone(i));
+                } else {
+                    classes[i] = c;
+                }
+                slot[0] = i;
             }
             return slot[0];
         }
     }
 
-    /** The class of a dense index. */
+    /** The class of a dense index; null once that class is unloaded (or for no such index). */
     static Class<?> classAt(int index) {
         synchronized (LOCK) {
-            return CLASSES.get(index);
+            if (index < 0 || index >= nclasses) return null;
+            Object o = classes[index];
+            if (o instanceof java.lang.ref.WeakReference) return (Class<?>) ((java.lang.ref.WeakReference<?>) o).get();
+            return (Class<?>) o;
+        }
+    }
+
+    /** True when the class of index is held weakly (collectable when it was indexed). */
+    static boolean isWeak(int index) {
+        synchronized (LOCK) {
+            return index >= 0 && index < nclasses && !(classes[index] instanceof Class);
+        }
+    }
+
+    /** The Cleaner's action once a collectable class is unloaded: forgets it and frees its native metadata. */
+    private static final class Gone implements Runnable {
+        private final int index;
+
+        Gone(int index) {
+            this.index = index;
+        }
+
+        @Override
+        public void run() {
+            synchronized (LOCK) {
+                classes[index] = null;
+            }
+            Natives.classGone(index);
         }
     }
 

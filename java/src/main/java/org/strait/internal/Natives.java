@@ -159,6 +159,13 @@ public final class Natives {
     public static native Object invokeAdapter(long peer, Object owner, long obj, long name,
                                               long[] vals, Object[] refs, int argc);
 
+    /**
+     * Frees the native metadata of the class of index, unloaded (called once
+     * by Bridge's Cleaner; src/jni/model/class_meta.c, registered with
+     * src/jni/call/extend.c's natives). Any Java thread, no runtime.
+     */
+    public static native void classGone(int index);
+
     /** For each name: 0 absent (undefined), 1 function, 2 anything else. */
     public static native int[] memberKinds(long peer, long obj, String[] names);
 
