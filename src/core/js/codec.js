@@ -10,8 +10,11 @@
 // checked once per conversion, before the first string, and again after
 // any hook, which may run JS; when replaced, C writes or makes the string).
 // Private arrays have no prototype (an index setter a script put on
-// Array.prototype never sees them); decoded values are ordinary objects of
-// this realm (MapC, SetC, DateC: the realm's constructors).
+// Array.prototype never sees them), except the reader's list of keys and of
+// composites, which grow by one store per item and which JSC appends to
+// 1.6x slower without their prototype: they hold only what the conversion
+// hands to the script anyway. Decoded values are ordinary objects of this
+// realm (MapC, SetC, DateC: the realm's constructors).
 (function (native, internal) {
 'use strict';
 var I = internal.intr.codec;
@@ -441,7 +444,10 @@ function keyText(r) {
  * intrinsics, as ccOK (push appends to a decoded array faster than a
  * store at its length). */
 function reader(ab, len, u8, dv) {
-  return {ab: ab, len: len, big: null, sub: 0, ap: 0, u8: u8, dv: dv, p: 8, keys: list(), nk: 0, objs: list(), no: 0,
+  /* keys and objs grow by one store per key and per composite: arrays of
+   * the realm (an append to an array without a prototype costs JSC 1.6x
+   * more); they hold only what the conversion hands to the script anyway */
+  return {ab: ab, len: len, big: null, sub: 0, ap: 0, u8: u8, dv: dv, p: 8, keys: [], nk: 0, objs: [], no: 0,
     sObj: list(), sN: list(), sKind: list(), sLeft: list(), sKey: list(), sHave: list(), sp: 0};
 }
 function rpush(r, kind, o, left) {
