@@ -24,7 +24,19 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
   strait__ptrmap_free(&b->fns);
   if (b->java) JSValueUnprotect(b->ctx, b->java);
   jb_table_free(b, env);
-  if (b->table) (*env)->DeleteGlobalRef(env, b->table);
+  if (b->table) {
+    /* a JsRuntime still referenced after its close keeps its table: empty,
+     * it holds none of the objects (and classes) JS held */
+    jthrowable pending = (*env)->ExceptionOccurred(env);
+    if (pending) (*env)->ExceptionClear(env);
+    (*env)->CallVoidMethod(env, b->table, jb.ObjectTable_clear);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    if (pending) {
+      (*env)->Throw(env, pending);
+      (*env)->DeleteLocalRef(env, pending);
+    }
+    (*env)->DeleteGlobalRef(env, b->table);
+  }
   if (b->release_buf) (*env)->DeleteGlobalRef(env, b->release_buf);
   if (b->adopt_buf) (*env)->DeleteGlobalRef(env, b->adopt_buf);
   jb_extend_free(env, b);

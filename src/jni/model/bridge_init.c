@@ -55,6 +55,7 @@ static const strait__jid bridge_ids[] = {
     JID_METHOD(B, ObjectTable_release, B.ObjectTable, "release", "([JI)V"),
     JID_METHOD(B, ObjectTable_adopt, B.ObjectTable, "adopt", "([Ljava/lang/Object;[JI)V"),
     JID_METHOD(B, ObjectTable_size, B.ObjectTable, "size", "()I"),
+    JID_METHOD(B, ObjectTable_clear, B.ObjectTable, "clear", "()V"),
     JID_METHOD(B, Object_toString, strait__jc.Object, "toString", "()Ljava/lang/String;"),
     JID_METHOD(B, Object_getClass, strait__jc.Object, "getClass", "()Ljava/lang/Class;"),
     JID_SMETHOD(B, Character_valueOf, B.Character, "valueOf", "(C)Ljava/lang/Character;"),

@@ -329,6 +329,7 @@ typedef struct jb_cache {
   jmethodID ObjectTable_release;  /* (long[], int) */
   jmethodID ObjectTable_adopt;    /* (Object[], long[], int) */
   jmethodID ObjectTable_size;     /* () int */
+  jmethodID ObjectTable_clear;    /* () void: teardown */
   jmethodID Object_toString;
   jmethodID Object_getClass;
   jmethodID Character_valueOf, Byte_valueOf, Short_valueOf, Float_valueOf;

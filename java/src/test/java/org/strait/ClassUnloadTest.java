@@ -56,6 +56,40 @@ class ClassUnloadTest {
         }
     }
 
+    /**
+     * A closed runtime the embedder still references (or a JsValue of it
+     * does) keeps none of the Java objects its JS held, nor the adapter
+     * classes it made.
+     */
+    @Test
+    @Timeout(60)
+    void aClosedRuntimeStillReferencedKeepsNothingItsScriptHeld() throws Exception {
+        List<WeakReference<Object>> refs = new ArrayList<>();
+        JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
+        JsValue kept = heldByScript(rt, refs);
+        rt.close();
+        assertTrue(collected(refs), alive(refs) + " of " + refs.size()
+                + " objects and classes are still held by the closed runtime");
+        assertNotNull(kept);
+        assertThrows(IllegalStateException.class, () -> rt.eval("1"));
+    }
+
+    private static JsValue heldByScript(JsRuntime rt, List<WeakReference<Object>> refs) {
+        Object given = new Object();
+        refs.add(new WeakReference<>(given));
+        rt.setGlobal("given", given);
+        /* an argument of a call from Java (the runtime's ObjectTable, which
+         * the JsRuntime keeps once it used it) */
+        Object passed = new Object();
+        refs.add(new WeakReference<>(passed));
+        ((JsFunction) rt.eval("(o) => { globalThis.passed = o; }")).call(passed);
+        Object made = rt.eval("globalThis.list = new java.util.ArrayList(); list.add(given);"
+                + " globalThis.r = new (Java.extend(java.lang.Runnable, { run() {} }))(); list.add(r); list");
+        refs.add(new WeakReference<>(made));
+        refs.add(new WeakReference<>(rt.eval("r").getClass()));
+        return (JsValue) rt.eval("({ a: 1 })");
+    }
+
     @SuppressWarnings("unchecked")
     private static void madeAndClosed(List<WeakReference<Object>> refs, int i) {
         try (JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build()) {

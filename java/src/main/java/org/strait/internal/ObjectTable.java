@@ -47,6 +47,19 @@ public final class ObjectTable {
     }
 
     /**
+     * Drops every object (the runtime's teardown, src/jni/attach.c): a
+     * closed JsRuntime that is still referenced, which keeps its table once
+     * it used it, then holds none of the objects its JS held, nor their
+     * classes. Ids are never reused, so nextId stays.
+     */
+    void clear() {
+        objs = new Object[64];
+        ids = new long[64];
+        byId = new int[64];
+        used = live = idUsed = 0;
+    }
+
+    /**
      * The id of o, registering it if it has none: (classIndex << 40) | id,
      * or a negative code for String and boxes (Integer, Short, Byte, Boolean
      * and Character carry their value, see INT_VALUE).
