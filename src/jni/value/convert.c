@@ -154,31 +154,8 @@ static bool class_object_arg(jb_rt *b, JSContextRef ctx, JSObjectRef o, jb_arg *
   return true;
 }
 
-/* Classifies a JS value for resolution and conversion. Inside the gate. */
-/* Fills a for a wrapper found by its address; see value/value.h. */
-bool jb_arg_wrapper(jb_rt *b, JSValueRef v, jb_arg *a) {
-  double d;
-  if (!jb_imm_ok || jb_imm_number(v, &d) || jb_bits(v) <= 0xff) return false;
-  /* a cell: only a live wrapper is found at its address (the weak handle
-   * of an entry whose wrapper died, the cell since reused by a string or
-   * another object, no longer names it) */
-  jb_entry *e = jb_entry_of(b, (JSObjectRef)v);
-  if (!e) return false;
-  a->v = v;
-  a->str = NULL;
-  a->jstr = NULL;
-  a->pin = NULL;
-  a->c0 = 0;
-  a->num = 0;
-  /* copies: a nested call may move the table before the argument is used */
-  a->e = e;
-  a->ref = e->ref;
-  a->cls = e->cls;
-  a->kind = (e->cls->flags & JB_ARRAY) ? JK_JARRAY : JK_WRAPPER;
-  return true;
-}
-
-void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
+/* a for v, nothing known of it yet. */
+static inline void arg_clear(jb_arg *a, JSValueRef v) {
   a->v = v;
   a->e = NULL;
   a->ref = NULL;
@@ -188,6 +165,34 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
   a->pin = NULL;
   a->c0 = 0;
   a->num = 0;
+}
+
+/* a is the wrapper of entry e. */
+static inline void arg_wrapper(jb_arg *a, jb_entry *e) {
+  /* copies: a nested call may move the table before the argument is used */
+  a->e = e;
+  a->ref = e->ref;
+  a->cls = e->cls;
+  a->kind = (e->cls->flags & JB_ARRAY) ? JK_JARRAY : JK_WRAPPER;
+}
+
+/* Fills a for a wrapper found by its address; see value/value.h. */
+bool jb_arg_wrapper(jb_rt *b, JSValueRef v, jb_arg *a) {
+  double d;
+  if (!jb_imm_ok || jb_imm_number(v, &d) || jb_bits(v) <= 0xff) return false;
+  /* a cell: only a live wrapper is found at its address (the weak handle
+   * of an entry whose wrapper died, the cell since reused by a string or
+   * another object, no longer names it) */
+  jb_entry *e = jb_entry_of(b, (JSObjectRef)v);
+  if (!e) return false;
+  arg_clear(a, v);
+  arg_wrapper(a, e);
+  return true;
+}
+
+/* Classifies a JS value for resolution and conversion. Inside the gate. */
+void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
+  arg_clear(a, v);
   if (jb_imm_ok) {
     double d;
     if (jb_imm_number(v, &d)) {
@@ -244,11 +249,7 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
     JSObjectRef o = (JSObjectRef)v;
     jb_entry *e = jb_entry_of(b, o);
     if (e) {
-      /* copies: a nested call may move the table before the argument is used */
-      a->e = e;
-      a->ref = e->ref;
-      a->cls = e->cls;
-      a->kind = (e->cls->flags & JB_ARRAY) ? JK_JARRAY : JK_WRAPPER;
+      arg_wrapper(a, e);
     } else if (JSValueIsArray(ctx, v)) {
       a->kind = JK_ARRAY;
     } else if (JSObjectIsFunction(ctx, o)) {
