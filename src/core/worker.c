@@ -815,11 +815,16 @@ done:;
 }
 
 /* Asks worker w to stop: an interrupt of its running JS and a halt of its
- * loop. Any thread. */
+ * loop. The worker is active in its group from here (it has work: ending
+ * and telling its parent), so that a parent left with only listeners
+ * waits for its exit message instead of seeing quiescence (an idle worker
+ * that was only waiting for messages would otherwise count as done). While
+ * w->rt is set (w->mu), worker_main has not left the group. Any thread. */
 static void worker_terminate(worker_rec *w) {
   pthread_mutex_lock(&w->mu);
   w->terminating = true;
   if (w->rt) {
+    strait__group_active(&w->member);
     atomic_store(&w->rt->loop.halt, 1);
     strait_interrupt(w->rt);
     /* JS blocked in a host call is stopped when the call returns; this

@@ -94,6 +94,22 @@
   const EMPTY = {};
 
   function brand(f, v) { try { f(v); return true; } catch (e) { return false; } }
+  /* The byteOffset of view v (dvw: a DataView); a view out of the bounds of
+   * its (shrunk) resizable buffer is a DataCloneError, as the web's
+   * serializer has it: its getters would give offset and length 0 (a
+   * typed array) or throw a TypeError (a DataView). A typed array of
+   * length 0 is told by %TypedArray%.prototype.set, which refuses an
+   * out-of-bounds target and copies nothing from an empty source. */
+  const NO_ELEMENTS = [];
+  function viewOffset(v, dvw) {
+    if (dvw) {
+      try { return dvOffset(v); } catch (e) { throw cloneError('A DataView out of the bounds of its ArrayBuffer'); }
+    }
+    if (taLength(v) === 0) {
+      try { f64set(v, NO_ELEMENTS); } catch (e) { throw cloneError('A typed array out of the bounds of its ArrayBuffer'); }
+    }
+    return taOffset(v);
+  }
   /* Whether o's prototype chain (from p) holds only ordinary objects up to
    * Object.prototype or null; a proxy or an object with native storage
    * (a Java wrapper's chain, a JSClass object) makes it a host object.
@@ -324,15 +340,17 @@
               break;
             }
             case K_VIEW: {
-              const tag = taTag(v), dvw = tag === undefined;
+              const tag = taTag(v), dvw = tag === undefined, vk = dvw ? 11 : VIEW_KIND[tag];
+              /* a kind the deserializer cannot make (Float16Array) */
+              if (vk === undefined) throw cloneError(describe(v));
               const b = dvw ? dvBuffer(v) : taBuffer(v);
               if (abDetached(b)) throw cloneError('An ArrayBuffer is detached and');
+              const off = viewOffset(v, dvw), len = dvw ? dvLength(v) : taLength(v);
               ids.set(v, ib + nid++);
               if (bufIds === null) bufIds = new SafeMap();
               id = bufIds.get(b);
               if (id === undefined) { id = bufs.length; bufIds.set(b, id); bufs[id] = b; }
-              T[n] = T_VIEW; T[n + 1] = dvw ? 11 : VIEW_KIND[tag]; T[n + 2] = id;
-              T[n + 3] = dvw ? dvOffset(v) : taOffset(v); T[n + 4] = dvw ? dvLength(v) : taLength(v); n += 5;
+              T[n] = T_VIEW; T[n + 1] = vk; T[n + 2] = id; T[n + 3] = off; T[n + 4] = len; n += 5;
               break;
             }
             case K_ERROR: {

@@ -66,8 +66,9 @@ static JSValueRef imp_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
   /* at most 3 UTF-8 bytes per UTF-16 unit: a name that fits is never cut */
   char buf[IMP_NAME_MAX * 3 + 1];
   if (JSStringGetLength(name) > IMP_NAME_MAX) return NULL;
-  size_t len = JSStringGetUTF8CString(name, buf, sizeof buf);
-  if (len <= 1 || !jb_is_identifier(buf)) return NULL;
+  size_t len;
+  if (!jb_name_utf8(name, buf, sizeof buf, &len) || len == 0 || !jb_is_identifier(buf)) return NULL;
+  len++;   /* with its NUL, as the copies below take it */
   JSValueRef v = JSObjectGetProperty(ctx, p->cache, name, NULL);
   if (v && JSValueIsObject(ctx, v)) return v;
   if (v && JSValueIsBoolean(ctx, v)) return NULL;

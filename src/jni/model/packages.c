@@ -203,12 +203,11 @@ static JSValueRef pkg_get(JSContextRef ctx, JSObjectRef obj, JSStringRef name, J
   if (!p || p->busy) return NULL;
   jb_rt *b = p->b;
   char buf[512];
-  if (JSStringGetMaximumUTF8CStringSize(name) > sizeof buf - 2) return NULL;
-  size_t len = JSStringGetUTF8CString(name, buf, sizeof buf);
-  if (len <= 1 || !jb_is_identifier(buf)) return NULL;
+  size_t len;
+  if (!jb_name_utf8(name, buf, sizeof buf - 1, &len) || len == 0 || !jb_is_identifier(buf)) return NULL;
   if (JSObjectHasProperty(ctx, b->object_proto, name)) return NULL;
   if (strcmp(buf, "then") == 0 || strcmp(buf, "toJSON") == 0 || strcmp(buf, "inspect") == 0) return NULL;
-  size_t plen = strlen(p->name), blen = strlen(buf);
+  size_t plen = strlen(p->name), blen = len;
   if (plen + 1 + blen > JB_CLASS_NAME_MAX) {
     *exc = strait_make_error(ctx, "TypeError", "package name %.60s... too long (a Java class name has at most %d bytes)",
                     p->name, JB_CLASS_NAME_MAX);

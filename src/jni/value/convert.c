@@ -47,6 +47,32 @@ void jb_locals_free(JNIEnv *env, jb_locals *l) {
 }
 
 /* Kind of a JS number: int32, other integral within long, or fractional. */
+/* jb_name_utf8 (value.h): the exact UTF-8 length is counted from the
+ * UTF-16 units while checking them, then compared with what JSC wrote. */
+int jb_name_utf8(JSStringRef s, char *buf, size_t cap, size_t *len) {
+  size_t n = JSStringGetLength(s), need = 0;
+  const JSChar *c = JSStringGetCharactersPtr(s);
+  if (!c && n) return 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned u = c[i];
+    if (u == 0) return 0;
+    if (u >= 0xD800 && u <= 0xDBFF) {
+      if (i + 1 >= n || c[i + 1] < 0xDC00 || c[i + 1] > 0xDFFF) return 0;
+      i++;
+      need += 4;
+    } else if (u >= 0xDC00 && u <= 0xDFFF) {
+      return 0;
+    } else {
+      need += u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
+    }
+  }
+  if (need + 1 > cap) return 0;
+  size_t w = JSStringGetUTF8CString(s, buf, cap);
+  if (w != need + 1 || buf[need] != 0) return 0;
+  *len = need;
+  return 1;
+}
+
 static inline int jb_num_kind(double d) {
   if (d == 0 && signbit(d)) return JK_FRAC;     /* -0 exists only as a double */
   if (d >= -2147483648.0 && d <= 2147483647.0 && d == (double)(int32_t)d && !(d == 0 && signbit(d)))

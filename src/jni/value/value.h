@@ -54,6 +54,17 @@ static inline JSValueRef jb_imm_double(double d) {
 
 /* ---- conversions (value/convert.c) --------------------------------------- */
 
+/*
+ * The UTF-8 form of the JS property name s, for looking up a Java class,
+ * package or member by it: written to buf (cap bytes, NUL-terminated), its
+ * length without the NUL in *len. 0 (nothing usable in buf) when s holds
+ * U+0000 or a lone surrogate, which no Java name does and which a C string
+ * would cut ('String\0x' read as 'String') or change (JSC stops at a lone
+ * surrogate), so that the name would find another class or member; and
+ * when the UTF-8 form does not fit cap. 1 otherwise. Any thread.
+ */
+int jb_name_utf8(JSStringRef s, char *buf, size_t cap, size_t *len);
+
 /* What a JS argument is, computed once per call (jb_arg_kind). */
 enum { JK_UNDEF = 0, JK_NULL, JK_BOOL, JK_INT, JK_LONGINT, JK_FRAC, JK_STRING, JK_CHAR,
        JK_BIGINT, JK_WRAPPER, JK_JARRAY, JK_ARRAY, JK_FUNCTION, JK_OBJECT, JK_SYMBOL,

@@ -1,0 +1,102 @@
+package org.strait;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Bugs found by hunting the interop surface (crashes, hangs, silently wrong
+ * values), each as a generated class of cases rather than one example.
+ */
+class HuntTest {
+    /** Runs body on its own (daemon) thread; fails when it is still running after 10 s (a hang). */
+    private static void noHang(String what, Runnable body) throws Exception {
+        AtomicReference<Throwable> err = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable e) {
+                err.set(e);
+            }
+        }, "hunt " + what);
+        t.setDaemon(true);
+        t.start();
+        t.join(10_000);
+        assertFalse(t.isAlive(), what + ": hangs (the calling thread waits for itself)");
+        if (err.get() != null) throw new AssertionError(what + ": " + err.get(), err.get());
+    }
+
+    /** An entry point from Java into JS whose JS part queues a microtask (`tick`). */
+    record Entry(String name, Consumer<JsRuntime> run) {}
+
+    /**
+     * Every way a Java thread enters a runtime and leaves it again: the last
+     * leave drains the microtask queue, so a microtask may close the
+     * runtime there (a CompletableFuture callback of JsPromise.toFuture,
+     * or a JS callback calling Java that closes). With a Java object among
+     * the arguments, the call's arguments are registered in a stay of their
+     * own (Args.call: enterArgs/leaveArgs), whose leave drains instead.
+     */
+    static final List<Entry> ENTRIES = List.of(
+            new Entry("eval", rt -> rt.eval("tick(); 1")),
+            new Entry("JsFunction.call", rt -> ((JsFunction) rt.eval("(() => tick())")).call()),
+            new Entry("JsFunction.call(Java object)", rt -> ((JsFunction) rt.eval("((x) => tick())")).call(new Object())),
+            new Entry("JsFunction.callWithThis(Java object)",
+                    rt -> ((JsFunction) rt.eval("(function (x) { tick(); })")).callWithThis(null, new Object())),
+            new Entry("JsFunction.construct(Java object)",
+                    rt -> ((JsFunction) rt.eval("(function (x) { tick(); })")).construct(new Object())),
+            new Entry("JsObject.get", rt -> ((JsObject) rt.eval("({ get a() { tick(); return 1; } })")).get("a")),
+            new Entry("JsObject.set(Java object)",
+                    rt -> ((JsObject) rt.eval("({ set a(v) { tick(); } })")).set("a", new Object())),
+            new Entry("JsObject.invoke(Java object)",
+                    rt -> ((JsObject) rt.eval("({ m(x) { tick(); } })")).invoke("m", new Object())),
+            new Entry("Map view entrySet", rt -> ((JsObject) rt.eval("({ get a() { tick(); return 1; } })"))
+                    .entrySet().forEach(e -> { })),
+            new Entry("List view iteration", rt -> ((JsArray) rt.eval("(() => { const a = [1, 2];"
+                    + " Object.defineProperty(a, 0, { get() { tick(); return 1; } }); return a; })()"))
+                    .forEach(e -> { })),
+            new Entry("JsObject.as(Runnable)", rt -> ((JsObject) rt.eval("({ run() { tick(); } })")).as(Runnable.class).run()),
+            new Entry("Java.extend method called from Java", rt -> {
+                Runnable r = (Runnable) rt.eval("new (Java.extend(java.lang.Runnable, { run() { tick(); } }))()");
+                r.run();
+            }),
+            new Entry("setGlobal", rt -> {
+                rt.eval("Object.defineProperty(globalThis, 'g', { set(v) { tick(); } })");
+                rt.setGlobal("g", 1);
+            }),
+            new Entry("structuredClone", rt -> rt.structuredClone((JsValue) rt.eval("({ get a() { tick(); return 1; } })"))),
+            new Entry("JsPromise.toFuture callback", rt -> {
+                JsPromise p = (JsPromise) rt.eval("new Promise((res) => { globalThis.res = res; })");
+                p.toFuture().whenComplete((v, e) -> rt.close());
+                rt.eval("res(1)");
+            }));
+
+    @TestFactory
+    List<DynamicTest> closeFromAMicrotaskDrainedOnLeaveDoesNotHang() {
+        List<DynamicTest> out = new ArrayList<>();
+        for (Entry e : ENTRIES) {
+            out.add(DynamicTest.dynamicTest(e.name(), () -> {
+                JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
+                rt.setGlobal("closer", (Runnable) rt::close);
+                rt.eval("globalThis.tick = () => { Promise.resolve().then(() => closer.run()); }");
+                noHang(e.name(), () -> {
+                    try {
+                        e.run().accept(rt);
+                    } catch (IllegalStateException x) {
+                        // a view that goes on after the close: "runtime closed" is the answer
+                        assertEquals("runtime closed", x.getMessage());
+                    }
+                });
+                assertTrue(rt.isClosed(), "the microtask closed the runtime");
+                assertThrows(IllegalStateException.class, () -> rt.eval("1"));
+            }));
+        }
+        return out;
+    }
+}
