@@ -90,11 +90,14 @@ uint64_t strait__group_idle(strait__member *m) {
   strait__group *g = m->group;
   if (!g) return 0;
   pthread_mutex_lock(&g->mu);
+  /* The epoch before m goes idle: when m is the last active member, its
+   * own quiescence moves the epoch on here, and the caller must see that
+   * (it would wait for a quiescence that already came). */
+  uint64_t e = g->epoch;
   /* A task queued for it (a message posted before the sender activated
    * it, group.h) keeps it active: checked under the mutex the sender's
    * activation takes after queuing. */
   if (!(m->loop && atomic_load(&m->loop->ntasks) > 0)) set_idle_locked(g, m);
-  uint64_t e = g->epoch;
   pthread_mutex_unlock(&g->mu);
   return e;
 }

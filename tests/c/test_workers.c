@@ -28,9 +28,10 @@ static void group_quiescence(void) {
   T_EQ_INT(strait__group_resume(&a, ea), 1);
   ea = strait__group_idle(&a);
   uint64_t eb = strait__group_idle(&b);             /* the last one: quiescence */
-  T_CHECK(eb != ea);
   T_CHECK(!strait__group_epoch_is(&a, ea));
   T_EQ_INT(strait__group_resume(&a, ea), 0);        /* a's wait ends: return */
+  T_CHECK(!strait__group_epoch_is(&b, eb));         /* b sees the quiescence it made */
+  T_EQ_INT(strait__group_resume(&b, eb), 0);
   strait__group_leave(&a);
   strait__group_leave(&b);
   strait__group_release(g);
@@ -54,6 +55,7 @@ static void group_quiescence(void) {
   atomic_store(&lc.ntasks, 0);
   ec = strait__group_idle(&c);                      /* now the last one */
   T_CHECK(!strait__group_epoch_is(&d, ed));
+  T_CHECK(!strait__group_epoch_is(&c, ec));
   strait__group_leave(&c);
   strait__group_leave(&d);
   strait__group_release(g);
