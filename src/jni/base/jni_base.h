@@ -264,7 +264,7 @@ int strait__java_enter(JNIEnv *env, strait__jrt *jrt);
  *   strait__native n;
  *   if (strait__native_enter(env, &n, STRAIT__PEER(peer))) return NULL;  // exception pending
  *   ... n.ctx, n.jrt ...
- *   strait__native_leave(&n);   // pops the frame, leaves the gate
+ *   strait__native_leave(&n);   // leaves the gate (its microtask drain still under the frame), pops the frame
  *
  * strait__native_push/pop keep the frame without the gate, for a native
  * that enters the runtime otherwise (runLoop: the loop enters itself).
@@ -302,8 +302,8 @@ static inline int strait__native_enter(JNIEnv *env, strait__native *n, strait__j
 }
 
 static inline void strait__native_leave(strait__native *n) {
-  strait__native_pop(n);
   strait_leave(n->jrt->rt);
+  strait__native_pop(n);
 }
 
 /* A native's peer argument as its runtime's JNI state. */

@@ -393,8 +393,15 @@ static void JNICALL n_enter_args(JNIEnv *env, jclass c, jlong peer) {
 }
 
 /* Natives.leaveArgs: leaves the stay of enterArgs (drains the
- * microtasks when it is the outermost). The thread inside only. */
-static void JNICALL n_leave_args(JNIEnv *env, jclass c, jlong peer) { strait_leave(STRAIT__PEER(peer)->rt); }
+ * microtasks when it is the outermost, under an entry frame, so a
+ * microtask's close() knows it is called from inside). The thread inside
+ * only. */
+static void JNICALL n_leave_args(JNIEnv *env, jclass c, jlong peer) {
+  strait__native n;
+  strait__native_push(&n, STRAIT__PEER(peer));
+  strait_leave(n.jrt->rt);
+  strait__native_pop(&n);
+}
 
 /* Natives.objectTable: the runtime's org.strait.internal.ObjectTable (set
  * when the bridge is attached, constant afterwards), or null without the
