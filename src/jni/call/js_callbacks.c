@@ -426,10 +426,12 @@ static JSValueRef native_resolve(JSContextRef ctx, JSObjectRef fn, JSObjectRef s
   char stack[512];
   size_t max = JSStringGetMaximumUTF8CStringSize(name);
   char *buf = max <= sizeof stack ? stack : malloc(max);
-  size_t len = buf ? JSStringGetUTF8CString(name, buf, max) : 0;
+  size_t len = 0;
+  /* a name with U+0000 or a lone surrogate names no member (jb_name_utf8) */
+  bool ok = buf && jb_name_utf8(name, buf, max, &len) && len > 0;
   JSStringRelease(name);
-  JSValueRef r = len == 0 ? JSValueMakeUndefined(ctx)
-                          : resolve_name(ctx, b, env, k, buf, len - 1, is_static, quiet, nobean, exc);
+  JSValueRef r = !ok ? JSValueMakeUndefined(ctx)
+                     : resolve_name(ctx, b, env, k, buf, len, is_static, quiet, nobean, exc);
   if (buf != stack) free(buf);
   return r;
 }
