@@ -5,6 +5,10 @@
 // collections. Rows over a list are per element (a round walks the list,
 // starting over at its end, so n need not be a multiple of its size);
 // Java.from and JSON.stringify are per whole conversion.
+// Rows made of one crossing per call also name their floor: the empty JSC
+// callback plus the raw JNI call(s) one element costs at least (bench-floors,
+// same run), so the table shows how far each row is from the floor and how
+// far that floor itself is from Rhino's whole loop.
 
 var ROWS = ['list_get', 'list_iterator', 'list_toarray', 'for_of', 'date_getters', 'hashmap_put',
             'sb_append', 'java_from', 'json_stringify'];
@@ -13,6 +17,7 @@ if (typeof java === 'undefined') {
   for (var r = 0; r < ROWS.length; r++) bench.skip(ROWS[r], 'no Java interop in this engine');
 } else {
   var R = org.strait.bench.Realistic;
+  var CALL = 'floor.jsc_callback_empty+floor.jni_call_int';
   var N = 1000000;
   var ints = R.ints(N);
 
@@ -23,7 +28,7 @@ if (typeof java === 'undefined') {
       if (++j === N) j = 0;
     }
     return s;
-  }, { desc: 'sum a 1M ArrayList<Integer> by list.get(i), per element' });
+  }, { desc: 'sum a 1M ArrayList<Integer> by list.get(i), per element', floor: CALL });
 
   bench.run('list_iterator', function (n) {
     var s = 0, it = ints.iterator();
@@ -32,7 +37,7 @@ if (typeof java === 'undefined') {
       s += it.next();
     }
     return s;
-  }, { desc: 'sum a 1M ArrayList<Integer> by iterator() hasNext()/next(), per element' });
+  }, { desc: 'sum a 1M ArrayList<Integer> by iterator() hasNext()/next(), per element', floor: CALL + '+' + CALL });
 
   // the array and the position carry over between rounds: one toArray()
   // per 1M elements, as in a loop over the whole list
@@ -45,7 +50,8 @@ if (typeof java === 'undefined') {
     }
     arr = a; aj = j;
     return s;
-  }, { desc: 'sum a 1M ArrayList<Integer> by a[i] over list.toArray(), per element (toArray included)' });
+  }, { desc: 'sum a 1M ArrayList<Integer> by a[i] over list.toArray(), per element (toArray included)',
+    floor: 'floor.jsc_callback_empty' });
 
   // for...of is ES2015 syntax: compiled here, so an engine without it
   // skips the row instead of failing the file
@@ -73,7 +79,8 @@ if (typeof java === 'undefined') {
       if (++j === D) j = 0;
     }
     return s;
-  }, { desc: 'dates.get(i) then getYear(), getMonthValue(), getDayOfMonth() over 100k LocalDates, per date' });
+  }, { desc: 'dates.get(i) then getYear(), getMonthValue(), getDayOfMonth() over 100k LocalDates, per date',
+    floor: [CALL, CALL, CALL, CALL].join('+') });
 
   var P = 200000;
   var map = new java.util.HashMap();
@@ -84,7 +91,7 @@ if (typeof java === 'undefined') {
       if (++j === P) { j = 0; map.clear(); }
     }
     return map.size();
-  }, { desc: 'HashMap.put(i, v) with number keys, cleared every 200k puts, per put' });
+  }, { desc: 'HashMap.put(i, v) with number keys, cleared every 200k puts, per put', floor: CALL });
 
   var sb = new java.lang.StringBuilder();
   bench.run('sb_append', function (n) {
@@ -94,7 +101,8 @@ if (typeof java === 'undefined') {
       if (++j === P) { j = 0; sb.setLength(0); }
     }
     return sb.length();
-  }, { desc: "StringBuilder.append('x'), reset every 200k appends, per append" });
+  }, { desc: "StringBuilder.append('x'), reset every 200k appends, per append",
+    floor: CALL + '+floor.jni_new_string_1' });
 
   // Java.from in strait (and Nashorn, GraalJS); Rhino has no Java.from, its
   // users write Array.from(list) (ES2015 mode)
