@@ -31,6 +31,7 @@ static const strait__jid bridge_ids[] = {
     JID_SMETHOD(B, Bridge_throwableInfo, B.Bridge, "throwableInfo", "(Ljava/lang/Throwable;)[Ljava/lang/String;"),
     JID_SMETHOD(B, Bridge_newArray, B.Bridge, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;"),
     JID_SMETHOD(B, Bridge_toBigInteger, B.Bridge, "toBigInteger", "(Ljava/lang/String;)Ljava/math/BigInteger;"),
+    JID_SMETHOD(B, Bridge_freshBoxes, B.Bridge, "freshBoxes", "(II)[Ljava/lang/Object;"),
     JID_SMETHOD(B, Bridge_iterator, B.Bridge, "iterator", "(Ljava/lang/Object;)Ljava/util/Iterator;"),
     JID_SMETHOD(B, Bridge_iterNext, B.Bridge, "iterNext", "(Ljava/util/Iterator;)Ljava/lang/Object;"),
     JID_SMETHOD(B, Bridge_done, B.Bridge, "done", "()Ljava/lang/Object;"),

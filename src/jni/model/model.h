@@ -258,6 +258,15 @@ typedef struct jb_rt {
                                    * a local ref): the slot is not replaced
                                    * while non-zero (value/convert.c) */
 
+  /* boxes no code has seen yet (Bridge.freshBoxes), by kind (Integer,
+   * Long, Double): a box of a number passed to Object is one taken from
+   * here and written, instead of an AllocObject (value/convert.c) */
+#define JB_BOX_POOL 256
+  struct jb_box_pool {
+    jobjectArray arr;             /* global ref, or NULL */
+    int next;                     /* the first not handed out */
+  } boxes[3];
+
   /* method, field and construct functions (no private data): function
    * address -> bound data */
   strait__ptrmap fns;
@@ -306,6 +315,7 @@ typedef struct jb_cache {
   jmethodID Bridge_throwableInfo; /* static (Throwable) String[] */
   jmethodID Bridge_newArray;      /* static (Class,int) Object */
   jmethodID Bridge_toBigInteger;  /* static (String) BigInteger */
+  jmethodID Bridge_freshBoxes;    /* static (int kind, int n) Object[] */
   jmethodID Bridge_iterator;      /* static (Object) Iterator */
   jmethodID Bridge_iterNext;      /* static (Iterator) Object; sentinel at end */
   jmethodID Bridge_done;          /* static () Object: the end sentinel */

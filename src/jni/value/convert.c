@@ -302,8 +302,13 @@ void jb_args_release(jb_arg *a, size_t n) {
   }
 }
 
-/* Drops the string cache; see value/value.h. Teardown, inside the gate. */
+/* Drops the string cache and the box pools; see value/value.h. Teardown,
+ * inside the gate. */
 void jb_strcache_free(jb_rt *b, JNIEnv *env) {
+  for (int k = 0; k < 3; k++) {
+    if (env && b->boxes[k].arr) (*env)->DeleteGlobalRef(env, b->boxes[k].arr);
+    b->boxes[k].arr = NULL;
+  }
   for (int i = 0; i < JB_SCACHE; i++) {
     if (!b->sc_val[i]) continue;
     JSValueUnprotect(b->ctx, b->sc_val[i]);
@@ -637,6 +642,34 @@ static bool to_primitive(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char co
   return type_error(env, ctx, a, code, -1, what, exc);
 }
 
+/* A box of kind (0 Integer, 1 Long, 2 Double) that no code has seen, taken
+ * from b's pool (one Bridge.freshBoxes upcall per JB_BOX_POOL boxes), as
+ * a new local ref for the caller to write its value into before anything
+ * else sees it; NULL (nothing pending) without b or when the pool cannot be
+ * filled, and the caller makes the box itself. A GetObjectArrayElement
+ * costs about a quarter of an AllocObject. Inside b's gate. */
+static jobject pooled_box(JNIEnv *env, jb_rt *b, int kind) {
+  if (!b) return NULL;
+  struct jb_box_pool *p = &b->boxes[kind];
+  if (!p->arr || p->next >= JB_BOX_POOL) {
+    jobject a = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_freshBoxes, (jint)kind, (jint)JB_BOX_POOL);
+    if ((*env)->ExceptionCheck(env)) {   /* out of memory */
+      (*env)->ExceptionClear(env);
+      return NULL;
+    }
+    jobject g = a ? (*env)->NewGlobalRef(env, a) : NULL;
+    if (a) (*env)->DeleteLocalRef(env, a);
+    if (!g) {
+      if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+      return NULL;
+    }
+    if (p->arr) (*env)->DeleteGlobalRef(env, p->arr);
+    p->arr = g;
+    p->next = 0;
+  }
+  return (*env)->GetObjectArrayElement(env, p->arr, p->next++);
+}
+
 /* A new box of class c whose final value field f is set to v by setter
  * (AllocObject + Set<T>Field: what the box's constructor does, without a
  * call into Java; valueOf makes a new object for such values too). Returns
@@ -657,10 +690,11 @@ static bool to_primitive(JNIEnv *env, JSContextRef ctx, const jb_arg *a, char co
  * deletes, or a global ref of a process-wide cache made once at start-up
  * (Boolean.TRUE/FALSE, the Integers STRAIT__SMALL_INT_MIN..MAX of
  * strait__jc.small_int) that a JNI call takes as it is. Integer, Long and
- * Double outside the ranges valueOf caches are made without a call into
- * Java (NEW_BOX); inside them valueOf's own objects, so that identity is
- * Java's. Any thread. */
-static jobject box(JNIEnv *env, char prim, jvalue v, bool *local) {
+ * Double outside the ranges valueOf caches are taken from b's pools
+ * (pooled_box) or, without b, made without a call into Java (NEW_BOX);
+ * inside them valueOf's own objects, so that identity is Java's. Inside
+ * b's gate; any thread without b. */
+static jobject box(JNIEnv *env, jb_rt *b, char prim, jvalue v, bool *local) {
   jobject r = NULL;
   *local = false;
   switch (prim) {
@@ -668,12 +702,18 @@ static jobject box(JNIEnv *env, char prim, jvalue v, bool *local) {
   case 'I':
     if (v.i >= STRAIT__SMALL_INT_MIN && v.i <= STRAIT__SMALL_INT_MAX)
       return strait__jc.small_int[v.i - STRAIT__SMALL_INT_MIN];
+    if ((r = pooled_box(env, b, 0))) { (*env)->SetIntField(env, r, strait__jc.Integer_value, v.i); *local = true; return r; }
     NEW_BOX(env, strait__jc.Integer, strait__jc.Integer_value, SetIntField, v.i);
   case 'J':
-    if (v.j < -128 || v.j > 127) NEW_BOX(env, strait__jc.Long, strait__jc.Long_value, SetLongField, v.j);
+    if (v.j < -128 || v.j > 127) {
+      if ((r = pooled_box(env, b, 1))) { (*env)->SetLongField(env, r, strait__jc.Long_value, v.j); *local = true; return r; }
+      NEW_BOX(env, strait__jc.Long, strait__jc.Long_value, SetLongField, v.j);
+    }
     r = (*env)->CallStaticObjectMethod(env, strait__jc.Long, strait__jc.Long_valueOf, v.j);
     break;
-  case 'D': NEW_BOX(env, strait__jc.Double, strait__jc.Double_value, SetDoubleField, v.d);
+  case 'D':
+    if ((r = pooled_box(env, b, 2))) { (*env)->SetDoubleField(env, r, strait__jc.Double_value, v.d); *local = true; return r; }
+    NEW_BOX(env, strait__jc.Double, strait__jc.Double_value, SetDoubleField, v.d);
   case 'B': r = (*env)->CallStaticObjectMethod(env, jb.Byte, jb.Byte_valueOf, v.b); break;
   case 'C': r = (*env)->CallStaticObjectMethod(env, jb.Character, jb.Character_valueOf, v.c); break;
   case 'S': r = (*env)->CallStaticObjectMethod(env, jb.Short, jb.Short_valueOf, v.s); break;
@@ -813,17 +853,17 @@ static bool to_object(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, 
   bool local = true;            /* r is a new local ref, else a cached global one */
   switch (a->kind) {
   case JK_UNDEF: case JK_NULL: out->l = NULL; return true;
-  case JK_BOOL: p.z = a->num != 0; r = box(env, 'Z', p, &local); break;
-  case JK_INT: p.i = (jint)a->num; r = box(env, 'I', p, &local); break;
-  case JK_LONGINT: p.j = (jlong)a->num; r = box(env, 'J', p, &local); break;
-  case JK_FRAC: p.d = a->num; r = box(env, 'D', p, &local); break;
+  case JK_BOOL: p.z = a->num != 0; r = box(env, b, 'Z', p, &local); break;
+  case JK_INT: p.i = (jint)a->num; r = box(env, b, 'I', p, &local); break;
+  case JK_LONGINT: p.j = (jlong)a->num; r = box(env, b, 'J', p, &local); break;
+  case JK_FRAC: p.d = a->num; r = box(env, b, 'D', p, &local); break;
   case JK_STRING: case JK_CHAR:
     if (code == 'N') return type_error(env, ctx, a, code, pcls, what, exc);
     r = arg_jstring(env, a, &local);
     break;
   case JK_BIGINT: {
     int64_t x;
-    if (bigint_to_long(ctx, a->v, &x)) { p.j = x; r = box(env, 'J', p, &local); }
+    if (bigint_to_long(ctx, a->v, &x)) { p.j = x; r = box(env, b, 'J', p, &local); }
     else if (!(r = to_biginteger(env, ctx, a, exc))) return false;
     break;
   }
@@ -1000,7 +1040,7 @@ static bool to_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, ch
     jvalue p;
     bool local;
     if (!to_primitive(env, ctx, a, prim, &p, what, exc)) return false;
-    jobject r = box(env, prim, p, &local);
+    jobject r = box(env, b, prim, p, &local);
     if (!r) {
       (*env)->ExceptionClear(env);
       if (!what) return false;   /* the caller retries with a description */

@@ -90,7 +90,8 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a);
  * false (a untouched) for anything else. Inside the gate. */
 bool jb_arg_wrapper(jb_rt *b, JSValueRef v, jb_arg *a);
 void jb_args_release(jb_arg *a, size_t n);
-/* Drops the string cache (teardown, before the context goes). */
+/* Drops the string cache and the box pools (teardown, before the context
+ * goes). */
 void jb_strcache_free(jb_rt *b, JNIEnv *env);
 /* Cost of passing a to a parameter (code, pcls): 0 exact, larger for
  * wider conversions, JB_NO when not applicable. */

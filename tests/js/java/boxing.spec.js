@@ -33,6 +33,29 @@ describe('boxing of arguments', () => {
     expect(Objects.equals(2 ** 40, 2 ** 40 + 1)).toBe(false);
   });
 
+  it('makes each box beyond the caches a new object with its own value, also across many boxes', () => {
+    // more boxes of each class than one batch the bridge prepares (256):
+    // each keeps its value and class, and no two are the same object
+    const ids = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap());
+    const list = new java.util.ArrayList();
+    for (let i = 0; i < 700; i++) {
+      list.add(5000); list.add(2 ** 40 + i); list.add(i + 0.5);
+      ids.add(5000);
+    }
+    expect(ids.size()).toBe(700);
+    let ints = 0, longs = 0, doubles = 0;
+    for (let i = 0; i < 700; i++) {
+      const a = list.get(3 * i), b = list.get(3 * i + 1), c = list.get(3 * i + 2);
+      if (a === 5000) ints++;
+      if (b === 2 ** 40 + i) longs++;
+      if (c === i + 0.5) doubles++;
+    }
+    expect([ints, longs, doubles]).toEqual([700, 700, 700]);
+    // Java's own toString shows each box's class (a Double would print 5000.0)
+    expect(String(list.subList(2100 - 6, 2100))).toBe('[5000, 1099511628474, 698.5, 5000, 1099511628475, 699.5]');
+    expect(new java.util.HashSet(list).size()).toBe(1 + 700 + 700);
+  });
+
   it('give Java its own Integer objects for -128..127 (identity as Integer.valueOf)', () => {
     const { IntStream, Collectors } = java.util.stream;
     const F = java.util.function.Function;

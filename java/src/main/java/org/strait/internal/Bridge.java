@@ -482,6 +482,25 @@ final class Bridge {
         return java.lang.reflect.Array.newInstance(component, length);
     }
 
+    /**
+     * n boxes no code has seen, for the native side to write its values into
+     * (value/convert.c, box pools): kind 0 Integer, 1 Long, 2 Double. Each
+     * is a new object: valueOf caches no Integer or Long below -128 and no
+     * Double.
+     */
+    static Object[] freshBoxes(int kind, int n) {
+        Object[] a = new Object[n];
+        /* (not a ?: chain: its numeric promotion would make every box a Double) */
+        for (int i = 0; i < n; i++) {
+            Object o;
+            if (kind == 0) o = Integer.valueOf(Integer.MIN_VALUE);
+            else if (kind == 1) o = Long.valueOf(Long.MIN_VALUE);
+            else o = Double.valueOf(0.0);
+            a[i] = o;
+        }
+        return a;
+    }
+
     /** BigInteger from decimal text. */
     static BigInteger toBigInteger(String s) {
         return new BigInteger(s);
