@@ -27,14 +27,7 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
   if (b->table) {
     /* a JsRuntime still referenced after its close keeps its table: empty,
      * it holds none of the objects (and classes) JS held */
-    jthrowable pending = (*env)->ExceptionOccurred(env);
-    if (pending) (*env)->ExceptionClear(env);
-    (*env)->CallVoidMethod(env, b->table, jb.ObjectTable_clear);
-    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
-    if (pending) {
-      (*env)->Throw(env, pending);
-      (*env)->DeleteLocalRef(env, pending);
-    }
+    strait__call_void_quietly(env, b->table, jb.ObjectTable_clear);
     (*env)->DeleteGlobalRef(env, b->table);
   }
   if (b->release_buf) (*env)->DeleteGlobalRef(env, b->release_buf);
@@ -52,15 +45,8 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
  * interrupt then stops. Thread telling the worker to stop. */
 static void interrupt_java_thread(void *data) {
   JNIEnv *env = strait__env();
-  if (!env) return;
-  jthrowable pending = (*env)->ExceptionOccurred(env);
-  if (pending) (*env)->ExceptionClear(env);
-  (*env)->CallVoidMethod(env, (jobject)data, strait__hc.Thread_interrupt);
-  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);   /* SecurityException: none without a manager */
-  if (pending) {
-    (*env)->Throw(env, pending);
-    (*env)->DeleteLocalRef(env, pending);
-  }
+  /* (a SecurityException it might throw: none without a manager) */
+  if (env) strait__call_void_quietly(env, (jobject)data, strait__hc.Thread_interrupt);
 }
 
 /* Its release: the global ref of the worker's java.lang.Thread. Worker's

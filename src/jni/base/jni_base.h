@@ -340,6 +340,11 @@ void strait__throw_exit(JNIEnv *env, int code);
  * bytes; a Java exception already pending is kept instead. Any thread. */
 void strait__throw(JNIEnv *env, jclass cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Calls obj.m() (a ()V method) for its effect only: a Java exception
+ * pending before stays pending, one the call throws is dropped. Any
+ * thread attached to the JVM. */
+void strait__call_void_quietly(JNIEnv *env, jobject obj, jmethodID m);
+
 /* ---- strings (base/jstring.c): UTF-16 both ways, never modified UTF-8 ------ */
 
 /* New Java string with the exact UTF-16 of s; NULL with OOM pending. */

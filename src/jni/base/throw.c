@@ -107,3 +107,15 @@ void strait__throw_exit(JNIEnv *env, int code) {
                                  strait__jc.JsExitException_init, (jint)code);
   if (ex) (*env)->Throw(env, (jthrowable)ex);
 }
+
+/* See jni_base.h. */
+void strait__call_void_quietly(JNIEnv *env, jobject obj, jmethodID m) {
+  jthrowable pending = (*env)->ExceptionOccurred(env);
+  if (pending) (*env)->ExceptionClear(env);
+  (*env)->CallVoidMethod(env, obj, m);
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  if (pending) {
+    (*env)->Throw(env, pending);
+    (*env)->DeleteLocalRef(env, pending);
+  }
+}
