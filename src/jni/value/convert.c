@@ -670,16 +670,21 @@ static jobject pooled_box(JNIEnv *env, jb_rt *b, int kind) {
   return (*env)->GetObjectArrayElement(env, p->arr, p->next++);
 }
 
-/* A new box of class c whose final value field f is set to v by setter
- * (AllocObject + Set<T>Field: what the box's constructor does, without a
- * call into Java; valueOf makes a new object for such values too). Returns
- * the local ref from box(), or NULL with the OutOfMemoryError cleared (no
- * ExceptionCheck otherwise: AllocObject of a concrete class fails only
- * with a NULL, and Set<T>Field on its own field cannot throw). */
-#define NEW_BOX(env, c, f, setter, v)                                       \
+/* A new box of class c (pool kind k) whose final value field f is set to
+ * v by setter: one no code has seen taken from b's pool (pooled_box), or
+ * else made by AllocObject (what the box's constructor does, without a
+ * call into Java; valueOf makes a new object for such values too), then
+ * written by Set<T>Field. Returns the local ref from box(), or NULL with
+ * the OutOfMemoryError cleared (no ExceptionCheck otherwise: AllocObject of
+ * a concrete class fails only with a NULL, and Set<T>Field on its own
+ * field cannot throw). */
+#define NEW_BOX(env, b, k, c, f, setter, v)                                 \
   do {                                                                      \
-    jobject o = (*env)->AllocObject(env, c);                                \
-    if (!o) { (*env)->ExceptionClear(env); return NULL; }                   \
+    jobject o = pooled_box(env, b, k);                                      \
+    if (!o && !(o = (*env)->AllocObject(env, c))) {                         \
+      (*env)->ExceptionClear(env);                                          \
+      return NULL;                                                          \
+    }                                                                       \
     (*env)->setter(env, o, f, v);                                           \
     *local = true;                                                          \
     return o;                                                               \
@@ -690,8 +695,8 @@ static jobject pooled_box(JNIEnv *env, jb_rt *b, int kind) {
  * deletes, or a global ref of a process-wide cache made once at start-up
  * (Boolean.TRUE/FALSE, the Integers STRAIT__SMALL_INT_MIN..MAX of
  * strait__jc.small_int) that a JNI call takes as it is. Integer, Long and
- * Double outside the ranges valueOf caches are taken from b's pools
- * (pooled_box) or, without b, made without a call into Java (NEW_BOX);
+ * Double outside the ranges valueOf caches are new objects written
+ * without a call into Java (NEW_BOX);
  * inside them valueOf's own objects, so that identity is Java's. Inside
  * b's gate; any thread without b. */
 static jobject box(JNIEnv *env, jb_rt *b, char prim, jvalue v, bool *local) {
@@ -702,18 +707,12 @@ static jobject box(JNIEnv *env, jb_rt *b, char prim, jvalue v, bool *local) {
   case 'I':
     if (v.i >= STRAIT__SMALL_INT_MIN && v.i <= STRAIT__SMALL_INT_MAX)
       return strait__jc.small_int[v.i - STRAIT__SMALL_INT_MIN];
-    if ((r = pooled_box(env, b, 0))) { (*env)->SetIntField(env, r, strait__jc.Integer_value, v.i); *local = true; return r; }
-    NEW_BOX(env, strait__jc.Integer, strait__jc.Integer_value, SetIntField, v.i);
+    NEW_BOX(env, b, 0, strait__jc.Integer, strait__jc.Integer_value, SetIntField, v.i);
   case 'J':
-    if (v.j < -128 || v.j > 127) {
-      if ((r = pooled_box(env, b, 1))) { (*env)->SetLongField(env, r, strait__jc.Long_value, v.j); *local = true; return r; }
-      NEW_BOX(env, strait__jc.Long, strait__jc.Long_value, SetLongField, v.j);
-    }
+    if (v.j < -128 || v.j > 127) NEW_BOX(env, b, 1, strait__jc.Long, strait__jc.Long_value, SetLongField, v.j);
     r = (*env)->CallStaticObjectMethod(env, strait__jc.Long, strait__jc.Long_valueOf, v.j);
     break;
-  case 'D':
-    if ((r = pooled_box(env, b, 2))) { (*env)->SetDoubleField(env, r, strait__jc.Double_value, v.d); *local = true; return r; }
-    NEW_BOX(env, strait__jc.Double, strait__jc.Double_value, SetDoubleField, v.d);
+  case 'D': NEW_BOX(env, b, 2, strait__jc.Double, strait__jc.Double_value, SetDoubleField, v.d);
   case 'B': r = (*env)->CallStaticObjectMethod(env, jb.Byte, jb.Byte_valueOf, v.b); break;
   case 'C': r = (*env)->CallStaticObjectMethod(env, jb.Character, jb.Character_valueOf, v.c); break;
   case 'S': r = (*env)->CallStaticObjectMethod(env, jb.Short, jb.Short_valueOf, v.s); break;
