@@ -33,13 +33,17 @@ public final class ObjectTable {
 
     private static final Object TOMB = new Object();
 
-    private Object[] objs = new Object[64];
-    private long[] ids = new long[64];
-    private int[] byId = new int[64];   // slot + 1; 0 empty; -1 tombstone
+    private Object[] objs;
+    private long[] ids;
+    private int[] byId;                 // slot + 1; 0 empty; -1 tombstone
     private int used;                   // live + tombstones in objs
     private int live;
     private int idUsed;                 // live + tombstones in byId
     private long nextId = 1;
+
+    public ObjectTable() {
+        clear();
+    }
 
     /** Number of objects held. */
     public int size() {
@@ -50,7 +54,8 @@ public final class ObjectTable {
      * Drops every object (the runtime's teardown, src/jni/attach.c): a
      * closed JsRuntime that is still referenced, which keeps its table once
      * it used it, then holds none of the objects its JS held, nor their
-     * classes. Ids are never reused, so nextId stays.
+     * classes. Ids are never reused, so nextId stays. Also the empty table
+     * of the constructor.
      */
     void clear() {
         objs = new Object[64];
