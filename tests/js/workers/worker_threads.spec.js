@@ -59,34 +59,35 @@ describe('worker_threads', () => {
     expect(await once(w, 'exit')).toBe(1);
   });
 
-  it('terminate() stops a worker blocked in a Java call, and drops what it posts after', async () => {
-    // the worker sleeps in Java for ten minutes; terminate() interrupts that
-    // Java thread (else the exit would wait for the sleep and the test time
-    // out), and the post its finally makes after the call returned is dropped
-    const w = new Worker("const p = require('worker_threads').parentPort; p.postMessage('start');" +
-      "try { java.lang.Thread.sleep(600000); } finally { p.postMessage('late'); }", { eval: true });
+  // Starts a worker (eval: true) that posts 'start' first, terminates it
+  // at that message (exit code 1), and gives every message and error that
+  // came, including any 50 ms after the exit.
+  async function terminatedAtStart(src) {
+    const w = new Worker(src, { eval: true });
     const got = [];
     w.on('message', (m) => got.push(m));
     w.on('error', (e) => got.push('error: ' + e.message));
     await once(w, 'message');
     expect(await w.terminate()).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(got).toEqual(['start']);
+    return got;
+  }
+
+  it('terminate() stops a worker blocked in a Java call, and drops what it posts after', async () => {
+    // the worker sleeps in Java for ten minutes; terminate() interrupts that
+    // Java thread (else the exit would wait for the sleep and the test time
+    // out), and the post its finally makes after the call returned is dropped
+    expect(await terminatedAtStart("const p = require('worker_threads').parentPort; p.postMessage('start');" +
+      "try { java.lang.Thread.sleep(600000); } finally { p.postMessage('late'); }")).toEqual(['start']);
   }, 20000);
 
   it('after terminate() nothing but the exit comes, also what the worker posts when a Java call returns', async () => {
     // a blocking read of a pipe, which no interrupt stops, ends when `sleep`
     // does; the worker posts right after it returns, before the core's
     // interrupt reaches its JS
-    const w = new Worker("const p = require('worker_threads').parentPort;" +
+    expect(await terminatedAtStart("const p = require('worker_threads').parentPort;" +
       "const proc = new java.lang.ProcessBuilder(['sleep', '0.5']).start(); p.postMessage('start');" +
-      "proc.getInputStream().read(); p.postMessage('late');", { eval: true });
-    const got = [];
-    w.on('message', (m) => got.push(m));
-    await once(w, 'message');
-    expect(await w.terminate()).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(got).toEqual(['start']);
+      "proc.getInputStream().read(); p.postMessage('late');")).toEqual(['start']);
   }, 20000);
 
   it('terminate() returns a promise of the exit code, also when called twice', async () => {

@@ -125,19 +125,19 @@ class WorkersTest {
         }
     }
 
-    @Test
-    @Timeout(60)
-    void closingARuntimeWithRunningWorkersEndsThem() throws Exception {
+    /**
+     * Starts workers with script (which calls startWorker and makes each
+     * worker's message call online.run()), waits until n told they run, then
+     * closes the runtime from this thread while its loop runs on another:
+     * runLoop returns and every worker thread leaves the JVM.
+     */
+    private static void closeWhileWorkersRun(int n, String script) throws Exception {
         Set<Thread> before = nativeThreads();
         JsRuntime rt = JsRuntime.newBuilder().hostAccess(HostAccess.ALL).allowCreateThread(true).build();
-        CountDownLatch online = new CountDownLatch(3);
+        CountDownLatch online = new CountDownLatch(n);
         rt.setGlobal("online", (Runnable) online::countDown);
         rt.eval(START);
-        // each worker tells it runs (through its parent's loop), then spins in JS or waits for messages
-        rt.eval("for (let i = 0; i < 3; i++) { const w = startWorker(i === 2"
-                + " ? \"const p = require('worker_threads').parentPort; p.on('message', () => {}); p.postMessage(1)\""
-                + " : \"require('worker_threads').parentPort.postMessage(1); for (;;) {}\");"
-                + " w.on('message', () => online.run()); }");
+        rt.eval(script);
         AtomicReference<Throwable> loopError = new AtomicReference<>();
         Thread loop = new Thread(() -> {
             try {
@@ -158,29 +158,21 @@ class WorkersTest {
 
     @Test
     @Timeout(60)
+    void closingARuntimeWithRunningWorkersEndsThem() throws Exception {
+        // each worker tells it runs (through its parent's loop), then spins in JS or waits for messages
+        closeWhileWorkersRun(3, "for (let i = 0; i < 3; i++) { const w = startWorker(i === 2"
+                + " ? \"const p = require('worker_threads').parentPort; p.on('message', () => {}); p.postMessage(1)\""
+                + " : \"require('worker_threads').parentPort.postMessage(1); for (;;) {}\");"
+                + " w.on('message', () => online.run()); }");
+    }
+
+    @Test
+    @Timeout(60)
     void closingARuntimeEndsAWorkerBlockedInJava() throws Exception {
-        Set<Thread> before = nativeThreads();
-        JsRuntime rt = JsRuntime.newBuilder().hostAccess(HostAccess.ALL).allowCreateThread(true).build();
-        CountDownLatch online = new CountDownLatch(1);
-        rt.setGlobal("online", (Runnable) online::countDown);
-        rt.eval(START);
         // the worker tells it runs, then sleeps in Java for ten minutes: close()
         // interrupts that Java thread instead of waiting for the sleep
-        rt.eval("const w = startWorker(\"require('worker_threads').parentPort.postMessage(1);"
+        closeWhileWorkersRun(1, "const w = startWorker(\"require('worker_threads').parentPort.postMessage(1);"
                 + " java.lang.Thread.sleep(600000);\"); w.on('message', () => online.run());");
-        Thread loop = new Thread(() -> {
-            try {
-                rt.runLoop();
-            } catch (Throwable t) {
-                // closed under it
-            }
-        });
-        loop.start();
-        assertTrue(online.await(30, TimeUnit.SECONDS), "the worker started");
-        rt.close();
-        loop.join(30_000);
-        assertFalse(loop.isAlive(), "runLoop returned");
-        assertThreadsEnd(before);
     }
 
     // ---- values between runtimes --------------------------------------------
