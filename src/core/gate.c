@@ -358,8 +358,13 @@ static inline void lock_engine(strait_runtime *rt) {
   JSLock(rt->ctx);
 }
 
+/* A thread (re)gains the gate: code outside this runtime's JS may have
+ * run since its JS last ran on this thread (see strait_crossings). Inside
+ * the gate. */
+static inline void crossed(strait_runtime *rt) { rt->crossings++; }
+
 /* Shared body of strait_enter and strait_enter_or_give_up. */
-static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
+static int enter_gate(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   strait__gate *g = &rt->gate;
   uintptr_t me = strait__thread_token();
   strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
@@ -413,6 +418,12 @@ static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   return 0;
 }
 
+static int enter(strait_runtime *rt, int (*give_up)(void *), void *ud) {
+  int rc = enter_gate(rt, give_up, ud);
+  if (rc == 0) crossed(rt);
+  return rc;
+}
+
 /* Enters rt (see strait.h). Any thread. */
 int strait_enter(strait_runtime *rt) { return enter(rt, NULL, NULL); }
 
@@ -434,6 +445,7 @@ int strait__try_enter(strait_runtime *rt) {
   g->depth = 1;
   lock_engine(rt);
   strait__watch_stay_begin(rt);
+  crossed(rt);
   return 0;
 }
 
@@ -485,6 +497,9 @@ int strait_inside(strait_runtime *rt) {
   return atomic_load_explicit(&rt->gate.owner, memory_order_relaxed) ==
          strait__thread_token();
 }
+
+/* The runtime's crossing counter (see strait.h). */
+const volatile int32_t *strait_crossings(strait_runtime *rt) { return &rt->crossings; }
 
 /* Suspends lazily into the caller's record (see gate.h): pushes it on the
  * gate's and the thread's chains and arms it. Owner only, inside a JSC
@@ -548,6 +563,7 @@ void strait_gate_resume_unlocked(strait_runtime *rt, int ticket) {
   } else {
     strait__watch_stay_resume_unlocked(rt);
   }
+  crossed(rt);
 }
 
 /* Pops s, the newest suspension on g and of this thread, and lets resumers
@@ -587,6 +603,7 @@ void strait_gate_resume(strait_runtime *rt, strait_suspension *ps) {
       GATE_DEBUG(g->dbg_locked = s->dbg_locked);
       rt->wd.cur = s->stay;
       strait__watch_stay_resumed(rt);
+      crossed(rt);
       return;
     }
   }
@@ -608,4 +625,5 @@ void strait_gate_resume(strait_runtime *rt, strait_suspension *ps) {
   GATE_DEBUG(g->dbg_locked = s->dbg_locked);
   rt->wd.cur = s->stay;
   strait__watch_stay_resumed(rt);
+  crossed(rt);
 }

@@ -615,6 +615,80 @@ static inline JSValueRef undefined_value(JSContextRef ctx) {
   return jb_imm_ok ? (JSValueRef)(uintptr_t)JB_VALUE_UNDEFINED : JSValueMakeUndefined(ctx);
 }
 
+/* awin(code, lo, n): elements lo .. lo+n-1 of the array (1 <= n <=
+ * JB_BATCH, within its length) as a new JS array, converted as aget
+ * converts each: the window the array Proxy serves reads from until the
+ * runtime's crossing counter changes (bridge_helper.js). Object elements
+ * come through jb_wrap_batch (one upcall for the batch); primitive ones
+ * from one Get<Type>ArrayRegion. undefined when an element cannot be
+ * converted (a class the policy refuses: the Proxy then reads that element
+ * with aget, which throws what a single read throws) or lo/n are out of
+ * range. Runs no Java code but the bridge's own, so the counter keeps its
+ * value. Inside the gate. */
+static JSValueRef array_window(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                              const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  long lo;
+  jb_entry *e = element(ctx, b, argc, argv, &lo, exc);
+  if (!e) return NULL;
+  double nd;
+  if (argc < 3 || !arg_number(ctx, argv[2], &nd) || !(nd >= 1 && nd <= JB_BATCH) || nd != (double)(int)nd ||
+      lo + (long)nd > (long)e->alen)
+    return undefined_value(ctx);
+  jint n = (jint)nd;
+  JNIEnv *env = strait__env();
+  jobject ref = e->ref;   /* a global ref: the entry may move when the batch grows the table */
+  char elem = e->cls->elem;
+  JSValueRef out[JB_BATCH];
+  union {
+    jboolean z[JB_BATCH];
+    jbyte b[JB_BATCH];
+    jchar c[JB_BATCH];
+    jshort s[JB_BATCH];
+    jint i[JB_BATCH];
+    jlong j[JB_BATCH];
+    jfloat f[JB_BATCH];
+    jdouble d[JB_BATCH];
+  } buf;
+  jsize from = (jsize)lo;
+  switch (elem) {
+  case 'Z': (*env)->GetBooleanArrayRegion(env, ref, from, n, buf.z); break;
+  case 'B': (*env)->GetByteArrayRegion(env, ref, from, n, buf.b); break;
+  case 'C': (*env)->GetCharArrayRegion(env, ref, from, n, buf.c); break;
+  case 'S': (*env)->GetShortArrayRegion(env, ref, from, n, buf.s); break;
+  case 'I': (*env)->GetIntArrayRegion(env, ref, from, n, buf.i); break;
+  case 'J': (*env)->GetLongArrayRegion(env, ref, from, n, buf.j); break;
+  case 'F': (*env)->GetFloatArrayRegion(env, ref, from, n, buf.f); break;
+  case 'D': (*env)->GetDoubleArrayRegion(env, ref, from, n, buf.d); break;
+  default:
+    if (!jb_wrap_batch(env, b, ctx, ref, from, n, out, exc)) {
+      *exc = NULL;
+      return undefined_value(ctx);
+    }
+    return JSObjectMakeArray(ctx, (size_t)n, out, exc);
+  }
+  for (jint k = 0; k < n; k++) {
+    jvalue v;
+    switch (elem) {
+    case 'I':
+      out[k] = jb_imm_ok ? jb_imm_int(buf.i[k]) : JSValueMakeNumber(ctx, buf.i[k]);
+      continue;
+    case 'D':
+      out[k] = jb_imm_ok ? jb_imm_double(buf.d[k]) : JSValueMakeNumber(ctx, buf.d[k]);
+      continue;
+    case 'Z': v.z = buf.z[k]; break;
+    case 'B': v.b = buf.b[k]; break;
+    case 'C': v.c = buf.c[k]; break;
+    case 'S': v.s = buf.s[k]; break;
+    case 'J': v.j = buf.j[k]; break;
+    default: v.f = buf.f[k]; break;
+    }
+    out[k] = jb_to_js(env, b, ctx, elem, v, exc);
+    if (!out[k]) return NULL;
+  }
+  return JSObjectMakeArray(ctx, (size_t)n, out, exc);
+}
+
 /* Stores an int-valued number into an int[] without the general
  * conversion (the common case of a[i] = n). True when it did. */
 static bool store_int_fast(JNIEnv *env, jb_entry *e, jsize ix, JSValueRef value) {
@@ -1073,6 +1147,7 @@ const jb_callbacks jb_js_callbacks = {
   .resolve = native_resolve,
   .array_get = array_get,
   .array_set = array_set,
+  .array_window = array_window,
   .list_get = native_list_get,
   .list_set = native_list_set,
   .list_size = native_list_size,

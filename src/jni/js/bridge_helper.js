@@ -1,9 +1,10 @@
 // bridge_helper.js - the Java bridge's JS helper, evaluated once per runtime
 // (src/jni/model/class_objects.c). Its completion value is a function that
-// takes the bridge's native callbacks and the intrinsics (intrinsics.js) and
+// takes the bridge's native callbacks, the intrinsics (intrinsics.js) and the
+// runtime's crossing counter (an Int32Array over strait_crossings()), and
 // returns the makers of class constructors, field accessors, iterators,
 // catch-all Proxies, array Proxies and wrappers.
-(function (isInstance, iterStart, iterNext, TOK, resolve, aget, aset, P, M) {
+(function (isInstance, iterStart, iterNext, TOK, resolve, aget, aset, P, M, awin, CROSSINGS) {
   'use strict';
   /* Every function called below is either defined here or one of the
    * intrinsics in P, read once when the bridge starts, in a fresh realm; plain
@@ -332,14 +333,61 @@
   } }.keys;
   defineProperty(Object, 'keys', hidden(keys));
   /* Java arrays: a Proxy over a plain target holding the length, the
-   * entry's code and the finalizing token; indexes reach aget / aset */
-  const CODE = Sym('code'), ATOK = Sym('token');
+   * entry's code, the finalizing token and a window; indexes reach aget /
+   * aset / awin */
+  const CODE = Sym('code'), ATOK = Sym('token'), WIN = Sym('window');
+  const hiddenKey = (k) => k === CODE || k === ATOK || k === WIN;
   function index(k) {
     const n = k.length;
     if (n === 0 || n > 10) return -1;
     const i = +k;
     /* a canonical array index: its own decimal form, integral, in range */
     return i >= 0 && i <= 4294967294 && i % 1 === 0 && '' + i === k ? i : -1;
+  }
+  /* The window: elements lo .. hi-1 read in one crossing (awin) while the
+   * runtime's crossing counter was ep. JS alone cannot change a Java array
+   * but through aset, which empties its slot (undefined: no element
+   * converts to it); anything else that can (Java code on this or another
+   * thread) runs only where the counter moves: a Java call returns, a
+   * thread enters, a task or timer starts. So a read inside the window in
+   * the same count is the element a read through aget would give. Windows
+   * open only on sequential reads and grow 4x while a window is read to its
+   * end within one count (up to WMAX, the size of a batch); a read
+   * elsewhere goes back to single reads, and a window a crossing cut short
+   * before half of it was read shrinks: a loop that calls Java between two
+   * reads reads one element per crossing, as without windows. */
+  const WMAX = 512;
+  function readAt(t, i) {
+    const w = t[WIN];
+    if (w.ep === CROSSINGS[0] && i < w.hi && i >= w.lo) {
+      const x = w.v[i - w.lo];
+      return x !== undefined ? x : (w.v[i - w.lo] = aget(t[CODE], i));
+    }
+    return fill(t, w, i);
+  }
+  function fill(t, w, i) {
+    const ep = CROSSINGS[0], len = t.length;
+    let size = w.size;
+    if (w.ep === ep) size = i !== w.hi ? 0 : size === 0 ? 4 : size >= WMAX / 4 ? WMAX : size * 4;
+    else if (i < w.lo || i > w.hi) size = 0;
+    else if (i - w.lo < (size >> 1)) size >>= 2;
+    w.ep = ep;
+    if (size > 0 && i < len) {
+      const n = i + size <= len ? size : len - i;
+      const v = awin(t[CODE], i, n);
+      if (v !== undefined) {
+        w.size = size; w.v = v; w.lo = i; w.hi = i + n;
+        return v[0];
+      }
+      size = 0;
+    }
+    w.size = size; w.v = null; w.lo = i + 1; w.hi = i + 1;
+    return aget(t[CODE], i);
+  }
+  function writeAt(t, i, v) {
+    aset(t[CODE], i, v);
+    const w = t[WIN];
+    if (i < w.hi && i >= w.lo) w.v[i - w.lo] = undefined;
   }
   const MAX_KEYS = 1000000;
   const arrayHandler = {
@@ -348,14 +396,15 @@
       if (typeof k === 'string') {
         if (k === 'length') return t.length;
         const i = index(k);
-        if (i >= 0) return aget(t[CODE], i);
+        if (i >= 0) return readAt(t, i);
       }
       return Rget(t, k, r);
     },
     set(t, k, v, r) {
       if (typeof k === 'string') {
         const i = k === 'length' ? -1 : index(k);
-        if (i >= 0 || k === 'length') { aset(t[CODE], i, v); return true; }
+        if (i >= 0) { writeAt(t, i, v); return true; }
+        if (k === 'length') { aset(t[CODE], i, v); return true; }
       }
       return Rset(t, k, v, r);
     },
@@ -365,7 +414,7 @@
         const i = index(k);
         if (i >= 0) return i < t.length;
       }
-      return k !== CODE && k !== ATOK && Rhas(t, k);
+      return !hiddenKey(k) && Rhas(t, k);
     },
     ownKeys(t) {
       /* an array-like without a prototype: the engine reads it by index */
@@ -373,18 +422,18 @@
       let o = 0;
       for (let i = 0; i < n; i++) out[o++] = '' + i;
       const own = RownKeys(t);
-      for (let i = 0; i < own.length; i++) if (own[i] !== CODE && own[i] !== ATOK) out[o++] = own[i];
+      for (let i = 0; i < own.length; i++) if (!hiddenKey(own[i])) out[o++] = own[i];
       out.length = o;
       return out;
     },
     getOwnPropertyDescriptor(t, k) {
       if (typeof k === 'string') {
         const i = index(k);
-        if (i >= 0) return i < t.length ? { __proto__: null, value: aget(t[CODE], i), writable: true, enumerable: true, configurable: true }
+        if (i >= 0) return i < t.length ? { __proto__: null, value: readAt(t, i), writable: true, enumerable: true, configurable: true }
                                         : undefined;
       }
       if (k === 'length') return { __proto__: null, value: t.length, writable: false, enumerable: false, configurable: true };
-      return k === CODE || k === ATOK ? undefined : Rgopd(t, k);
+      return hiddenKey(k) ? undefined : Rgopd(t, k);
     },
     defineProperty(t, k, d) {
       if (typeof k === 'string') {
@@ -392,7 +441,7 @@
         if (i >= 0) {
           const vd = Rgopd(d, 'value');
           if (vd === undefined) return false;
-          aset(t[CODE], i, vd.value);
+          writeAt(t, i, vd.value);
           return true;
         }
         if (k === 'length') return false;
@@ -408,7 +457,8 @@
    * traps keep them from changing): JSC then returns a get trap's result
    * without checking it against the target */
   function makeArray(n, code, token) {
-    const t = { length: n, [CODE]: code, [ATOK]: token };
+    const t = { length: n, [CODE]: code, [ATOK]: token,
+                [WIN]: { __proto__: null, ep: 0, lo: 0, hi: 0, size: 0, v: null } };
     return new ProxyC(t, arrayHandler);
   }
   /* wrappers of Java objects are plain objects over the class prototype,

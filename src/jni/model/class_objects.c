@@ -141,8 +141,16 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   JSValueRef intr = read_intrinsics(b, ctx, exc);
   if (!intr) return STRAIT_EJS;
   JSObjectRef coll = collection_natives(b, ctx);
-  JSValueRef args[9] = {is_inst, istart, inext, b->token_key, resolve, aget, aset, intr, coll};
-  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 9, args, exc);
+  JSObjectRef awin = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->array_window);
+  /* the runtime's crossing counter as an Int32Array over the core's word
+   * (no copy, nothing to free: the runtime owns the word and outlives
+   * every script that could read it) */
+  JSObjectRef crossings = JSObjectMakeTypedArrayWithBytesNoCopy(ctx, kJSTypedArrayTypeInt32Array,
+                                                                (void *)strait_crossings(b->rt), sizeof(int32_t),
+                                                                NULL, NULL, exc);
+  if (!crossings) return STRAIT_EJS;
+  JSValueRef args[11] = {is_inst, istart, inext, b->token_key, resolve, aget, aset, intr, coll, awin, crossings};
+  JSValueRef pair = JSObjectCallAsFunction(ctx, (JSObjectRef)factory, NULL, 11, args, exc);
   if (!pair) return STRAIT_EJS;
   b->define_acc = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 1, NULL);
   b->make_ctor = (JSObjectRef)JSObjectGetPropertyAtIndex(ctx, (JSObjectRef)pair, 0, NULL);

@@ -593,6 +593,7 @@ struct jb_callbacks {
   JSObjectCallAsFunctionCallback resolve;      /* the catch-all's resolve(ci, isStatic, name, quiet) */
   JSObjectCallAsFunctionCallback array_get;    /* aget(code, i) */
   JSObjectCallAsFunctionCallback array_set;    /* aset(code, i, v) */
+  JSObjectCallAsFunctionCallback array_window; /* awin(code, lo, n): a window of elements */
   JSClassRef (*sig_ctor_class)(void);          /* class of explicit-constructor functions */
   /* members of collections (the catch-all of a List or Map class) */
   JSObjectCallAsFunctionCallback list_get;     /* lget(ci, r, i) */

@@ -62,6 +62,13 @@ class SandboxTest {
         @HostAccess.Export public List<Object> list() { List<Object> l = new ArrayList<>(); l.add(value); return l; }
         @HostAccess.Export public Map<String, Object> map() { Map<String, Object> m = new HashMap<>(); m.put("k", value); return m; }
         @HostAccess.Export public Object[] array() { return new Object[] {value}; }
+        /** value after eight integers: a loop reads it from a window of the array (bridge_helper.js). */
+        @HostAccess.Export public Object[] run() {
+            Object[] a = new Object[9];
+            for (int i = 0; i < 8; i++) a[i] = i;
+            a[8] = value;
+            return a;
+        }
         @HostAccess.Export public void fail() { throw new CarrierException(value); }
     }
 
@@ -125,10 +132,12 @@ class SandboxTest {
             "list element", "h.list().get(0)",
             "map value", "h.map().get('k')",
             "array element", "h.array()[0]",
+            "array element after a run", "(() => { const a = h.run(); let x; for (let i = 0; i < a.length; i++) x = a[i]; return x; })()",
             "iteration", "(() => { for (const x of h.list()) return x; })()",
             "exception payload", "(() => { try { h.fail(); } catch (e) { return e.javaException.payload; } })()");
     /** What EXPLICIT lets JS use (JDK members are not exported). */
-    static final Set<String> EXPLICIT_WAYS = Set.of("method return", "field", "array element", "exception payload");
+    static final Set<String> EXPLICIT_WAYS = Set.of("method return", "field", "array element", "array element after a run",
+            "exception payload");
 
     @TestFactory
     Stream<DynamicTest> reflectiveObjectsAreDeniedEveryWay() throws Exception {
