@@ -131,6 +131,54 @@ static void gate_suspension(void) {
   tcap_free(&c);
 }
 
+/* strait_crossings(): what a host caching its data in JS relies on. JS
+ * alone never moves the counter; a resume after a suspension (a call out
+ * of JS), an entry, a posted task and a timer each do. */
+static int32_t marks[16];
+static int nmarks;
+static JSValueRef mark_crossings(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                 const JSValueRef argv[], JSValueRef *exception) {
+  if (nmarks < 16) marks[nmarks++] = *strait_crossings(strait_runtime_from_context(ctx));
+  return JSValueMakeUndefined(ctx);
+}
+
+static void mark_task(strait_runtime *rt, void *data) {
+  (void)data;
+  if (nmarks < 16) marks[nmarks++] = *strait_crossings(rt);
+}
+
+static void crossing_counter(void) {
+  tcap c = {0};
+  strait_runtime *rt = trt_new(&c, 0, NULL);
+  strait_enter(rt);
+  JSObjectRef global = JSContextGetGlobalObject(strait_runtime_context(rt));
+  strait_set_function(strait_runtime_context(rt), global, "mark", mark_crossings);
+  strait_set_function(strait_runtime_context(rt), global, "waitOutside", wait_outside);
+  strait_leave(rt);
+  nmarks = 0;
+  char *err = NULL;
+  /* 0, 1: JS only; 2: after a call out; 3: a timer; 4: the posted task */
+  T_EQ_INT(trt_run(rt, "mark(); for (let i = 0; i < 1000; i++) JSON.stringify({i}); mark(); waitOutside(); mark();"
+                       "setTimeout(mark, 0);", &err), 0);
+  free(err);
+  T_EQ_INT(nmarks, 4);
+  T_EQ_INT(marks[1], marks[0]);
+  T_CHECK(marks[2] != marks[1]);
+  T_CHECK(marks[3] != marks[2]);
+  T_EQ_INT(strait_post(rt, mark_task, NULL, NULL), 0);
+  JSValueRef exc = NULL;
+  T_EQ_INT(strait_loop_run(rt, &exc), 0);
+  T_EQ_INT(nmarks, 5);
+  T_CHECK(marks[4] != marks[3]);
+  /* an entry from outside moves it too */
+  int32_t before = *strait_crossings(rt);
+  strait_enter(rt);
+  T_CHECK(*strait_crossings(rt) != before);
+  strait_leave(rt);
+  strait_runtime_free(rt);
+  tcap_free(&c);
+}
+
 static void value_helpers(void) {
   tcap c = {0};
   strait_runtime *rt = trt_new(&c, 0, NULL);
@@ -196,6 +244,7 @@ int main(void) {
   T_RUN(exiting_after_process_exit);
   T_RUN(gate_options);
   T_RUN(gate_suspension);
+  T_RUN(crossing_counter);
   T_RUN(value_helpers);
   T_RUN(value_format_round_trip);
   return T_DONE();
