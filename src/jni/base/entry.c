@@ -10,7 +10,7 @@
 #include "base/jni_base.h"
 #include "base/interop_ids.h"
 
-_Thread_local strait__entry *strait__entries;
+JB_TLS strait__entry *strait__entries;
 
 /* Non-zero when the calling thread is inside a native of jrt. Any thread. */
 int strait__jrt_entered_here(strait__jrt *jrt) {

@@ -42,6 +42,15 @@
 #define JB_CHECK(cond) ((void)0)
 #endif
 
+/*
+ * JB_TLS: thread-local storage in the static TLS block (initial-exec), for
+ * the per-thread state every call reads: no __tls_get_addr call per use.
+ * libstrait.so is loaded at start-up by the launcher and by
+ * System.loadLibrary into a JVM, whose glibc keeps room for a few such
+ * words (core/gate.c relies on the same).
+ */
+#define JB_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+
 /* JNI version the layer asks for and reports from JNI_OnLoad. */
 #define STRAIT_JNI_VERSION JNI_VERSION_1_8
 
@@ -52,7 +61,7 @@
 extern JavaVM *strait__jvm;
 
 /* Cache of the calling thread's JNIEnv (NULL until strait__env() ran). */
-extern _Thread_local JNIEnv *strait__tls_env;
+extern JB_TLS JNIEnv *strait__tls_env;
 
 /* Slow path of strait__env(): GetEnv, or attach the thread as a daemon. */
 JNIEnv *strait__env_slow(void);
@@ -243,7 +252,7 @@ typedef struct strait__entry {
   strait__jrt *jrt;
 } strait__entry;
 
-extern _Thread_local strait__entry *strait__entries;
+extern JB_TLS strait__entry *strait__entries;
 
 /* Non-zero when the calling thread has a native entry of jrt on its stack. */
 int strait__jrt_entered_here(strait__jrt *jrt);

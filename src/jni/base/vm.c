@@ -6,7 +6,7 @@
 #include "base/jni_base.h"
 
 JavaVM *strait__jvm;
-_Thread_local JNIEnv *strait__tls_env;
+JB_TLS JNIEnv *strait__tls_env;
 
 /* GetEnv, or attaches the calling native thread as a daemon; caches the
  * result for the thread. Any thread; NULL if no JVM or attaching failed. */

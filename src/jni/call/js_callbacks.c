@@ -599,7 +599,7 @@ static JSValueRef array_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   default: {
     /* the class of the last element read on this thread (a loop reads one
      * array): a String or box element needs no ObjectTable upcall */
-    static _Thread_local _Atomic unsigned char seen;
+    static JB_TLS _Atomic unsigned char seen;
     v.l = (*env)->GetObjectArrayElement(env, e->ref, ix);
     JSValueRef r = v.l ? jb_fast_result(env, b, ctx, &seen, v.l, exc) : NULL;
     if (!r && !*exc) r = jb_wrap(env, b, ctx, v.l, exc);

@@ -405,7 +405,7 @@ JSValueRef jb_fast_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, _Atomic unsig
   if (!hit) {
     /* a site that gave other objects before tests again only every 64th
      * call on this thread (its results may have changed class) */
-    static _Thread_local unsigned tick;
+    static JB_TLS unsigned tick;
     if (seen == JB_SEEN_OTHER && (++tick & 63) != 0) return NULL;
     seen = seen_class(env, o);
     atomic_store_explicit(seen_ret, (unsigned char)seen, memory_order_relaxed);

@@ -357,8 +357,7 @@
    * before half of it was read shrinks: a loop that calls Java between two
    * reads reads one element per crossing, as without windows. */
   const WMAX = 512;
-  function readAt(t, i) {
-    const w = t[WIN];
+  function readAt(t, w, i) {
     if (w.ep === CROSSINGS[0] && i < w.hi && i >= w.lo) {
       const x = w.v[i - w.lo];
       return x !== undefined ? x : (w.v[i - w.lo] = aget(t[CODE], i));
@@ -384,9 +383,8 @@
     w.size = size; w.v = null; w.lo = i + 1; w.hi = i + 1;
     return aget(t[CODE], i);
   }
-  function writeAt(t, i, v) {
+  function writeAt(t, w, i, v) {
     aset(t[CODE], i, v);
-    const w = t[WIN];
     if (i < w.hi && i >= w.lo) w.v[i - w.lo] = undefined;
   }
   const MAX_KEYS = 1000000;
@@ -394,17 +392,33 @@
     __proto__: null,
     get(t, k, r) {
       if (typeof k === 'string') {
-        if (k === 'length') return t.length;
-        const i = index(k);
-        if (i >= 0) return readAt(t, i);
+        /* the index after the last one read, tried first: a loop's next
+         * key is its string (JSC hands out the same cached string), which
+         * costs a third of parsing the key */
+        const w = t[WIN];
+        let i = w.next;
+        if ('' + i !== k) {
+          if (k === 'length') return t.length;
+          i = index(k);
+          if (i < 0) return Rget(t, k, r);
+        }
+        w.next = i + 1;
+        return readAt(t, w, i);
       }
       return Rget(t, k, r);
     },
     set(t, k, v, r) {
       if (typeof k === 'string') {
-        const i = k === 'length' ? -1 : index(k);
-        if (i >= 0) { writeAt(t, i, v); return true; }
-        if (k === 'length') { aset(t[CODE], i, v); return true; }
+        const w = t[WIN];
+        let i = w.next;               /* as in get */
+        if ('' + i !== k) {
+          if (k === 'length') { aset(t[CODE], -1, v); return true; }
+          i = index(k);
+          if (i < 0) return Rset(t, k, v, r);
+        }
+        w.next = i + 1;
+        writeAt(t, w, i, v);
+        return true;
       }
       return Rset(t, k, v, r);
     },
@@ -429,7 +443,7 @@
     getOwnPropertyDescriptor(t, k) {
       if (typeof k === 'string') {
         const i = index(k);
-        if (i >= 0) return i < t.length ? { __proto__: null, value: readAt(t, i), writable: true, enumerable: true, configurable: true }
+        if (i >= 0) return i < t.length ? { __proto__: null, value: readAt(t, t[WIN], i), writable: true, enumerable: true, configurable: true }
                                         : undefined;
       }
       if (k === 'length') return { __proto__: null, value: t.length, writable: false, enumerable: false, configurable: true };
@@ -441,7 +455,7 @@
         if (i >= 0) {
           const vd = Rgopd(d, 'value');
           if (vd === undefined) return false;
-          writeAt(t, i, vd.value);
+          writeAt(t, t[WIN], i, vd.value);
           return true;
         }
         if (k === 'length') return false;
@@ -458,7 +472,7 @@
    * without checking it against the target */
   function makeArray(n, code, token) {
     const t = { length: n, [CODE]: code, [ATOK]: token,
-                [WIN]: { __proto__: null, ep: 0, lo: 0, hi: 0, size: 0, v: null } };
+                [WIN]: { __proto__: null, ep: 0, lo: 0, hi: 0, size: 0, v: null, next: 0 } };
     return new ProxyC(t, arrayHandler);
   }
   /* wrappers of Java objects are plain objects over the class prototype,

@@ -29,7 +29,6 @@ jb_rt *jb_rt_of(JSContextRef ctx) {
 
 /* Per-thread cache of the last runtime's bridge seen by a callback. The
  * registry check makes a freed runtime a miss. */
-#define JB_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 static JB_TLS JSContextRef tl_ctx;
 static JB_TLS jb_rt *tl_b;
 static JB_TLS int tl_slot;

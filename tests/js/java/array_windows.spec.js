@@ -200,6 +200,22 @@ describe('Java arrays read in windows', () => {
     expect(a[9]).toBe(0);
   });
 
+  it('keys that only look like the next index are not indexes', () => {
+    const a = Java.to([10, 11, 12, 13], 'int[]');
+    for (const [before, key] of [[0, '01'], [0, '1.0'], [0, '1e0'], [0, ' 1'], [0, '+1'], [1, '2 '], [-1, '-0'],
+                                 [3, '4294967295'], [0, '0x1'], [2, '3.']]) {
+      if (before >= 0) expect(a[before]).toBe(10 + before);   // the next index is now before + 1
+      expect(a[key]).toBe(undefined);
+      expect(key in a).toBe(false);
+    }
+    expect(a[1]).toBe(11);
+    expect(a['3']).toBe(13);
+    a['2'] = 22;
+    expect(a[2]).toBe(22);
+    thrown(() => { a.length = 1; }, TypeError, /length/);
+    expect(a.length).toBe(4);
+  });
+
   it('the window is not visible as a property', () => {
     const a = Java.array('int', 20);
     for (let i = 0; i < 20; i++) a[i];
