@@ -32,7 +32,7 @@ typedef struct floors {
   jobject inst;               /* a Floors instance (global ref) */
   jmethodID static_nop, inst_nop, static_max, downcall_loop, obj_init;
   jfieldID static_obj;
-  JSObjectRef loop_empty, loop_two, id_fn, loop_js, loop_prop;
+  JSObjectRef loop_empty, loop_two, id_fn, loop_js, loop_prop, loop_proxy;
 } floors;
 
 static const char *opt_classpath = ".";
@@ -96,6 +96,15 @@ static void b_js_property(void *ud, long n)
 {
   floors *f = ud;
   call_js_loop(f, f->loop_prop, n);
+}
+
+/* n index reads of a Proxy whose get trap returns a constant, over
+ * indexes cycling through 0 .. 1M-1 (what any Java array wrapper, a
+ * Proxy, costs per a[i] before its own work). */
+static void b_js_proxy_index(void *ud, long n)
+{
+  floors *f = ud;
+  call_js_loop(f, f->loop_proxy, n);
 }
 
 /* n raw CallStaticIntMethod upcalls of an empty static method. */
@@ -216,6 +225,8 @@ static const struct floor_row {
     "JS loop calling a small JS function (JIT floor)" },
   { "js_property_read", b_js_property, NULL,
     "JS loop reading a plain data property" },
+  { "js_proxy_index_read", b_js_proxy_index, "floor.js_property_read",
+    "JS loop reading p[i] of a Proxy whose get trap returns 1, i cycling through 1M indexes" },
   { "jsc_callback_empty", b_callback_empty, "floor.js_call_js",
     "JS loop calling an empty C callback (JSObjectMakeFunctionWithCallback)" },
   { "jsc_callback_2num", b_callback_two, "floor.jsc_callback_empty",
@@ -252,7 +263,10 @@ static const char FLOORS_JS[] =
   "function jsInc(x) { return x + 1; }\n"
   "function loopJs(n) { var s = 0; for (var i = 0; i < n; i++) s = jsInc(s); return s; }\n"
   "var plain = { x: 1, y: 2 };\n"
-  "function loopProp(n) { var s = 0; for (var i = 0; i < n; i++) s += plain.x; return s; }\n";
+  "function loopProp(n) { var s = 0; for (var i = 0; i < n; i++) s += plain.x; return s; }\n"
+  "var proxy = new Proxy({}, { get: function () { return 1; } });\n"
+  "function loopProxy(n) { var s = 0, j = 0; for (var i = 0; i < n; i++) { s += proxy[j]; if (++j === 1000000) j = 0; }"
+  " return s; }\n";
 
 /* Creates the JVM on the calling thread; exits on failure. */
 static void start_jvm(floors *f)
@@ -313,11 +327,13 @@ static void init_jsc(floors *f)
   f->id_fn = bu_global_function(f->ctx, "id");
   f->loop_js = bu_global_function(f->ctx, "loopJs");
   f->loop_prop = bu_global_function(f->ctx, "loopProp");
+  f->loop_proxy = bu_global_function(f->ctx, "loopProxy");
   JSValueProtect(f->ctx, f->loop_empty);
   JSValueProtect(f->ctx, f->loop_two);
   JSValueProtect(f->ctx, f->id_fn);
   JSValueProtect(f->ctx, f->loop_js);
   JSValueProtect(f->ctx, f->loop_prop);
+  JSValueProtect(f->ctx, f->loop_proxy);
 }
 
 /* Measures every selected row with interleaved rounds (round r of every row,
