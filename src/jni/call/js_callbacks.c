@@ -1036,6 +1036,8 @@ static JSValueRef json_tree(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_entry *e
   json_refs jr = {.env = env, .b = b, .refs = n == 3 ? (*env)->GetObjectArrayElement(env, a, 2) : NULL};
   if (lenbox) (*env)->DeleteLocalRef(env, lenbox);
   (*env)->DeleteLocalRef(env, a);
+  /* decoding wraps objects, which may move the entry: its class from now on */
+  jb_class *cls = e->cls;
   uint8_t *buf = NULL;
   if (first && len >= 8 /* the header */ && len <= (*env)->GetArrayLength(env, (jbyteArray)first)) {
     buf = malloc((size_t)len);
@@ -1045,12 +1047,12 @@ static JSValueRef json_tree(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_entry *e
   JSValueRef v = NULL;
   if (!buf || (*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
-    *exc = strait_make_error(ctx, "RangeError", "out of memory for the JSON of a Java %s", e->cls->name);
+    *exc = strait_make_error(ctx, "RangeError", "out of memory for the JSON of a Java %s", cls->name);
   } else {
     strait_value_hooks hooks = {.ud = &jr, .java_value = json_ref_value};
     strait_value_error err;
     int rc = strait_value_decode(b->rt, buf, (size_t)len, &hooks, &v, &err, exc);
-    if (rc && rc != STRAIT_EJS && !*exc) *exc = strait_make_error(ctx, "Error", "JSON of a Java %s: %s", e->cls->name, err.msg);
+    if (rc && rc != STRAIT_EJS && !*exc) *exc = strait_make_error(ctx, "Error", "JSON of a Java %s: %s", cls->name, err.msg);
     if (rc) v = NULL;
   }
   free(buf);
