@@ -54,6 +54,26 @@
 /* JNI version the layer asks for and reports from JNI_OnLoad. */
 #define STRAIT_JNI_VERSION JNI_VERSION_1_8
 
+/* ---- JS arrays ------------------------------------------------------- */
+
+/* Array.isArray(v) without running JS: a JS array, or a Proxy (of a
+ * Proxy, at most 64 deep) whose target is one, which JSValueIsArray does
+ * not see. A revoked Proxy keeps its target, so a revoked Proxy of an
+ * array is one, and any use of it throws JS's TypeError, as Array.isArray
+ * throws. Inside the gate. */
+static inline bool jb_is_array(JSContextRef ctx, JSValueRef v) {
+  if (JSValueIsArray(ctx, v)) return true;
+  if (!JSValueIsObject(ctx, v)) return false;
+  JSObjectRef o = (JSObjectRef)v;
+  for (int depth = 0; depth < 64; depth++) {
+    JSObjectRef t = JSObjectGetProxyTarget(o);
+    if (!t) return false;
+    if (JSValueIsArray(ctx, t)) return true;
+    o = t;
+  }
+  return false;
+}
+
 /* ---- the JVM and per-thread JNIEnv ----------------------------------- */
 
 /* The process's JavaVM; set once by strait__jni_init() (from JNI_OnLoad or

@@ -246,7 +246,7 @@ static bool check_impl(JNIEnv *env, JSContextRef ctx, jclass adapter, JSValueRef
 /* True when v may be an implementation object: a JS object or function that
  * is neither a Java object, a Java class nor an array. */
 static bool is_impl(jb_rt *b, JSContextRef ctx, JSValueRef v) {
-  if (!JSValueIsObject(ctx, v) || JSValueIsArray(ctx, v)) return false;
+  if (!JSValueIsObject(ctx, v) || jb_is_array(ctx, v)) return false;
   JSObjectRef o = (JSObjectRef)v;
   return !jb_entry_of(b, o) && jb_ctor_class(b, ctx, o) < 0 &&
          !JSValueIsObjectOfClass(ctx, v, ext_class);
@@ -417,7 +417,7 @@ static JSValueRef java_extend(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   JNIEnv *env = strait__env();
   size_t ntypes = argc;
   JSValueRef impl = NULL;
-  if (argc > 0 && JSValueIsObject(ctx, argv[argc - 1]) && !JSValueIsArray(ctx, argv[argc - 1]) &&
+  if (argc > 0 && JSValueIsObject(ctx, argv[argc - 1]) && !jb_is_array(ctx, argv[argc - 1]) &&
       jb_ctor_class(b, ctx, (JSObjectRef)argv[argc - 1]) < 0 && !jb_package_name(ctx, argv[argc - 1])) {
     if (jb_entry_of(b, (JSObjectRef)argv[argc - 1])) {
       *exc = strait_make_error(ctx, "TypeError",

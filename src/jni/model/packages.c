@@ -492,7 +492,7 @@ static JSValueRef java_to(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, si
                           const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = bridge_of(fn);
   JNIEnv *env = strait__env();
-  if (argc < 1 || !JSValueIsArray(ctx, argv[0])) {
+  if (argc < 1 || !jb_is_array(ctx, argv[0])) {
     *exc = strait_make_error(ctx, "TypeError", "Java.to: expected a JS array");
     return NULL;
   }

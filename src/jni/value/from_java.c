@@ -18,7 +18,7 @@ jobject strait__handle_wrap(JNIEnv *env, strait__jrt *jrt, jobject owner, JSObje
   if (JSObjectIsFunction(ctx, v)) {
     cls = strait__hc.JsFunction;
     init = strait__hc.JsFunction_init;
-  } else if (JSValueIsArray(ctx, v)) {
+  } else if (jb_is_array(ctx, v)) {
     cls = strait__hc.JsArray;
     init = strait__hc.JsArray_init;
   } else {

@@ -210,7 +210,7 @@ JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectR
   }
   JSValueRef list = argv[0];
   unsigned n = 1;
-  int is_array = JSValueIsArray(ctx, list);
+  int is_array = jb_is_array(ctx, list);
   if (is_array) {
     JSValueRef len = strait_get_property(ctx, (JSObjectRef)list, "length");
     n = len ? (unsigned)JSValueToNumber(ctx, len, NULL) : 0;

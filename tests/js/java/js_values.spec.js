@@ -307,3 +307,47 @@ describe('bad input', () => {
       /unmodifiableList\(java\.util\.List\) argument 1: cannot convert object to java\.util\.List/);
   });
 });
+
+describe('a Proxy of an array is an array (Array.isArray)', () => {
+  it('passes as a List, Collection and Iterable, live through its traps', () => {
+    const reads = [];
+    const target = ['a', 'b', 'c'];
+    const p = new Proxy(target, { get(t, k, r) { if (k !== 'length') reads.push(k); return Reflect.get(t, k, r); } });
+    expect(new ArrayList(p).size()).toBe(3);                         // Collection
+    expect(java.lang.String.join('-', p)).toBe('a-b-c');             // Iterable
+    const view = java.util.Collections.unmodifiableList(p);          // List: live
+    target.push('d');
+    expect(view.size()).toBe(4);
+    expect(view.get(3)).toBe('d');
+    expect(reads.includes('3')).toBe(true);                          // through the get trap
+  });
+
+  it('arrives where Object is expected as a JsArray and comes back as the same Proxy', () => {
+    const p = new Proxy([1, 2], {});
+    const list = new ArrayList();
+    list.add(p);
+    expect(list.get(0) === p).toBe(true);
+    list.add([1, 2]);
+    const shown = String(list);                                      // each element's toString, from Java
+    expect(shown).toBe('[1,2, 1,2]');                                // the same as a plain array's
+    expect(java.util.List.class.isInstance(p)).toBe(true);
+  });
+
+  it('copies into Java arrays, also through a Proxy of a Proxy', () => {
+    const p = new Proxy(new Proxy([4, 5, 6], {}), {});
+    const ia = Java.to(p, 'int[]');
+    expect(Java.from(ia)).toEqual([4, 5, 6]);
+    expect(java.util.Arrays.toString(Java.to(new Proxy(['x', 'y'], {}), 'java.lang.String[]'))).toBe('[x, y]');
+  });
+
+  it('a Proxy of a plain object, and a revoked Proxy, stay objects', () => {
+    const m = new java.util.LinkedHashMap();
+    m.putAll(new Proxy({ x: 1 }, {}));
+    expect(String(m)).toBe('{x=1}');
+    const r = Proxy.revocable([1], {});
+    r.revoke();
+    thrown(() => Array.isArray(r.proxy), TypeError, /revoked/);
+    thrown(() => Java.to(r.proxy, 'int[]'), TypeError, /revoked/);   // as Array.isArray: a TypeError
+    thrown(() => Java.to(new Proxy({ length: 1, 0: 1 }, {}), 'int[]'), TypeError, /expected a JS array/);
+  });
+});
