@@ -39,8 +39,10 @@ import java.util.function.Predicate;
  * the JS running on other threads (as {@link #interrupt()}: their callers
  * get {@link JsInterruptedException}), waits for the calls already inside
  * the runtime to return, then frees the engine. Called from inside the runtime (a Java method that JS
- * called), it cannot wait for itself: the engine is then freed when the
- * last call in flight returns. Implementation: one word counts the calls in
+ * called), it cannot wait for itself: the JS that called it (and any on
+ * other threads) is terminated once control is back in JS, so its caller
+ * gets {@link JsInterruptedException} unless the script ended first, and
+ * the engine is freed when the last call in flight returns. Implementation: one word counts the calls in
  * flight and carries a CLOSED bit; every native call holds a count, so the
  * native memory is never freed under a running call.
  *
@@ -537,6 +539,10 @@ public final class JsRuntime implements AutoCloseable {
             synchronized (this) {
                 freeOnDrain = true;
             }
+            // the JS this thread is running (the caller of this close) stops
+            // when control is back in JS, as JS on other threads does below:
+            // a script cannot go on in a runtime it closed
+            Natives.interrupt(peer);
             return;
         }
         // JS running on other threads is terminated (they get

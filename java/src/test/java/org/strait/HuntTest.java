@@ -99,4 +99,29 @@ class HuntTest {
         }
         return out;
     }
+
+    /** close() called from the JS the runtime is running stops that JS (a loop after it ended never). */
+    @TestFactory
+    List<DynamicTest> closeFromInsideStopsTheScript() {
+        List<DynamicTest> out = new ArrayList<>();
+        for (String script : List.of("closer.run(); for (;;) {}",
+                                     "closer.run(); while (true) { try { for (;;) {} } catch (e) {} }",
+                                     "Promise.resolve().then(() => { for (;;) {} }); closer.run(); 1",
+                                     "setTimeout(() => { for (;;) {} }, 0); closer.run(); 1")) {
+            out.add(DynamicTest.dynamicTest(script, () -> {
+                JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
+                rt.setGlobal("closer", (Runnable) rt::close);
+                noHang(script, () -> {
+                    try {
+                        rt.eval(script);
+                    } catch (IllegalStateException x) {   // JsInterruptedException is one
+                        // stopped, or closed: both say the runtime is gone
+                    }
+                });
+                assertTrue(rt.isClosed());
+                assertThrows(IllegalStateException.class, () -> rt.eval("1"));
+            }));
+        }
+        return out;
+    }
 }
