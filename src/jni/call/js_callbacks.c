@@ -899,6 +899,79 @@ static JSValueRef native_list_size(JSContextRef ctx, JSObjectRef fn, JSObjectRef
   return call_sig(env, b, ctx, cls, recv, (JSObjectRef)argv[1], OP_SIZE, 0, NULL, exc);
 }
 
+/* ---- windows of JDK lists ----
+ *
+ * lwin(r, lo, n): for a wrapper r of java.util.ArrayList or of the lists of
+ * Arrays.asList and List.of (classes whose get and size run no other code
+ * and whose elements change only by calls on the list), [r.get(lo), ...,
+ * r.get(lo+k-1), r.size()] with k = min(n, size - lo) (0 <= n <= JB_BATCH),
+ * read in one upcall that does not suspend the gate, so the runtime's
+ * crossing counter keeps its value (bridge_helper.js serves get, size,
+ * r[i] and r.length from it while it does). Elements are converted as a
+ * call's results are. undefined (the helper then makes the call itself)
+ * for any other receiver, when the runtime's policy filters get(int) or
+ * size(), or when an element cannot be converted. Inside the gate.
+ */
+static _Atomic(jmethodID) list_window_mid;
+
+/* Whether members name/nparams of cls pass the runtime's policy. */
+static bool member_allowed(JNIEnv *env, jb_rt *b, jb_class *cls, const char *name, int nparams) {
+  jb_group *g = jb_group_find(cls, name, strlen(name), false);
+  if (!g) return false;
+  for (int i = 0; i < g->n; i++)
+    if (g->m[i]->nparams == nparams) return !b->mdeny || jb_member_ok(env, b, g->m[i]);
+  return false;
+}
+
+static JSValueRef native_list_window(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                                     const JSValueRef argv[], JSValueRef *exc) {
+  jb_rt *b = jb_rt_fast(ctx);
+  double lo, nd;
+  jb_entry *e = b && argc >= 3 && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
+  if (!e || !arg_number(ctx, argv[1], &lo) || !arg_number(ctx, argv[2], &nd) || !(lo >= 0 && lo <= 2147483647.0) ||
+      lo != (double)(jint)lo || !(nd >= 0 && nd <= JB_BATCH) || nd != (double)(jint)nd || !jb_windowed_list(e->cls) ||
+      b->access == JB_HOST_EXPLICIT)
+    return undefined_value(ctx);
+  JNIEnv *env = strait__env();
+  jobject list = e->ref;   /* a global ref: the entry may move when the batch grows the table */
+  jb_class *cls = e->cls;
+  if (b->mdeny && (!member_allowed(env, b, cls, "get", 1) || !member_allowed(env, b, cls, "size", 0)))
+    return undefined_value(ctx);
+  jmethodID m = atomic_load_explicit(&list_window_mid, memory_order_acquire);
+  if (!m) {
+    m = (*env)->GetStaticMethodID(env, jb.Bridge, "listWindow", "(Ljava/util/List;II[Ljava/lang/Object;)I");
+    if (!m) {
+      (*env)->ExceptionClear(env);
+      return undefined_value(ctx);
+    }
+    atomic_store_explicit(&list_window_mid, m, memory_order_release);
+  }
+  jint n = (jint)nd;
+  jb_maybe_flush(env, b);
+  jobjectArray out = (*env)->NewObjectArray(env, n > 0 ? n : 1, strait__jc.Object, NULL);
+  if (!out) {
+    (*env)->ExceptionClear(env);
+    return undefined_value(ctx);
+  }
+  jint size = (*env)->CallStaticIntMethod(env, jb.Bridge, m, list, (jint)lo, n, out);
+  if ((*env)->ExceptionCheck(env)) {   /* out of memory: the call made the slow way says so */
+    (*env)->ExceptionClear(env);
+    (*env)->DeleteLocalRef(env, out);
+    return undefined_value(ctx);
+  }
+  jint k = size - (jint)lo < n ? size - (jint)lo : n;
+  if (k < 0) k = 0;
+  JSValueRef vals[JB_BATCH + 1];
+  bool ok = jb_wrap_batch(env, b, ctx, out, 0, k, vals, exc);
+  (*env)->DeleteLocalRef(env, out);
+  if (!ok) {
+    *exc = NULL;
+    return undefined_value(ctx);
+  }
+  vals[k] = JSValueMakeNumber(ctx, size);
+  return JSObjectMakeArray(ctx, (size_t)k + 1, vals, exc);
+}
+
 /* mget(ci, r, key): map.get(key), undefined when the map has no such key
  * (get gave null and containsKey false) or r is not a Map of ci. */
 static JSValueRef native_map_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
@@ -1153,6 +1226,7 @@ const jb_callbacks jb_js_callbacks = {
   .list_get = native_list_get,
   .list_set = native_list_set,
   .list_size = native_list_size,
+  .list_window = native_list_window,
   .map_get = native_map_get,
   .map_put = native_map_put,
   .items = native_items,

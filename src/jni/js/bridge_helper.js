@@ -17,7 +17,7 @@
         ITER = P.iterator, HAS_INSTANCE = P.hasInstance, INSPECT = P.inspect, Sym = P.Symbol,
         TO_PRIMITIVE = P.toPrimitive;
   /* the natives of collections (js_callbacks.c, "members of collections") */
-  const lget = M.lget, lset = M.lset, lsize = M.lsize, mget = M.mget, mput = M.mput, items = M.items;
+  const lget = M.lget, lset = M.lset, lsize = M.lsize, mget = M.mget, mput = M.mput, items = M.items, lwin = M.lwin;
   const TypeErr = TypeError, userKeys = Object.keys, ObjectProto = protoOf({});
   const hidden = (v) => ({ __proto__: null, value: v, writable: true, enumerable: false, configurable: true });
   const shown = (v) => ({ __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
@@ -124,7 +124,7 @@
     return false;
   };
   /* kinds of a class's instances (attach_catchall in class_objects.c) */
-  const K_LIST = 1, K_MAP = 2, K_COLL = 4, K_ARRAY = 8, K_BUFFER = 16;
+  const K_LIST = 1, K_MAP = 2, K_COLL = 4, K_ARRAY = 8, K_BUFFER = 16, K_WINDOWED = 32;
   const MAX_MISSING = 1024;       /* names remembered as missing, per class */
   const LOWER = 'abcdefghijklmnopqrstuvwxyz', UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', CAP = { __proto__: null };
   for (let i = 0; i < 26; i++) CAP[LOWER[i]] = UPPER[i];
@@ -209,7 +209,7 @@
     if (!isStatic && parent === ObjectProto)
       defineProperty(owner, INSPECT, hidden(inspectJava));
     kind = isStatic ? 0 : kind | 0;
-    const isList = (kind & K_LIST) !== 0, isMap = (kind & K_MAP) !== 0;
+    const isList = (kind & K_LIST) !== 0, isMap = (kind & K_MAP) !== 0, windowed = (kind & K_WINDOWED) !== 0;
     const hasOwn = (k) => Rgopd(owner, k) !== undefined;
     if ((kind & (K_LIST | K_MAP | K_COLL | K_ARRAY)) !== 0 && !hasOwn('toJSON'))
       defineProperty(owner, 'toJSON', hidden(toJSON));
@@ -217,8 +217,21 @@
       defineProperty(owner, TO_PRIMITIVE, hidden(bufferPrimitive));
     if (isList && !hasOwn('length'))
       defineProperty(owner, 'length', { __proto__: null, configurable: true, enumerable: false,
-        get() { return lsize(ci, this); },
+        get() {
+          if (windowed) { const n = listSize(this); if (n >= 0) return n; }
+          return lsize(ci, this);
+        },
         set(v) { throw new TypeErr('cannot assign to the length of ' + cname + '; use add, remove or clear'); } });
+    if (windowed) {
+      /* get and size (own already: the class's methods come first) read
+       * from the list's window first */
+      for (const [k, wrap] of [['get', windowedGet], ['size', windowedSize]]) {
+        const d = Rgopd(owner, k);
+        if (d !== undefined && typeof d.value === 'function')
+          defineProperty(owner, k, { __proto__: null, value: wrap(d.value), writable: d.writable,
+                                     enumerable: d.enumerable, configurable: d.configurable });
+      }
+    }
     const missing = { __proto__: null };
     let nmissing = 0;
     const miss = (k) => {
@@ -274,7 +287,17 @@
       get(t, k, r) {
         if (typeof k === 'string') {
           /* a List's elements first: an index names no member */
-          if (isList) { const i = index(k); if (i >= 0) return lget(ci, r, i); }
+          if (isList) {
+            const i = index(k);
+            if (i >= 0) {
+              if (!windowed) return lget(ci, r, i);
+              const x = listAt(r, i);
+              if (x !== NOPE) return x;
+              const y = lget(ci, r, i);
+              listMark(r, i);
+              return y;
+            }
+          }
           if (hasParen(k)) return install(k, resolve(ci, isStatic, k, false)) ? Rget(owner, k, r) : undefined;
           if (k === 'constructor' && !isStatic) return resolve(ci, false, k, false);
           if (k === 'valueOf' && !isStatic && missing[k] !== true) return valueOf(r);
@@ -364,12 +387,17 @@
     }
     return fill(t, w, i);
   }
+  /* the size of the next window of w for a read at i in count ep; 0: a
+   * single read */
+  function nextSize(w, i, ep) {
+    const size = w.size;
+    if (w.ep === ep) return i !== w.hi ? 0 : size === 0 ? 4 : size >= WMAX / 4 ? WMAX : size * 4;
+    if (i < w.lo || i > w.hi) return 0;
+    return i - w.lo < (size >> 1) ? size >> 2 : size;
+  }
   function fill(t, w, i) {
     const ep = CROSSINGS[0], len = t.length;
-    let size = w.size;
-    if (w.ep === ep) size = i !== w.hi ? 0 : size === 0 ? 4 : size >= WMAX / 4 ? WMAX : size * 4;
-    else if (i < w.lo || i > w.hi) size = 0;
-    else if (i - w.lo < (size >> 1)) size >>= 2;
+    let size = nextSize(w, i, ep);
     w.ep = ep;
     if (size > 0 && i < len) {
       const n = i + size <= len ? size : len - i;
@@ -386,6 +414,80 @@
   function writeAt(t, w, i, v) {
     aset(t[CODE], i, v);
     if (i < w.hi && i >= w.lo) w.v[i - w.lo] = undefined;
+  }
+  /* JDK lists read in windows (lwin: java.util.ArrayList, Arrays.asList's
+   * and List.of's lists; class kind K_WINDOWED): as Java arrays, with the
+   * window of list r in LWIN (r -> window), which also holds its size.
+   * get(i), size(), r[i] and r.length read from it while the crossing
+   * counter keeps its value; every change of such a list is a call on it
+   * (set, add, remove, a Java method given the list), which moves the
+   * counter. lwin reads without a crossing, so a loop's size() and get(i)
+   * keep the window; a single read is the method call itself (listMark
+   * then notes where the next read in a row would be). */
+  const LWIN = new P.SafeWeakMap(), NOPE = { __proto__: null };
+  /* element i of list r from its window, or NOPE: make the call */
+  function listAt(r, i) {
+    if (typeof r !== 'object' || r === null || !(i >= 0 && i <= 2147483647) || i % 1 !== 0) return NOPE;
+    const w = LWIN.get(r), ep = CROSSINGS[0];
+    if (w !== undefined && w.ep === ep && i < w.hi && i >= w.lo) return w.v[i - w.lo];
+    return listFill(r, w, i, ep);
+  }
+  function listFill(r, w, i, ep) {
+    if (w === undefined) {
+      w = { __proto__: null, ep: ep + 1 | 0, lo: 0, hi: 0, size: 0, v: null, n: -1 };
+      LWIN.set(r, w);
+    }
+    const size = nextSize(w, i, ep);
+    w.size = size;
+    if (size === 0) return NOPE;
+    const v = lwin(r, i, size);
+    if (v === undefined) { w.size = 0; return NOPE; }
+    const k = v.length - 1;
+    w.ep = ep; w.v = v; w.lo = i; w.hi = i + k; w.n = v[k];
+    return k > 0 ? v[0] : NOPE;      /* i at or past the end: the call throws */
+  }
+  /* after a single read of r at i (a call, which moved the counter) */
+  function listMark(r, i) {
+    const w = typeof r === 'object' && r !== null ? LWIN.get(r) : undefined;
+    if (w !== undefined) { w.ep = CROSSINGS[0]; w.lo = w.hi = i + 1; w.v = null; w.n = -1; }
+  }
+  /* r.size() from its window, or -1: make the call */
+  function listSize(r) {
+    if (typeof r !== 'object' || r === null) return -1;
+    let w = LWIN.get(r);
+    const ep = CROSSINGS[0];
+    if (w !== undefined && w.ep === ep && w.n >= 0) return w.n;
+    const v = lwin(r, 0, 0);
+    if (v === undefined) return -1;
+    if (w === undefined) {
+      w = { __proto__: null, ep, lo: 0, hi: 0, size: 0, v: null, n: -1 };
+      LWIN.set(r, w);
+    } else if (w.ep !== ep) {
+      w.ep = ep; w.lo = w.hi; w.v = null;       /* its elements are stale; where the next run starts is not */
+    }
+    return (w.n = v[0]);
+  }
+  /* the get and size of a windowed list class, over their method functions */
+  function windowedGet(nget) {
+    return function get(i) {
+      if (arguments.length === 1 && typeof i === 'number') {
+        const x = listAt(this, i);
+        if (x !== NOPE) return x;
+        const y = apply(nget, this, arguments);
+        listMark(this, i);
+        return y;
+      }
+      return apply(nget, this, arguments);
+    };
+  }
+  function windowedSize(nsize) {
+    return function size() {
+      if (arguments.length === 0) {
+        const n = listSize(this);
+        if (n >= 0) return n;
+      }
+      return apply(nsize, this, arguments);
+    };
   }
   const MAX_KEYS = 1000000;
   const arrayHandler = {

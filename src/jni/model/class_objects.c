@@ -98,9 +98,9 @@ static JSValueRef read_intrinsics(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
 static JSObjectRef collection_natives(jb_rt *b, JSContextRef ctx) {
   JSObjectRef o = JSObjectMake(ctx, NULL, NULL);
   JSObjectSetPrototype(ctx, o, JSValueMakeNull(ctx));
-  static const char *const names[] = {"lget", "lset", "lsize", "mget", "mput", "items"};
+  static const char *const names[] = {"lget", "lset", "lsize", "mget", "mput", "items", "lwin"};
   JSObjectCallAsFunctionCallback fns[] = {b->cb->list_get, b->cb->list_set, b->cb->list_size,
-                                          b->cb->map_get, b->cb->map_put, b->cb->items};
+                                          b->cb->map_get, b->cb->map_put, b->cb->items, b->cb->list_window};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     JSStringRef n = JSStringCreateWithUTF8CString(names[i]);
     JSObjectSetProperty(ctx, o, n, JSObjectMakeFunctionWithCallback(ctx, n, fns[i]), kJSPropertyAttributeReadOnly, NULL);
@@ -331,7 +331,7 @@ static bool add_fields(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *k, JSO
 /* Kinds of a class's instances the catch-all treats as JS collections
  * (bridge_helper.js K_*): List (elements, length), Map (entries),
  * Collection and Java array (toJSON), java.nio.Buffer (not a number). */
-enum { JB_K_LIST = 1, JB_K_MAP = 2, JB_K_COLL = 4, JB_K_ARRAY = 8, JB_K_BUFFER = 16 };
+enum { JB_K_LIST = 1, JB_K_MAP = 2, JB_K_COLL = 4, JB_K_ARRAY = 8, JB_K_BUFFER = 16, JB_K_WINDOWED = 32 };
 
 /* java.util.List, java.util.Collection and java.nio.Buffer (global refs,
  * made once per process and only read afterwards). */
@@ -353,6 +353,15 @@ static void make_kinds(void) {
   kind_buffer = global_class(env, "java/nio/Buffer");
 }
 
+/* See model/model.h. */
+bool jb_windowed_list(const jb_class *k) {
+  static const char *const names[] = {"java.util.ArrayList", "java.util.Arrays$ArrayList",
+                                      "java.util.ImmutableCollections$ListN", "java.util.ImmutableCollections$List12"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(k->name, names[i]) == 0) return true;
+  return false;
+}
+
 /* The JB_K_* bits of k's instances. Inside the gate. */
 static int instance_kind(JNIEnv *env, jb_class *k) {
   pthread_once(&kinds_once, make_kinds);
@@ -363,6 +372,7 @@ static int instance_kind(JNIEnv *env, jb_class *k) {
   if (kind_coll && (*env)->IsAssignableFrom(env, k->ref, kind_coll)) kind |= JB_K_COLL;
   if ((*env)->IsAssignableFrom(env, k->ref, jb.Map)) kind |= JB_K_MAP;
   if (kind_buffer && (*env)->IsAssignableFrom(env, k->ref, kind_buffer)) kind |= JB_K_BUFFER;
+  if (jb_windowed_list(k)) kind |= JB_K_WINDOWED;
   return kind;
 }
 

@@ -540,6 +540,12 @@ void jb_importers_install(jb_rt *b, JSContextRef ctx);
 /* Java.type(name): the constructor object, or NULL with TypeError. */
 JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef name, JSValueRef *exc);
 
+/* Whether instances of exactly k are lists read in windows (lwin,
+ * call/js_callbacks.c): java.util.ArrayList and the lists of Arrays.asList
+ * and List.of, whose get and size run no other code and whose elements
+ * change only by calls on them. Any thread. */
+bool jb_windowed_list(const jb_class *k);
+
 /* ---- arrays (model/arrays.c) ------------------------------------------- */
 
 /* Wraps the Java array of entry slot: a Proxy whose index reads and
@@ -599,6 +605,7 @@ struct jb_callbacks {
   JSObjectCallAsFunctionCallback list_get;     /* lget(ci, r, i) */
   JSObjectCallAsFunctionCallback list_set;     /* lset(ci, r, i, v) */
   JSObjectCallAsFunctionCallback list_size;    /* lsize(ci, r) */
+  JSObjectCallAsFunctionCallback list_window;  /* lwin(r, lo, n): a window of a JDK list */
   JSObjectCallAsFunctionCallback map_get;      /* mget(ci, r, key) */
   JSObjectCallAsFunctionCallback map_put;      /* mput(ci, r, key, v) */
   JSObjectCallAsFunctionCallback items;        /* items(v): elements of a List, Collection, Map or array */

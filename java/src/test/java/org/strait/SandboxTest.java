@@ -63,6 +63,13 @@ class SandboxTest {
         @HostAccess.Export public Map<String, Object> map() { Map<String, Object> m = new HashMap<>(); m.put("k", value); return m; }
         @HostAccess.Export public Object[] array() { return new Object[] {value}; }
         /** value after eight integers: a loop reads it from a window of the array (bridge_helper.js). */
+        /** value after eight integers in an ArrayList: a loop reads it from a window of the list. */
+        @HostAccess.Export public List<Object> runList() {
+            List<Object> l = new ArrayList<>();
+            for (int i = 0; i < 8; i++) l.add(i);
+            l.add(value);
+            return l;
+        }
         @HostAccess.Export public Object[] run() {
             Object[] a = new Object[9];
             for (int i = 0; i < 8; i++) a[i] = i;
@@ -132,6 +139,7 @@ class SandboxTest {
             "list element", "h.list().get(0)",
             "map value", "h.map().get('k')",
             "array element", "h.array()[0]",
+            "list element after a run", "(() => { const l = h.runList(); let x; for (let i = 0; i < l.size(); i++) x = l.get(i); return x; })()",
             "array element after a run", "(() => { const a = h.run(); let x; for (let i = 0; i < a.length; i++) x = a[i]; return x; })()",
             "iteration", "(() => { for (const x of h.list()) return x; })()",
             "exception payload", "(() => { try { h.fail(); } catch (e) { return e.javaException.payload; } })()");

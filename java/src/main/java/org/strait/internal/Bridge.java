@@ -577,6 +577,20 @@ final class Bridge {
     // ---- batches (iteration, Java.from): one upcall per batch of elements --
 
     /**
+     * The size of l and its elements lo .. lo+n-1 (fewer when l ends
+     * first) in out: one window of a JDK list whose reads run no other
+     * code (call/js_callbacks.c, list_window; only for java.util.ArrayList,
+     * Arrays.asList's and List.of's lists). Called inside the runtime's
+     * gate, not suspended: it only reads.
+     */
+    static int listWindow(java.util.List<?> l, int lo, int n, Object[] out) {
+        int size = l.size();
+        int k = Math.min(n, size - lo);
+        for (int j = 0; j < k; j++) out[j] = l.get(lo + j);
+        return size;
+    }
+
+    /**
      * Takes up to max elements of it into out[0..): for a Map's entry
      * iterator with pairs set, the key and the value of each entry (two
      * slots). Returns the number of slots filled; fewer than max elements
