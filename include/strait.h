@@ -257,17 +257,18 @@ STRAIT_API void strait_leave(strait_runtime *rt);
 /* Non-zero when the calling thread is inside rt's gate. Any thread. */
 STRAIT_API int strait_inside(strait_runtime *rt);
 /*
- * The runtime's crossing counter: a word whose value changes (it wraps)
- * whenever code other than this runtime's JS may have run since its JS last
- * ran: at every strait_enter() and every resume after a suspension, and
- * before every loop task and timer callback. While it keeps its value, JS
- * is all that ran, so a host may cache what it read from its own data in
- * JS (the Java bridge caches windows of Java arrays this way) and must
- * read again once it changes. Owned by rt, valid until
- * strait_runtime_free(); read it inside the gate only (the core writes it
- * there). A host may hand it to JS as a typed array over these 4 bytes.
+ * The runtime's crossing counter: a count that grows by one whenever code
+ * other than this runtime's JS may have run since its JS last ran: at
+ * every strait_enter() and every resume after a suspension, and before
+ * every loop task and timer callback. While it keeps its value, JS is all
+ * that ran, so a host may cache what it read from its own data in JS (the
+ * Java bridge caches windows of Java arrays and lists this way) and must
+ * read again once it changes. A double, exact to 2^53: no value comes
+ * back. Owned by rt, valid until strait_runtime_free(); read it inside the
+ * gate only (the core writes it there). A host may hand it to JS as a
+ * Float64Array over these 8 bytes.
  */
-STRAIT_API const volatile int32_t *strait_crossings(strait_runtime *rt);
+STRAIT_API const volatile double *strait_crossings(strait_runtime *rt);
 
 /*
  * strait_enter() whose parked wait wakes every 10 ms to ask give_up(ud)

@@ -361,7 +361,7 @@ static inline void lock_engine(strait_runtime *rt) {
 /* A thread (re)gains the gate: code outside this runtime's JS may have
  * run since its JS last ran on this thread (see strait_crossings). Inside
  * the gate. */
-static inline void crossed(strait_runtime *rt) { rt->crossings++; }
+static inline void crossed(strait_runtime *rt) { rt->crossings += 1; }
 
 /* Shared body of strait_enter and strait_enter_or_give_up. */
 static int enter_gate(strait_runtime *rt, int (*give_up)(void *), void *ud) {
@@ -499,7 +499,7 @@ int strait_inside(strait_runtime *rt) {
 }
 
 /* The runtime's crossing counter (see strait.h). */
-const volatile int32_t *strait_crossings(strait_runtime *rt) { return &rt->crossings; }
+const volatile double *strait_crossings(strait_runtime *rt) { return &rt->crossings; }
 
 /* Suspends lazily into the caller's record (see gate.h): pushes it on the
  * gate's and the thread's chains and arms it. Owner only, inside a JSC

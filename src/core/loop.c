@@ -200,7 +200,7 @@ static int loop_run(strait_runtime *rt, JSValueRef *exception) {
     for (strait__task *t = take_all(l); t;) {
       strait__task *next = t->next;
       strait__watch_entry_begin(rt);
-      rt->crossings++;
+      rt->crossings += 1;
       t->fn(rt, t->data);
       free(t);
       strait__drain_microtasks(rt);

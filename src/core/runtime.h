@@ -18,11 +18,13 @@ struct strait_runtime {
   strait__gate gate;
   strait__loop loop;
   strait__watch wd;          /* interrupt, time and heap limits (watchdog.c) */
-  /* Changes (wrapping) whenever code other than this runtime's JS may have
-   * run since its JS last ran: at every entry and resume of the gate
-   * (gate.c) and before every loop task and timer (loop.c, timers.c).
-   * Written and read inside the gate only; see strait_crossings(). */
-  int32_t crossings;
+  /* Grows by one whenever code other than this runtime's JS may have run
+   * since its JS last ran: at every entry and resume of the gate (gate.c)
+   * and before every loop task and timer (loop.c, timers.c). A double:
+   * exact to 2^53, so no count comes back in a process's life (an int32
+   * would come back after 2^32 crossings, minutes of calls). Written and
+   * read inside the gate only; see strait_crossings(). */
+  double crossings;
   strait_options opts;       /* argv deep-copied below; fs_root is NULL
                                 (see fs_root) */
   char *fs_root;             /* realpath of opts.fs_root, malloc'd, or NULL */

@@ -262,7 +262,7 @@ double strait__timers_run_due(strait_runtime *rt) {
     if (t->when_ms > now || t->seq >= limit_seq) break;
     heap_remove(l, t);
     strait__watch_entry_begin(rt);
-    rt->crossings++;
+    rt->crossings += 1;
     JSValueRef exc = NULL;
     JSObjectRef cb = t->callback;
     if (t->interval_ms >= 0) {

@@ -1,7 +1,7 @@
 // bridge_helper.js - the Java bridge's JS helper, evaluated once per runtime
 // (src/jni/model/class_objects.c). Its completion value is a function that
 // takes the bridge's native callbacks, the intrinsics (intrinsics.js) and the
-// runtime's crossing counter (an Int32Array over strait_crossings()), and
+// runtime's crossing counter (a Float64Array over strait_crossings()), and
 // returns the makers of class constructors, field accessors, iterators,
 // catch-all Proxies, array Proxies and wrappers.
 (function (isInstance, iterStart, iterNext, TOK, resolve, aget, aset, P, M, awin, CROSSINGS) {
@@ -434,7 +434,7 @@
   }
   function listFill(r, w, i, ep) {
     if (w === undefined) {
-      w = { __proto__: null, ep: ep + 1 | 0, lo: 0, hi: 0, size: 0, v: null, n: -1 };
+      w = { __proto__: null, ep: -1, lo: 0, hi: 0, size: 0, v: null, n: -1 };   /* no count is negative */
       LWIN.set(r, w);
     }
     const size = nextSize(w, i, ep);

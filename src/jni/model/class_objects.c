@@ -142,11 +142,11 @@ int jb_jsclass_init(jb_rt *b, JSContextRef ctx, JSValueRef *exc) {
   if (!intr) return STRAIT_EJS;
   JSObjectRef coll = collection_natives(b, ctx);
   JSObjectRef awin = JSObjectMakeFunctionWithCallback(ctx, NULL, b->cb->array_window);
-  /* the runtime's crossing counter as an Int32Array over the core's word
+  /* the runtime's crossing counter as a Float64Array over the core's word
    * (no copy, nothing to free: the runtime owns the word and outlives
    * every script that could read it) */
-  JSObjectRef crossings = JSObjectMakeTypedArrayWithBytesNoCopy(ctx, kJSTypedArrayTypeInt32Array,
-                                                                (void *)strait_crossings(b->rt), sizeof(int32_t),
+  JSObjectRef crossings = JSObjectMakeTypedArrayWithBytesNoCopy(ctx, kJSTypedArrayTypeFloat64Array,
+                                                                (void *)strait_crossings(b->rt), sizeof(double),
                                                                 NULL, NULL, exc);
   if (!crossings) return STRAIT_EJS;
   JSValueRef args[11] = {is_inst, istart, inext, b->token_key, resolve, aget, aset, intr, coll, awin, crossings};
