@@ -434,7 +434,8 @@ void strait_clone_free(strait_clone *c) { strait__clone_free((strait__clone *)c)
 /* token tags and frame kinds (js/clone.js) */
 enum { CT_UNDEF, CT_NULL, CT_FALSE, CT_TRUE, CT_NUM, CT_STR, CT_BIGINT, CT_REF, CT_OBJ, CT_ARR, CT_HOLE,
        CT_DATE, CT_REGEXP, CT_BOOLO, CT_NUMO, CT_STRO, CT_BIGO, CT_MAP, CT_SET, CT_AB, CT_VIEW, CT_ERROR,
-       CT_HOST };
+       CT_HOST, CT_OBJE, /* a resizable buffer's AB and VIEW: one more token, its maxByteLength */ CT_RAB,
+       CT_RVIEW };
 enum { WF_OBJ, WF_DENSE, WF_SPARSE, WF_KEYED, WF_MAP, WF_SET, WF_CAUSE, WF_JUMP };
 #define WV_NONE UINT32_MAX
 
@@ -791,7 +792,7 @@ static int wv_value(wv *w, bool emit) {
       w->nid = id;
       return 0;
     }
-    case CT_OBJ: case 23 /* T_OBJE */: {
+    case CT_OBJ: case CT_OBJE: {
       TOK(1);
       double sd = w->t[w->p++];
       if (!(sd >= 0 && sd <= (double)w->nshape)) return wv_corrupt(w);
@@ -924,9 +925,11 @@ static int wv_value(wv *w, bool emit) {
       size_t n = (size_t)cnt * (tag == CT_MAP ? 2 : 1);
       return n ? wv_push(w, (wv_frame){.kind = tag == CT_MAP ? WF_MAP : WF_SET, .emit = em, .n = n}) : 0;
     }
-    case CT_AB: {
-      TOK(1);
-      double d = w->t[w->p++];
+    case CT_AB: case CT_RAB: {
+      /* the value format has bytes only: a resizable buffer's maximum is dropped */
+      TOK(tag == CT_RAB ? 2 : 1);
+      double d = w->t[w->p];
+      w->p += tag == CT_RAB ? 2 : 1;
       if (!emit) return 0;
       if (!(d >= 0 && d < (double)w->c->nbuf)) return wv_corrupt(w);
       size_t b = (size_t)d;
@@ -942,10 +945,10 @@ static int wv_value(wv *w, bool emit) {
       w->out->len += n;
       return 0;
     }
-    case CT_VIEW: {
-      TOK(4);
+    case CT_VIEW: case CT_RVIEW: {
+      TOK(tag == CT_RVIEW ? 5 : 4);
       double vk = w->t[w->p], bd = w->t[w->p + 1], off = w->t[w->p + 2], len = w->t[w->p + 3];
-      w->p += 4;
+      w->p += tag == CT_RVIEW ? 5 : 4;
       if ((rc = wv_id(w, start, si0, &fmt))) return rc;
       if (!emit) return 0;
       if (*fmt != WV_NONE) return wv_tag32(w, STRAIT_V_BACKREF, *fmt);

@@ -374,6 +374,10 @@ static void write_value_as_encoder(void) {
       " f64: new Float64Array([1.5, -0]), bi: new BigUint64Array([5n]), c8: new Uint8ClampedArray([300]),"
       " i8: new Int8Array([-1]), u16: new Uint16Array([65535]), i32: new Int32Array([-7]),"
       " u32: new Uint32Array([7]), f32: new Float32Array([0.5]), b64: new BigInt64Array([-5n]), again: b}; })()",
+      /* a resizable buffer's tokens carry its maximum, which the value format drops */
+      "(() => { const b = new ArrayBuffer(8, {maxByteLength: 64}); new Uint8Array(b).set([9, 8, 7, 6, 5, 4, 3, 2]);"
+      " return {b, u8: new Uint8Array(b, 1, 3), dv: new DataView(b, 2, 2), again: b, f: new Float32Array(b, 4, 1)}; })()",
+      "(() => { const b = new ArrayBuffer(4, {maxByteLength: 8}); return [new Int16Array(b), b]; })()",
       "(() => { const s = {v: 1}; const o = {a: s, b: s, l: [s, s]}; o.self = o; o.l.push(o.l, o); return o; })()",
       "(() => { const m = new Map(); m.set(m, m); const st = new Set(); st.add(st); return [m, st, m]; })()",
       "[{id: 1, name: 'a'}, {id: 2, name: 'b'}, {name: 'c', id: 3}, {id: 4, name: 'd', x: {id: 5}}]",

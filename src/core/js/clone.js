@@ -19,7 +19,8 @@
     d, StringC, BigIntC, TypeErr, RangeErr, ErrorC, DateC, dateGetTime, RegExpC, reSource, reFlags,
     boolValueOf, numValueOf, strValueOf, bigValueOf, MapC, SetC, mapForEach, setForEach, mapSize,
     setSize, mapSetM, setAddM, mapSet, setAdd, WeakMapC, WeakSetC, PromiseC, WeakRefC, FinRegC,
-    ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer, TAP, taTag, taBuffer,
+    ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer, abResizable, abMaxByteLength,
+    U8C, u8set, TAP, taTag, taBuffer,
     taOffset, taLength, DataViewC, dvBuffer, dvOffset, dvLength, Float64ArrayC, f64set, ProxyC,
     ProxyRevocable, iterSym, FunctionC, jsonStringify, arrayJoin, globalObj, VIEWS, VIEW_KIND,
     ERRORS, ERROR_CODE, SafeMap, SafeSet, SafeWeakSet, SafeWeakMap } = internal.intr.clone;
@@ -85,7 +86,10 @@
   const T_UNDEF = 0, T_NULL = 1, T_FALSE = 2, T_TRUE = 3, T_NUM = 4, T_STR = 5, T_BIGINT = 6,
     T_REF = 7, T_OBJ = 8, T_ARR = 9, T_HOLE = 10, T_DATE = 11, T_REGEXP = 12, T_BOOLO = 13,
     T_NUMO = 14, T_STRO = 15, T_BIGO = 16, T_MAP = 17, T_SET = 18, T_AB = 19, T_VIEW = 20,
-    T_ERROR = 21, T_HOST = 22;
+    T_ERROR = 21, T_HOST = 22, /* 23: T_OBJE */
+    /* an ArrayBuffer or view whose buffer is resizable: T_AB / T_VIEW and
+     * then the buffer's maxByteLength */
+    T_RAB = 24, T_RVIEW = 25;
   // frame kinds
   const F_OBJ = 0, F_DENSE = 1, F_SPARSE = 2, F_KEYED = 3, F_LIST = 4;
   // kinds of non-plain objects (kindOf)
@@ -336,7 +340,8 @@
               if (bufIds === null) bufIds = new SafeMap();
               id = bufIds.get(v);
               if (id === undefined) { id = bufs.length; bufIds.set(v, id); bufs[id] = v; }
-              T[n] = T_AB; T[n + 1] = id; n += 2;
+              if (abResizable(v)) { T[n] = T_RAB; T[n + 1] = id; T[n + 2] = abMaxByteLength(v); n += 3; }
+              else { T[n] = T_AB; T[n + 1] = id; n += 2; }
               break;
             }
             case K_VIEW: {
@@ -351,6 +356,7 @@
               id = bufIds.get(b);
               if (id === undefined) { id = bufs.length; bufIds.set(b, id); bufs[id] = b; }
               T[n] = T_VIEW; T[n + 1] = vk; T[n + 2] = id; T[n + 3] = off; T[n + 4] = len; n += 5;
+              if (abResizable(b)) { T[n - 5] = T_RVIEW; T[n++] = abMaxByteLength(b); }
               break;
             }
             case K_ERROR: {
@@ -468,6 +474,19 @@
       dsBusy = false;
     }
   }
+  /* Buffer id of bufs as a resizable ArrayBuffer of at most max bytes: the
+   * buffer itself when it is one (a transferred one), else a resizable
+   * copy, which replaces it in bufs for the next reference. Views over it
+   * are fixed-length views (whether a view tracks its buffer's length is
+   * not visible to a script, so not to the serializer). */
+  function resizable(bufs, id, max) {
+    const b = bufs[id];
+    if (abResizable(b)) return b;
+    const r = new ABC(abByteLength(b), { __proto__: null, maxByteLength: max });
+    u8set(new U8C(r), new U8C(b));
+    bufs[id] = r;
+    return r;
+  }
   function deserializeIn(T, S, bufs, hostObjs, ds) {
     let p = 0, si = 0, sp = 0, v, root, haveRoot = false, i, t, kind, o, key;
     const objs = ds.objs, shapes = ds.shapes, shapePlain = ds.plain;
@@ -544,9 +563,16 @@
           break;
         }
         case T_AB: v = bufs[T[p++]]; break;
+        case T_RAB: v = resizable(bufs, T[p], T[p + 1]); p += 2; break;
         case T_VIEW: {
           const vk = T[p], b = bufs[T[p + 1]], off = T[p + 2], len = T[p + 3];
           p += 4;
+          v = new VIEWS[vk](b, off, len); objs[nobj++] = v;
+          break;
+        }
+        case T_RVIEW: {
+          const vk = T[p], b = resizable(bufs, T[p + 1], T[p + 4]), off = T[p + 2], len = T[p + 3];
+          p += 5;
           v = new VIEWS[vk](b, off, len); objs[nobj++] = v;
           break;
         }

@@ -46,6 +46,11 @@
   const abDetached = abDetachedD ? uncurry(abDetachedD.get) : (b) => false;
   const abSlice = uncurry(ArrayBuffer.prototype.slice);
   const abTransfer = uncurry(ArrayBuffer.prototype.transfer);
+  /* resizable buffers (absent from an engine without them: all fixed) */
+  const abResizableD = gopd(ArrayBuffer.prototype, 'resizable'), abMaxD = gopd(ArrayBuffer.prototype, 'maxByteLength');
+  const abResizable = abResizableD ? uncurry(abResizableD.get) : (b) => false;
+  const abMaxByteLength = abMaxD ? uncurry(abMaxD.get) : abByteLength;
+  const U8C = Uint8Array, u8set = uncurry(Uint8Array.prototype.set);
   const TAP = getProto(Uint8Array.prototype);
   const taTag = uncurry(gopd(TAP, Symbol.toStringTag).get);
   const taBuffer = uncurry(gopd(TAP, 'buffer').get), taOffset = uncurry(gopd(TAP, 'byteOffset').get);
@@ -162,7 +167,8 @@
       ErrorC, DateC, dateGetTime, RegExpC, reSource, reFlags, boolValueOf, numValueOf,
       strValueOf, bigValueOf, MapC, SetC, mapForEach, setForEach, mapSize, setSize,
       mapSetM, setAddM, mapSet, setAdd, WeakMapC, WeakSetC, PromiseC, WeakRefC,
-      FinRegC, ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer,
+      FinRegC, ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer, abResizable,
+      abMaxByteLength, U8C, u8set,
       TAP, taTag, taBuffer, taOffset, taLength, DataViewC, dvBuffer, dvOffset,
       dvLength, Float64ArrayC, f64set, ProxyC, ProxyRevocable, iterSym, FunctionC, jsonStringify,
       arrayJoin, globalObj, VIEWS, VIEW_KIND, ERRORS, ERROR_CODE, SafeMap, SafeSet,
