@@ -1060,7 +1060,10 @@ static JSValueRef json_ref_value(void *ud, JSContextRef ctx, uint32_t id, JSValu
  * inside itself a TypeError, nesting past Bridge.MAX_JSON_DEPTH a
  * RangeError (messages as bridge_helper.js had them). Inside the gate. */
 static JSValueRef json_tree(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_entry *e, JSValueRef *exc) {
+  /* copies: while the gate is suspended for the walk, and while decoding
+   * wraps objects, the table may grow and move the entry */
   jobject ref = e->ref;
+  jb_class *cls = e->cls;
   jmethodID mid = atomic_load_explicit(&json_mid, memory_order_acquire);
   if (!mid) {
     mid = (*env)->GetStaticMethodID(env, jb.Bridge, "jsonTree",
@@ -1109,8 +1112,6 @@ static JSValueRef json_tree(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_entry *e
   json_refs jr = {.env = env, .b = b, .refs = n == 3 ? (*env)->GetObjectArrayElement(env, a, 2) : NULL};
   if (lenbox) (*env)->DeleteLocalRef(env, lenbox);
   (*env)->DeleteLocalRef(env, a);
-  /* decoding wraps objects, which may move the entry: its class from now on */
-  jb_class *cls = e->cls;
   uint8_t *buf = NULL;
   if (first && len >= 8 /* the header */ && len <= (*env)->GetArrayLength(env, (jbyteArray)first)) {
     buf = malloc((size_t)len);

@@ -497,10 +497,10 @@
         /* the index after the last one read, tried first: a loop's next
          * key is its string (JSC hands out the same cached string), which
          * costs a third of parsing the key */
+        if (k === 'length') return t.length;
         const w = t[WIN];
         let i = w.next;
         if ('' + i !== k) {
-          if (k === 'length') return t.length;
           i = index(k);
           if (i < 0) return Rget(t, k, r);
         }
