@@ -572,6 +572,21 @@ static jb_entry *element(JSContextRef ctx, jb_rt *b, size_t argc, const JSValueR
   return e;
 }
 
+/* Reads n elements of the primitive array ref (element type elem) from
+ * index from into buf (n values of that type; one fits a jvalue). */
+static void get_region(JNIEnv *env, jobject ref, char elem, jsize from, jsize n, void *buf) {
+  switch (elem) {
+  case 'Z': (*env)->GetBooleanArrayRegion(env, ref, from, n, buf); break;
+  case 'B': (*env)->GetByteArrayRegion(env, ref, from, n, buf); break;
+  case 'C': (*env)->GetCharArrayRegion(env, ref, from, n, buf); break;
+  case 'S': (*env)->GetShortArrayRegion(env, ref, from, n, buf); break;
+  case 'I': (*env)->GetIntArrayRegion(env, ref, from, n, buf); break;
+  case 'J': (*env)->GetLongArrayRegion(env, ref, from, n, buf); break;
+  case 'F': (*env)->GetFloatArrayRegion(env, ref, from, n, buf); break;
+  case 'D': (*env)->GetDoubleArrayRegion(env, ref, from, n, buf); break;
+  }
+}
+
 /* aget(code, i): element i of the array, converted to JS; RangeError out
  * of bounds. Inside the gate. */
 static JSValueRef array_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
@@ -584,17 +599,14 @@ static JSValueRef array_get(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   jvalue v;
   jsize ix = (jsize)i;
   switch (e->cls->elem) {
-  case 'Z': (*env)->GetBooleanArrayRegion(env, e->ref, ix, 1, &v.z); break;
-  case 'B': (*env)->GetByteArrayRegion(env, e->ref, ix, 1, &v.b); break;
-  case 'C': (*env)->GetCharArrayRegion(env, e->ref, ix, 1, &v.c); break;
-  case 'S': (*env)->GetShortArrayRegion(env, e->ref, ix, 1, &v.s); break;
+  case 'Z': case 'B': case 'C': case 'S': case 'J': case 'F':
+    get_region(env, e->ref, e->cls->elem, ix, 1, &v);
+    break;
   case 'I':
-    (*env)->GetIntArrayRegion(env, e->ref, ix, 1, &v.i);
+    get_region(env, e->ref, 'I', ix, 1, &v.i);
     return jb_imm_ok ? jb_imm_int(v.i) : JSValueMakeNumber(ctx, v.i);
-  case 'J': (*env)->GetLongArrayRegion(env, e->ref, ix, 1, &v.j); break;
-  case 'F': (*env)->GetFloatArrayRegion(env, e->ref, ix, 1, &v.f); break;
   case 'D':
-    (*env)->GetDoubleArrayRegion(env, e->ref, ix, 1, &v.d);
+    get_region(env, e->ref, 'D', ix, 1, &v.d);
     return jb_imm_ok ? jb_imm_double(v.d) : JSValueMakeNumber(ctx, v.d);
   default: {
     /* the class of the last element read on this thread (a loop reads one
@@ -651,22 +663,14 @@ static JSValueRef array_window(JSContextRef ctx, JSObjectRef fn, JSObjectRef sel
     jdouble d[JB_BATCH];
   } buf;
   jsize from = (jsize)lo;
-  switch (elem) {
-  case 'Z': (*env)->GetBooleanArrayRegion(env, ref, from, n, buf.z); break;
-  case 'B': (*env)->GetByteArrayRegion(env, ref, from, n, buf.b); break;
-  case 'C': (*env)->GetCharArrayRegion(env, ref, from, n, buf.c); break;
-  case 'S': (*env)->GetShortArrayRegion(env, ref, from, n, buf.s); break;
-  case 'I': (*env)->GetIntArrayRegion(env, ref, from, n, buf.i); break;
-  case 'J': (*env)->GetLongArrayRegion(env, ref, from, n, buf.j); break;
-  case 'F': (*env)->GetFloatArrayRegion(env, ref, from, n, buf.f); break;
-  case 'D': (*env)->GetDoubleArrayRegion(env, ref, from, n, buf.d); break;
-  default:
+  if (!elem || !strchr("ZBCSIJFD", elem)) {   /* object elements */
     if (!jb_wrap_batch(env, b, ctx, ref, from, n, out, exc)) {
       *exc = NULL;
       return undefined_value(ctx);
     }
     return JSObjectMakeArray(ctx, (size_t)n, out, exc);
   }
+  get_region(env, ref, elem, from, n, &buf);
   for (jint k = 0; k < n; k++) {
     jvalue v;
     switch (elem) {

@@ -7,20 +7,9 @@
 // sequences below mix those with runs of reads on every element type and
 // check each read against a model of the array.
 const { describe, it, expect } = require('../runner');
-const { thrown } = require('./helpers');
+const { thrown, rng } = require('./helpers');
 
 const A = java.lang.reflect.Array, Arrays = java.util.Arrays, System = java.lang.System;
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const jsObjects = [{ x: 1 }, [1, 2], function f() {}];
 const javaObjects = [new java.lang.StringBuilder('sb'), new java.util.ArrayList()];

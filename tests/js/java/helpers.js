@@ -20,4 +20,17 @@ function thrown(fn, type, re) {
   return err;
 }
 
-module.exports = { thrown };
+// A seeded PRNG (mulberry32): returns a function giving numbers in [0, 1),
+// the same sequence for the same seed, for generated tests.
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+module.exports = { thrown, rng };

@@ -9,20 +9,9 @@
 // check each read against a model; the conversions must be those of the
 // call itself (list['get(int)'] never reads from a window).
 const { describe, it, expect } = require('../runner');
-const { thrown } = require('./helpers');
+const { thrown, rng } = require('./helpers');
 
 const ArrayList = java.util.ArrayList, Arrays = java.util.Arrays, Collections = java.util.Collections;
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const jsObject = { x: 1 };
 const javaObject = new java.lang.StringBuilder('sb');
