@@ -56,15 +56,11 @@
 
 /* ---- JS arrays ------------------------------------------------------- */
 
-/* Array.isArray(v) without running JS: a JS array, or a Proxy (of a
- * Proxy, at most 64 deep) whose target is one, which JSValueIsArray does
- * not see. A revoked Proxy keeps its target, so a revoked Proxy of an
- * array is one, and any use of it throws JS's TypeError, as Array.isArray
- * throws. Inside the gate. */
-static inline bool jb_is_array(JSContextRef ctx, JSValueRef v) {
-  if (JSValueIsArray(ctx, v)) return true;
-  if (!JSValueIsObject(ctx, v)) return false;
-  JSObjectRef o = (JSObjectRef)v;
+/* Whether o is a Proxy (of a Proxy, at most 64 deep) whose target is a JS
+ * array, which JSValueIsArray does not see. A revoked Proxy keeps its
+ * target, so a revoked Proxy of an array is one, and any use of it throws
+ * JS's TypeError, as Array.isArray throws. Inside the gate. */
+static inline bool jb_proxy_of_array(JSContextRef ctx, JSObjectRef o) {
   for (int depth = 0; depth < 64; depth++) {
     JSObjectRef t = JSObjectGetProxyTarget(o);
     if (!t) return false;
@@ -72,6 +68,12 @@ static inline bool jb_is_array(JSContextRef ctx, JSValueRef v) {
     o = t;
   }
   return false;
+}
+
+/* Array.isArray(v) without running JS: a JS array or a Proxy of one
+ * (jb_proxy_of_array). Inside the gate. */
+static inline bool jb_is_array(JSContextRef ctx, JSValueRef v) {
+  return JSValueIsArray(ctx, v) || (JSValueIsObject(ctx, v) && jb_proxy_of_array(ctx, (JSObjectRef)v));
 }
 
 /* ---- the JVM and per-thread JNIEnv ----------------------------------- */

@@ -432,11 +432,17 @@
     if (w !== undefined && w.ep === ep && i < w.hi && i >= w.lo) return w.v[i - w.lo];
     return listFill(r, w, i, ep);
   }
-  function listFill(r, w, i, ep) {
+  /* r's window, made empty (no count is negative) on its first use */
+  function windowOf(r) {
+    let w = LWIN.get(r);
     if (w === undefined) {
-      w = { __proto__: null, ep: -1, lo: 0, hi: 0, size: 0, v: null, n: -1 };   /* no count is negative */
+      w = { __proto__: null, ep: -1, lo: 0, hi: 0, size: 0, v: null, n: -1 };
       LWIN.set(r, w);
     }
+    return w;
+  }
+  function listFill(r, w, i, ep) {
+    if (w === undefined) w = windowOf(r);
     const size = nextSize(w, i, ep);
     w.size = size;
     if (size === 0) return NOPE;
@@ -454,18 +460,15 @@
   /* r.size() from its window, or -1: make the call */
   function listSize(r) {
     if (typeof r !== 'object' || r === null) return -1;
-    let w = LWIN.get(r);
-    const ep = CROSSINGS[0];
+    const w = LWIN.get(r), ep = CROSSINGS[0];
     if (w !== undefined && w.ep === ep && w.n >= 0) return w.n;
     const v = lwin(r, 0, 0);
     if (v === undefined) return -1;
-    if (w === undefined) {
-      w = { __proto__: null, ep, lo: 0, hi: 0, size: 0, v: null, n: -1 };
-      LWIN.set(r, w);
-    } else if (w.ep !== ep) {
-      w.ep = ep; w.lo = w.hi; w.v = null;       /* its elements are stale; where the next run starts is not */
+    const ww = w !== undefined ? w : windowOf(r);
+    if (ww.ep !== ep) {
+      ww.ep = ep; ww.lo = ww.hi; ww.v = null;   /* its elements are stale; where the next run starts is not */
     }
-    return (w.n = v[0]);
+    return (ww.n = v[0]);
   }
   /* the get and size of a windowed list class, over their method functions */
   function windowedGet(nget) {

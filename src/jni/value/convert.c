@@ -284,8 +284,8 @@ void jb_arg_kind(jb_rt *b, JSContextRef ctx, JSValueRef v, jb_arg *a) {
     } else if (JSValueIsDate(ctx, v)) {
       a->kind = JK_DATE;
     } else {
-      /* a Proxy of an array is an array (Array.isArray) */
-      a->kind = jb_is_array(ctx, v) ? JK_ARRAY : JK_OBJECT;
+      /* a Proxy of an array is an array (Array.isArray); v is no array */
+      a->kind = jb_proxy_of_array(ctx, o) ? JK_ARRAY : JK_OBJECT;
     }
     return;
   }
