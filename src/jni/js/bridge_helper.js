@@ -380,6 +380,11 @@
    * before half of it was read shrinks: a loop that calls Java between two
    * reads reads one element per crossing, as without windows. */
   const WMAX = 512;
+  /* an array of at most WSMALL elements is read whole when a window opens
+   * (sizes 4 and up, not the single window a crossing leaves): a small
+   * table read over and over (a[i & 7], a lookup by key) then costs one
+   * crossing per count instead of one per wrap-around */
+  const WSMALL = 64;
   function readAt(t, w, i) {
     if (w.ep === CROSSINGS[0] && i < w.hi && i >= w.lo) {
       const x = w.v[i - w.lo];
@@ -400,11 +405,12 @@
     let size = nextSize(w, i, ep);
     w.ep = ep;
     if (size > 0 && i < len) {
-      const n = i + size <= len ? size : len - i;
-      const v = awin(t[CODE], i, n);
+      const whole = size >= 4 && len <= WSMALL;
+      const lo = whole ? 0 : i, n = whole ? len : i + size <= len ? size : len - i;
+      const v = awin(t[CODE], lo, n);
       if (v !== undefined) {
-        w.size = size; w.v = v; w.lo = i; w.hi = i + n;
-        return v[0];
+        w.size = size; w.v = v; w.lo = lo; w.hi = lo + n;
+        return v[i - lo];
       }
       size = 0;
     }

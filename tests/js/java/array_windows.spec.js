@@ -66,9 +66,21 @@ function runSequence(type, len, seed, ops) {
       const from = pick(), n = 1 + ((r() * Math.min(len, 700)) | 0);
       log.push(`read ${from}+${n}`);
       for (let i = from; i < from + n && i < len; i++) check(i, 'in a run');
-    } else if (k < 0.45) {
+    } else if (k < 0.40) {
       log.push('random reads');
       for (let j = 0; j < 8; j++) check(pick(), 'at random');
+    } else if (k < 0.45) {                       // a loop over a table, wrapping around, writing now and then
+      const from = pick(), n = 1 + ((r() * Math.min(3 * len, 300)) | 0);
+      log.push(`cyclic ${from}+${n}`);
+      for (let j = 0; j < n; j++) {
+        const i = (from + j) % len;
+        if (j % 17 === 16) {
+          const v = T.gen(r);
+          a[i] = v;
+          model[i] = v;
+        }
+        check(i, 'in a cyclic run');
+      }
     } else if (k < 0.6) {                        // JS writes
       const i = pick(), v = T.gen(r);
       log.push(`a[${i}] = ${String(v)}`);
@@ -127,7 +139,7 @@ function runSequence(type, len, seed, ops) {
 describe('Java arrays read in windows', () => {
   for (const type of Object.keys(TYPES)) {
     it(`every read of a ${type}[] gives what the array holds (generated sequences)`, () => {
-      for (const [len, seed] of [[37, 1], [1500, 2], [700, 3]]) runSequence(type, len, seed * 7919 + type.length, 250);
+      for (const [len, seed] of [[37, 1], [1500, 2], [700, 3], [8, 4], [64, 5], [65, 6]]) runSequence(type, len, seed * 7919 + type.length, 250);
     });
   }
 
