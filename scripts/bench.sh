@@ -94,7 +94,7 @@ JNI_FLAGS="-I$JAVA_HOME/include -I$JAVA_HOME/include/linux"
 JVM_LIBS="-L$JAVA_HOME/lib/server -ljvm -Wl,-rpath,$JAVA_HOME/lib/server"
 set -e
 # shellcheck disable=SC2086
-$CC $BCFLAGS $JSC_CFLAGS $JNI_FLAGS -o "$OUT/bench-floors" bench/c/floors.c bench/c/measure.c \
+$CC $BCFLAGS $JSC_CFLAGS $JNI_FLAGS -Isrc/common -o "$OUT/bench-floors" bench/c/floors.c bench/c/measure.c \
   bench/c/jsc_util.c $JSC_LIBS $JVM_LIBS
 # shellcheck disable=SC2086
 $CC $BCFLAGS $JSC_CFLAGS -o "$OUT/bench-jsc" bench/c/jsrun.c bench/c/jsc_util.c $JSC_LIBS

@@ -15,6 +15,7 @@
  */
 #include "bench.h"
 #include "jsc_util.h"
+#include "jsc_private.h"   /* JSLock, JSWeakCreate (src/common) */
 
 #include <jni.h>
 #include <pthread.h>
@@ -32,7 +33,11 @@ typedef struct floors {
   jobject inst;               /* a Floors instance (global ref) */
   jmethodID static_nop, inst_nop, static_max, downcall_loop, obj_init;
   jfieldID static_obj;
-  JSObjectRef loop_empty, loop_two, id_fn, loop_js, loop_prop, loop_proxy;
+  jclass int_cls;             /* java.lang.Integer (global ref) */
+  jobject map;                /* a java.util.HashMap (global ref) */
+  jmethodID int_value_of, map_put, map_clear;
+  JSObjectRef proto;          /* a plain object, the prototype of jsc_object_weak's objects */
+  JSObjectRef loop_empty, loop_two, id_fn, loop_js, loop_prop, loop_proxy, loop_proxy_set;
 } floors;
 
 static const char *opt_classpath = ".";
@@ -107,6 +112,15 @@ static void b_js_proxy_index(void *ud, long n)
   call_js_loop(f, f->loop_proxy, n);
 }
 
+/* n index writes p[i] = i of a Proxy whose set trap does nothing, i
+ * cycling through 0 .. 7 (what any Java array wrapper costs per a[i] = v
+ * before its own work: JSC takes a Proxy's set trap from C++). */
+static void b_js_proxy_index_write(void *ud, long n)
+{
+  floors *f = ud;
+  call_js_loop(f, f->loop_proxy_set, n);
+}
+
 /* n raw CallStaticIntMethod upcalls of an empty static method. */
 static void b_jni_static(void *ud, long n)
 {
@@ -152,6 +166,62 @@ static void b_jni_static_field(void *ud, long n)
     jobject o = (*env)->GetStaticObjectField(env, f->cls, f->static_obj);
     (*env)->DeleteLocalRef(env, o);
   }
+}
+
+/* n HashMap.put(Integer.valueOf(j), Integer.valueOf(k)) upcalls, the map
+ * cleared every 200k puts: what one map.put(j, k) of JS asks of Java (two
+ * boxes and the put itself), made the cheapest way JNI allows. */
+static void b_jni_hashmap_put(void *ud, long n)
+{
+  floors *f = ud;
+  JNIEnv *env = f->env;
+  static jint j;
+  for (long k = 0; k < n; k++) {
+    jobject key = (*env)->CallStaticObjectMethod(env, f->int_cls, f->int_value_of, j);
+    jobject val = (*env)->CallStaticObjectMethod(env, f->int_cls, f->int_value_of, (jint)k);
+    jobject old = (*env)->CallObjectMethod(env, f->map, f->map_put, key, val);
+    if (old) (*env)->DeleteLocalRef(env, old);
+    (*env)->DeleteLocalRef(env, key);
+    (*env)->DeleteLocalRef(env, val);
+    if (++j == 200000) {
+      j = 0;
+      (*env)->CallVoidMethod(env, f->map, f->map_clear);
+    }
+  }
+}
+
+/* n NewGlobalRef + DeleteGlobalRef of one object (what a wrapper holds its
+ * Java object with). */
+static void b_jni_global_ref(void *ud, long n)
+{
+  floors *f = ud;
+  JNIEnv *env = f->env;
+  for (long i = 0; i < n; i++) {
+    jobject g = (*env)->NewGlobalRef(env, f->inst);
+    (*env)->DeleteGlobalRef(env, g);
+  }
+}
+
+/* n plain objects made over a prototype, each with a weak handle that is
+ * released once a later object took its place in a ring of 4096 (most
+ * are dead by then): the JS side of a wrapper whose death must be noticed
+ * (JSObjectMake + JSObjectSetPrototype + JSWeakCreate + JSWeakRelease),
+ * the VM lock held as a callback holds it. */
+static void b_jsc_object_weak(void *ud, long n)
+{
+  floors *f = ud;
+  enum { RING = 4096 };
+  static JSWeakRef ring[RING];
+  JSContextGroupRef g = JSContextGetGroup(f->ctx);
+  JSLock(f->ctx);
+  for (long i = 0; i < n; i++) {
+    JSWeakRef *w = &ring[i & (RING - 1)];
+    if (*w) JSWeakRelease(g, *w);
+    JSObjectRef o = JSObjectMake(f->ctx, NULL, NULL);
+    JSObjectSetPrototype(f->ctx, o, f->proto);
+    *w = JSWeakCreate(g, o);
+  }
+  JSUnlock(f->ctx);
 }
 
 /* n NewString of one UTF-16 unit + DeleteLocalRef. */
@@ -227,6 +297,8 @@ static const struct floor_row {
     "JS loop reading a plain data property" },
   { "js_proxy_index_read", b_js_proxy_index, "floor.js_property_read",
     "JS loop reading p[i] of a Proxy whose get trap returns 1, i cycling through 1M indexes" },
+  { "js_proxy_index_write", b_js_proxy_index_write, "floor.js_proxy_index_read",
+    "JS loop writing p[i & 7] = i to a Proxy whose set trap returns true" },
   { "jsc_callback_empty", b_callback_empty, "floor.js_call_js",
     "JS loop calling an empty C callback (JSObjectMakeFunctionWithCallback)" },
   { "jsc_callback_2num", b_callback_two, "floor.jsc_callback_empty",
@@ -251,6 +323,12 @@ static const struct floor_row {
     "GetStaticObjectField + DeleteLocalRef" },
   { "jni_new_string_1", b_jni_new_string, NULL,
     "NewString of one UTF-16 unit + DeleteLocalRef" },
+  { "jni_hashmap_put", b_jni_hashmap_put, "floor.jni_call_int",
+    "C -> Java HashMap.put(Integer.valueOf(j), Integer.valueOf(k)), cleared every 200k puts (what map.put(j, k) asks of Java)" },
+  { "jni_global_ref", b_jni_global_ref, NULL,
+    "NewGlobalRef + DeleteGlobalRef of one object (how a wrapper holds its Java object)" },
+  { "jsc_object_weak", b_jsc_object_weak, NULL,
+    "JSObjectMake + JSObjectSetPrototype + JSWeakCreate, released once dead (the JS side of a wrapper)" },
   { "jni_downcall", b_jni_downcall, NULL,
     "Java loop calling an empty static native (RegisterNatives)" },
 };
@@ -266,7 +344,9 @@ static const char FLOORS_JS[] =
   "function loopProp(n) { var s = 0; for (var i = 0; i < n; i++) s += plain.x; return s; }\n"
   "var proxy = new Proxy({}, { get: function () { return 1; } });\n"
   "function loopProxy(n) { var s = 0, j = 0; for (var i = 0; i < n; i++) { s += proxy[j]; if (++j === 1000000) j = 0; }"
-  " return s; }\n";
+  " return s; }\n"
+  "var proxyW = new Proxy({}, { set: function () { return true; } });\n"
+  "function loopProxySet(n) { for (var i = 0; i < n; i++) proxyW[i & 7] = i; }\n";
 
 /* Creates the JVM on the calling thread; exits on failure. */
 static void start_jvm(floors *f)
@@ -313,6 +393,16 @@ static void init_java(floors *f)
   jclass oc = need(env, (*env)->FindClass(env, "java/lang/Object"), "java.lang.Object");
   f->obj_cls = (*env)->NewGlobalRef(env, oc);
   f->obj_init = need(env, (*env)->GetMethodID(env, oc, "<init>", "()V"), "Object()");
+  jclass ic = need(env, (*env)->FindClass(env, "java/lang/Integer"), "java.lang.Integer");
+  f->int_cls = (*env)->NewGlobalRef(env, ic);
+  f->int_value_of = need(env, (*env)->GetStaticMethodID(env, ic, "valueOf", "(I)Ljava/lang/Integer;"),
+                         "Integer.valueOf");
+  jclass mc = need(env, (*env)->FindClass(env, "java/util/HashMap"), "java.util.HashMap");
+  f->map_put = need(env, (*env)->GetMethodID(env, mc, "put", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"),
+                    "HashMap.put");
+  f->map_clear = need(env, (*env)->GetMethodID(env, mc, "clear", "()V"), "HashMap.clear");
+  jmethodID mctor = need(env, (*env)->GetMethodID(env, mc, "<init>", "()V"), "HashMap()");
+  f->map = (*env)->NewGlobalRef(env, (*env)->NewObject(env, mc, mctor));
 }
 
 /* Creates the JSC context with the callbacks and JS loops. */
@@ -328,6 +418,10 @@ static void init_jsc(floors *f)
   f->loop_js = bu_global_function(f->ctx, "loopJs");
   f->loop_prop = bu_global_function(f->ctx, "loopProp");
   f->loop_proxy = bu_global_function(f->ctx, "loopProxy");
+  f->loop_proxy_set = bu_global_function(f->ctx, "loopProxySet");
+  JSValueProtect(f->ctx, f->loop_proxy_set);
+  f->proto = JSObjectMake(f->ctx, NULL, NULL);
+  JSValueProtect(f->ctx, f->proto);
   JSValueProtect(f->ctx, f->loop_empty);
   JSValueProtect(f->ctx, f->loop_two);
   JSValueProtect(f->ctx, f->id_fn);

@@ -56,7 +56,8 @@ if (typeof java === 'undefined') {
     var o;
     for (var i = 0; i < n; i++) o = new JObject();
     return o ? 1 : 0;
-  }, { desc: 'new java.lang.Object() (wrapper created, later released)', floor: CB + '+floor.jni_new_object' });
+  }, { desc: 'new java.lang.Object() (wrapper created, later released)',
+       floor: CB + '+floor.jni_new_object,' + CB + '+floor.jni_new_object+floor.jsc_object_weak+floor.jni_global_ref' });
 
   bench.run('static_field', function (n) {
     var s = 0;
@@ -93,7 +94,7 @@ if (typeof java === 'undefined') {
   bench.run('array_write', function (n) {
     for (var i = 0; i < n; i++) arr[i & 7] = i;
     return arr[3];
-  }, { desc: 'int[] element write a[i] = v', floor: CB });
+  }, { desc: 'int[] element write a[i] = v', floor: CB + ',' + CB + '+floor.js_proxy_index_write' });
 
   bench.run('array_length', function (n) {
     var s = 0;

@@ -9,6 +9,11 @@
 // callback plus the raw JNI call(s) one element costs at least (bench-floors,
 // same run), so the table shows how far each row is from the floor and how
 // far that floor itself is from Rhino's whole loop. list_toarray and
+// hashmap_put and date_getters name a second floor with what the row needs
+// besides its crossings: the put with its two boxes made by raw JNI
+// (floor.jni_hashmap_put), and the parts of the new wrapper each date gets
+// (a JS object with a weak handle, floor.jsc_object_weak, and a global ref,
+// floor.jni_global_ref). list_toarray and
 // list_get read in windows (many elements per crossing): list_toarray's
 // floor is what each read still is, the Proxy every Java array is (a trap
 // returning a constant over as many indexes); list_get's get is a JS
@@ -22,6 +27,9 @@ if (typeof java === 'undefined') {
 } else {
   var R = org.strait.bench.Realistic;
   var CALL = 'floor.jsc_callback_empty+floor.jni_call_int';
+  // what a new wrapper needs besides its crossing: a JS object with a weak
+  // handle and a global ref (date_getters makes one per date)
+  var WRAPPER = 'floor.jsc_object_weak+floor.jni_global_ref';
   var N = 1000000;
   var ints = R.ints(N);
 
@@ -84,7 +92,7 @@ if (typeof java === 'undefined') {
     }
     return s;
   }, { desc: 'dates.get(i) then getYear(), getMonthValue(), getDayOfMonth() over 100k LocalDates, per date',
-    floor: [CALL, CALL, CALL, CALL].join('+') });
+    floor: [CALL, CALL, CALL, CALL].join('+') + ',' + [CALL, CALL, CALL, CALL, WRAPPER].join('+') });
 
   var P = 200000;
   var map = new java.util.HashMap();
@@ -95,7 +103,8 @@ if (typeof java === 'undefined') {
       if (++j === P) { j = 0; map.clear(); }
     }
     return map.size();
-  }, { desc: 'HashMap.put(i, v) with number keys, cleared every 200k puts, per put', floor: CALL });
+  }, { desc: 'HashMap.put(i, v) with number keys, cleared every 200k puts, per put',
+    floor: CALL + ',floor.jsc_callback_empty+floor.jni_hashmap_put' });
 
   var sb = new java.lang.StringBuilder();
   bench.run('sb_append', function (n) {
