@@ -218,7 +218,10 @@
     if (isList && !hasOwn('length'))
       defineProperty(owner, 'length', { __proto__: null, configurable: true, enumerable: false,
         get() {
-          if (windowed) { const n = listSize(this); if (n >= 0) return n; }
+          if (windowed && typeof this === 'object' && this !== null && protoOf(this) === owner) {
+            const n = listSize(this);
+            if (n >= 0) return n;
+          }
           return lsize(ci, this);
         },
         set(v) { throw new TypeErr('cannot assign to the length of ' + cname + '; use add, remove or clear'); } });
@@ -228,7 +231,7 @@
       for (const [k, wrap] of [['get', windowedGet], ['size', windowedSize]]) {
         const d = Rgopd(owner, k);
         if (d !== undefined && typeof d.value === 'function')
-          defineProperty(owner, k, { __proto__: null, value: wrap(d.value), writable: d.writable,
+          defineProperty(owner, k, { __proto__: null, value: wrap(d.value, owner), writable: d.writable,
                                      enumerable: d.enumerable, configurable: d.configurable });
       }
     }
@@ -476,10 +479,13 @@
     }
     return (ww.n = v[0]);
   }
-  /* the get and size of a windowed list class, over their method functions */
-  function windowedGet(nget) {
+  /* the get and size of a windowed list class (prototype owner), over
+   * their method functions; a receiver of another class (get.call(other))
+   * goes to the call, which tells it is not one */
+  function windowedGet(nget, owner) {
     return function get(i) {
-      if (arguments.length === 1 && typeof i === 'number') {
+      if (arguments.length === 1 && typeof i === 'number' && typeof this === 'object' && this !== null &&
+          protoOf(this) === owner) {
         const x = listAt(this, i);
         if (x !== NOPE) return x;
         const y = apply(nget, this, arguments);
@@ -489,9 +495,9 @@
       return apply(nget, this, arguments);
     };
   }
-  function windowedSize(nsize) {
+  function windowedSize(nsize, owner) {
     return function size() {
-      if (arguments.length === 0) {
+      if (arguments.length === 0 && typeof this === 'object' && this !== null && protoOf(this) === owner) {
         const n = listSize(this);
         if (n >= 0) return n;
       }
@@ -513,7 +519,7 @@
           i = index(k);
           if (i < 0) return Rget(t, k, r);
         }
-        w.next = i + 1;
+        w.next = i < 4294967294 ? i + 1 : 0;   /* never the name past the largest index */
         return readAt(t, w, i);
       }
       return Rget(t, k, r);
@@ -527,7 +533,7 @@
           i = index(k);
           if (i < 0) return Rset(t, k, v, r);
         }
-        w.next = i + 1;
+        w.next = i < 4294967294 ? i + 1 : 0;
         writeAt(t, w, i, v);
         return true;
       }
@@ -576,6 +582,12 @@
     deleteProperty(t, k) {
       if (typeof k === 'string' && (k === 'length' || index(k) >= 0)) return false;
       return Rdelete(t, k);
+    },
+    /* a Java array takes writes for as long as it lives: it cannot be made
+     * non-extensible, sealed or frozen (a non-extensible target would also
+     * break the other traps' answers against the engine's invariants) */
+    preventExtensions(t) {
+      throw new TypeErr('cannot prevent extensions of a Java array (it stays writable): copy it with Java.from first');
     },
   };
   /* every property of the target stays configurable and writable (the
