@@ -211,6 +211,10 @@
     kind = isStatic ? 0 : kind | 0;
     const isList = (kind & K_LIST) !== 0, isMap = (kind & K_MAP) !== 0, windowed = (kind & K_WINDOWED) !== 0;
     const hasOwn = (k) => Rgopd(owner, k) !== undefined;
+    /* r is a list of this very class: only such a receiver reads a window
+     * (get.call(otherList), Reflect.get(proto, 0, otherList) go to the
+     * call, which tells the receiver is not one) */
+    const mine = (r) => typeof r === 'object' && r !== null && protoOf(r) === owner;
     if ((kind & (K_LIST | K_MAP | K_COLL | K_ARRAY)) !== 0 && !hasOwn('toJSON'))
       defineProperty(owner, 'toJSON', hidden(toJSON));
     if ((kind & K_BUFFER) !== 0 && !hasOwn(TO_PRIMITIVE))
@@ -218,7 +222,7 @@
     if (isList && !hasOwn('length'))
       defineProperty(owner, 'length', { __proto__: null, configurable: true, enumerable: false,
         get() {
-          if (windowed && typeof this === 'object' && this !== null && protoOf(this) === owner) {
+          if (windowed && mine(this)) {
             const n = listSize(this);
             if (n >= 0) return n;
           }
@@ -231,7 +235,7 @@
       for (const [k, wrap] of [['get', windowedGet], ['size', windowedSize]]) {
         const d = Rgopd(owner, k);
         if (d !== undefined && typeof d.value === 'function')
-          defineProperty(owner, k, { __proto__: null, value: wrap(d.value, owner), writable: d.writable,
+          defineProperty(owner, k, { __proto__: null, value: wrap(d.value, mine), writable: d.writable,
                                      enumerable: d.enumerable, configurable: d.configurable });
       }
     }
@@ -293,7 +297,7 @@
           if (isList) {
             const i = index(k);
             if (i >= 0) {
-              if (!windowed) return lget(ci, r, i);
+              if (!windowed || !mine(r)) return lget(ci, r, i);
               const x = listAt(r, i);
               if (x !== NOPE) return x;
               const y = lget(ci, r, i);
@@ -479,13 +483,12 @@
     }
     return (ww.n = v[0]);
   }
-  /* the get and size of a windowed list class (prototype owner), over
-   * their method functions; a receiver of another class (get.call(other))
-   * goes to the call, which tells it is not one */
-  function windowedGet(nget, owner) {
+  /* the get and size of a windowed list class, over their method
+   * functions; mine(r): r is a list of that class (any other receiver goes
+   * to the call, which tells it is not one) */
+  function windowedGet(nget, mine) {
     return function get(i) {
-      if (arguments.length === 1 && typeof i === 'number' && typeof this === 'object' && this !== null &&
-          protoOf(this) === owner) {
+      if (arguments.length === 1 && typeof i === 'number' && mine(this)) {
         const x = listAt(this, i);
         if (x !== NOPE) return x;
         const y = apply(nget, this, arguments);
@@ -495,9 +498,9 @@
       return apply(nget, this, arguments);
     };
   }
-  function windowedSize(nsize, owner) {
+  function windowedSize(nsize, mine) {
     return function size() {
-      if (arguments.length === 0 && typeof this === 'object' && this !== null && protoOf(this) === owner) {
+      if (arguments.length === 0 && mine(this)) {
         const n = listSize(this);
         if (n >= 0) return n;
       }
