@@ -704,6 +704,17 @@ static bool store_int_fast(JNIEnv *env, jb_entry *e, jsize ix, JSValueRef value)
   return true;
 }
 
+/* After a JS store into an object array: the array may be the one behind
+ * an Arrays.asList list whose window was read in this crossing count
+ * (native_list_window), and a store is no call, so it moved no crossing;
+ * move the counter then, so that window (and every other) is read again.
+ * Writing the count is the core's part, but it is written and read inside
+ * the gate only, as here. */
+static inline void aslist_written(jb_rt *b) {
+  const volatile double *count = strait_crossings(b->rt);
+  if (b->aslist_count == *count) *(volatile double *)count += 1;
+}
+
 /* aset(code, i, v): converts v and stores it as element i (TypeError /
  * RangeError when it does not fit or i is out of bounds; i = -1 is an
  * assignment to length, a TypeError). Inside the gate. */
@@ -745,6 +756,7 @@ static JSValueRef array_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
     default:
       (*env)->SetObjectArrayElement(env, ref, ix, v.l);
       if ((*env)->ExceptionCheck(env)) jb_throw_pending(env, b, ctx, exc);   /* ArrayStoreException */
+      else aslist_written(b);
       break;
     }
   }
@@ -951,6 +963,9 @@ static JSValueRef native_list_window(JSContextRef ctx, JSObjectRef fn, JSObjectR
     atomic_store_explicit(&list_window_mid, m, memory_order_release);
   }
   jint n = (jint)nd;
+  /* an Arrays.asList list reads through to an array JS may hold and write
+   * without a call (array_set, aslist_written) */
+  if (strcmp(cls->name, "java.util.Arrays$ArrayList") == 0) b->aslist_count = *strait_crossings(b->rt);
   jb_maybe_flush(env, b);
   jobjectArray out = (*env)->NewObjectArray(env, n > 0 ? n : 1, strait__jc.Object, NULL);
   if (!out) {

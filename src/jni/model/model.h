@@ -295,6 +295,11 @@ typedef struct jb_rt {
   unsigned char *verdict;
   size_t nverdict;
   char refused_msg[320];    /* its message, for the IllegalArgumentException of a Java caller */
+  /* the crossing count (strait_crossings) in which a window of an
+   * Arrays.asList list was last read, or -1: a JS write to an object array
+   * in that count moves the counter, as the array may be the list's
+   * (call/js_callbacks.c, array_set) */
+  double aslist_count;
 } jb_rt;
 
 /* ---- process-wide (model/bridge_init.c, model/class_meta.c) ---------------------- */
