@@ -196,6 +196,27 @@ describe('JDK lists read in windows', () => {
     }
   });
 
+  // Skipped until bridge_helper.js checks the receiver's class before it
+  // reads a window (lwin is told only the receiver, so the get/size of one
+  // windowed class, called on a list of another, reads that list's window
+  // where the call throws); see the hunt report.
+  it.skip('get, size and length of one windowed class, called on a list of another, throw as the call does', () => {
+    const lists = [new ArrayList([1, 2, 3]), Arrays.asList(4, 5, 6), java.util.List.of(7, 8, 9), java.util.List.of(1, 2)];
+    for (const from of lists) {
+      for (const on of lists) {
+        if (from.getClass() === on.getClass()) continue;
+        const proto = Object.getPrototypeOf(from);
+        for (let round = 0; round < 3; round++) {
+          for (let i = 0; i < on.size(); i++) on.get(i);   // on's window is open: a read through it needs no call
+          for (let i = 0; i < on.size(); i++) thrown(() => from.get.call(on, i), TypeError, /receiver/);
+          for (let i = 0; i < on.size(); i++) on.get(i);
+          thrown(() => from.size.call(on), TypeError, /receiver/);
+          thrown(() => Reflect.get(proto, 'length', on), TypeError);
+        }
+      }
+    }
+  });
+
   it('the get and size functions still work generically', () => {
     const l = new ArrayList([5, 6]);
     const get = l.get, size = l.size;
