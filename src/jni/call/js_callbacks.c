@@ -182,7 +182,7 @@ static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef
   bool ok = true;
   for (jint from = 0; ok && from < k; from += JB_BATCH) {
     jint n = k - from < JB_BATCH ? k - from : JB_BATCH;
-    ok = jb_wrap_batch(env, b, ctx, out, from, n, vals + from, exc);
+    ok = jb_wrap_batch(env, b, ctx, out, from, n, false, vals + from, exc);
   }
   jthrowable later = ok ? (*env)->GetObjectArrayElement(env, out, slots) : NULL;
   (*env)->DeleteLocalRef(env, out);
@@ -664,7 +664,7 @@ static JSValueRef array_window(JSContextRef ctx, JSObjectRef fn, JSObjectRef sel
   } buf;
   jsize from = (jsize)lo;
   if (!elem || !strchr("ZBCSIJFD", elem)) {   /* object elements */
-    if (!jb_wrap_batch(env, b, ctx, ref, from, n, out, exc)) {
+    if (!jb_wrap_batch(env, b, ctx, ref, from, n, true, out, exc)) {   /* the script's array: shared */
       *exc = NULL;
       return undefined_value(ctx);
     }
@@ -981,7 +981,7 @@ static JSValueRef native_list_window(JSContextRef ctx, JSObjectRef fn, JSObjectR
   jint k = size - (jint)lo < n ? size - (jint)lo : n;
   if (k < 0) k = 0;
   JSValueRef vals[JB_BATCH + 1];
-  bool ok = jb_wrap_batch(env, b, ctx, out, 0, k, vals, exc);
+  bool ok = jb_wrap_batch(env, b, ctx, out, 0, k, false, vals, exc);
   (*env)->DeleteLocalRef(env, out);
   if (!ok) {
     *exc = NULL;
