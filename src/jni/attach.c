@@ -105,6 +105,7 @@ int strait__java_attach_policy(JNIEnv *env, strait_runtime *rt, jobject policy, 
   b->rt = rt;
   b->cb = &jb_js_callbacks;
   b->ctx = strait_runtime_context(rt);
+  b->aslist_count = -1;
   int rc = jb_policy_init(env, b, policy);
   if (own) (*env)->DeleteLocalRef(env, own);
   if (rc == 0) rc = jb_registry_add(b);

@@ -229,12 +229,13 @@ typedef struct strait__jrt {
    * (strait__jrt_capture), for a launcher runtime from a fresh realm of its
    * VM (strait__jrt_of), so nothing a script replaces is used. NULL when
    * absent. `intrinsics` (an object of functions and symbols, see
-   * base/runtime.c) is protected until the teardown and holds the three
+   * base/runtime.c) is protected until the teardown and holds the
    * functions below. Read inside the gate. */
   JSObjectRef intrinsics;
   JSObjectRef object_keys;  /* Object.keys */
   JSObjectRef ab_resizable; /* getter of ArrayBuffer.prototype.resizable */
   JSObjectRef ab_detached;  /* getter of ArrayBuffer.prototype.detached */
+  JSObjectRef reflect_set;  /* Reflect.set: stores from Java that report a refusal (call/java_to_js.c) */
   /* Frees bridge; called once from the teardown, inside the gate. */
   void (*bridge_free)(struct strait__jrt *jrt, JNIEnv *env);
   /* Global ref to the org.strait.internal.HostPolicy the workers of this

@@ -48,6 +48,7 @@ static void capture(strait__jrt *jrt, bool fresh_realm) {
     jrt->object_keys = fn_of(src, jrt->intrinsics, "keys");
     jrt->ab_resizable = fn_of(src, jrt->intrinsics, "resizable");
     jrt->ab_detached = fn_of(src, jrt->intrinsics, "detached");
+    jrt->reflect_set = fn_of(src, jrt->intrinsics, "set");
   }
   if (realm) JSGlobalContextRelease(realm);
 }

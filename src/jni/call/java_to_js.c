@@ -74,17 +74,48 @@ static jobject JNICALL n_get_at(JNIEnv *env, jclass c, jlong peer, jobject owner
   return out;
 }
 
+/* Stores v as o[k] (or o[index] without k) through the captured
+ * Reflect.set, and makes a refusal a TypeError in *exc, as the assignment
+ * throws in strict JS: the C API's stores are sloppy ones, which drop a
+ * refused store in silence (a frozen array, a read-only or getter-only
+ * property, a non-extensible object, a Proxy whose set trap says false),
+ * so Collections.sort of a frozen JS array returned with nothing sorted
+ * and list.add(x) added nothing. Without the intrinsic, the sloppy store.
+ * Inside the stay. */
+static void strict_store(strait__native *s, JSObjectRef o, JSStringRef k, unsigned index, JSValueRef v,
+                         JSValueRef *exc) {
+  JSContextRef ctx = s->ctx;
+  JSObjectRef set = s->jrt->reflect_set;
+  if (!set) {
+    if (k) JSObjectSetProperty(ctx, o, k, v, kJSPropertyAttributeNone, exc);
+    else JSObjectSetPropertyAtIndex(ctx, o, index, v, exc);
+    return;
+  }
+  JSValueRef args[3] = {o, k ? JSValueMakeString(ctx, k) : JSValueMakeNumber(ctx, index), v};
+  JSValueRef r = JSObjectCallAsFunction(ctx, set, NULL, 3, args, exc);
+  if (!r || *exc || JSValueToBoolean(ctx, r)) return;
+  const char *why = "a frozen, sealed or non-extensible object, a read-only or getter-only property, "
+                    "or a Proxy whose set trap returned false";
+  if (!k) {
+    *exc = strait_make_error(ctx, "TypeError", "cannot assign to index %u of a JS value from Java: JS refused it (%s)",
+                             index, why);
+    return;
+  }
+  char name[120];
+  size_t n = JSStringGetUTF8CString(k, name, sizeof name);
+  const char *more = n >= sizeof name ? "..." : "";
+  *exc = strait_make_error(ctx, "TypeError", "cannot assign to property '%s%s' of a JS value from Java: JS refused it (%s)",
+                           name, more, why);
+}
+
 /* Common part of set/setAt: unpacks the one value, stores it with key k or
- * at index. Inside the stay. */
+ * at index (strict_store). Inside the stay. */
 static void store(JNIEnv *env, strait__native *s, jlong obj, JSStringRef k, unsigned index,
                   jlongArray vals, jobjectArray refs) {
   JSValueRef v[1];
   JSValueRef exc = NULL;
   int rc = strait__unpack_args(env, s->jrt, vals, refs, 1, v, &exc);
-  if (rc == 0) {
-    if (k) JSObjectSetProperty(s->ctx, obj_of(s, obj), k, v[0], kJSPropertyAttributeNone, &exc);
-    else JSObjectSetPropertyAtIndex(s->ctx, obj_of(s, obj), index, v[0], &exc);
-  }
+  if (rc == 0) strict_store(s, obj_of(s, obj), k, index, v[0], &exc);
   if (exc) strait__rethrow_to_java(env, s->jrt, exc);
   else if (rc && !(*env)->ExceptionCheck(env)) strait__throw_status(env, rc, "set");
 }

@@ -182,7 +182,7 @@ static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef
   bool ok = true;
   for (jint from = 0; ok && from < k; from += JB_BATCH) {
     jint n = k - from < JB_BATCH ? k - from : JB_BATCH;
-    ok = jb_wrap_batch(env, b, ctx, out, from, n, vals + from, exc);
+    ok = jb_wrap_batch(env, b, ctx, out, from, n, false, vals + from, exc);
   }
   jthrowable later = ok ? (*env)->GetObjectArrayElement(env, out, slots) : NULL;
   (*env)->DeleteLocalRef(env, out);
@@ -664,7 +664,7 @@ static JSValueRef array_window(JSContextRef ctx, JSObjectRef fn, JSObjectRef sel
   } buf;
   jsize from = (jsize)lo;
   if (!elem || !strchr("ZBCSIJFD", elem)) {   /* object elements */
-    if (!jb_wrap_batch(env, b, ctx, ref, from, n, out, exc)) {
+    if (!jb_wrap_batch(env, b, ctx, ref, from, n, true, out, exc)) {   /* the script's array: shared */
       *exc = NULL;
       return undefined_value(ctx);
     }
@@ -702,6 +702,17 @@ static bool store_int_fast(JNIEnv *env, jb_entry *e, jsize ix, JSValueRef value)
   jint x = (jint)d;
   (*env)->SetIntArrayRegion(env, e->ref, ix, 1, &x);
   return true;
+}
+
+/* After a JS store into an object array: the array may be the one behind
+ * an Arrays.asList list whose window was read in this crossing count
+ * (native_list_window), and a store is no call, so it moved no crossing;
+ * move the counter then, so that window (and every other) is read again.
+ * Writing the count is the core's part, but it is written and read inside
+ * the gate only, as here. */
+static inline void aslist_written(jb_rt *b) {
+  const volatile double *count = strait_crossings(b->rt);
+  if (b->aslist_count == *count) *(volatile double *)count += 1;
 }
 
 /* aset(code, i, v): converts v and stores it as element i (TypeError /
@@ -745,6 +756,7 @@ static JSValueRef array_set(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
     default:
       (*env)->SetObjectArrayElement(env, ref, ix, v.l);
       if ((*env)->ExceptionCheck(env)) jb_throw_pending(env, b, ctx, exc);   /* ArrayStoreException */
+      else aslist_written(b);
       break;
     }
   }
@@ -951,6 +963,9 @@ static JSValueRef native_list_window(JSContextRef ctx, JSObjectRef fn, JSObjectR
     atomic_store_explicit(&list_window_mid, m, memory_order_release);
   }
   jint n = (jint)nd;
+  /* an Arrays.asList list reads through to an array JS may hold and write
+   * without a call (array_set, aslist_written) */
+  if (strcmp(cls->name, "java.util.Arrays$ArrayList") == 0) b->aslist_count = *strait_crossings(b->rt);
   jb_maybe_flush(env, b);
   jobjectArray out = (*env)->NewObjectArray(env, n > 0 ? n : 1, strait__jc.Object, NULL);
   if (!out) {
@@ -966,7 +981,7 @@ static JSValueRef native_list_window(JSContextRef ctx, JSObjectRef fn, JSObjectR
   jint k = size - (jint)lo < n ? size - (jint)lo : n;
   if (k < 0) k = 0;
   JSValueRef vals[JB_BATCH + 1];
-  bool ok = jb_wrap_batch(env, b, ctx, out, 0, k, vals, exc);
+  bool ok = jb_wrap_batch(env, b, ctx, out, 0, k, false, vals, exc);
   (*env)->DeleteLocalRef(env, out);
   if (!ok) {
     *exc = NULL;

@@ -22,33 +22,44 @@ static jmethodID register_all_id(JNIEnv *env) {
   jmethodID m = atomic_load_explicit(&register_all, memory_order_acquire);
   if (m) return m;
   m = (*env)->GetStaticMethodID(env, jb.Bridge, "registerAll",
-                                "(Lorg/strait/internal/ObjectTable;[Ljava/lang/Object;II[J)V");
+                                "(Lorg/strait/internal/ObjectTable;[Ljava/lang/Object;II[J[Ljava/lang/Object;)V");
   if (m) atomic_store_explicit(&register_all, m, memory_order_release);
   return m;
 }
 
 /* See model/model.h. The ids are used before anything could release one:
- * no flush or JS runs between the upcall and the last wrap. */
-bool jb_wrap_batch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray objs, jint from, jint n, JSValueRef *out,
-                   JSValueRef *exc) {
+ * no flush or JS runs between the upcall and the last wrap. Each id goes
+ * with the very object registered for it: an array other code can write
+ * (shared) is read once, by the upcall, which copies what it registered
+ * into snap; reading such an array again here could meet another object
+ * in the slot (a Java thread wrote it), which would be wrapped as the
+ * first one's id and kind say (a String's for an int[]: a crash). */
+bool jb_wrap_batch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray objs, jint from, jint n, bool shared,
+                   JSValueRef *out, JSValueRef *exc) {
   if (n <= 0) return true;
   if (n > JB_BATCH) n = JB_BATCH;
   /* objects JS constructed enter the table first, so none gets a second id */
   if (b->nunreg) jb_register_pending(env, b);
   jmethodID m = register_all_id(env);
   jlongArray regs = m ? (*env)->NewLongArray(env, n) : NULL;
-  if (!regs) {
+  jobjectArray snap = regs && shared ? (*env)->NewObjectArray(env, n, strait__jc.Object, NULL) : NULL;
+  if (!regs || (shared && !snap)) {
+    if (regs) (*env)->DeleteLocalRef(env, regs);
     jb_throw_pending(env, b, ctx, exc);
     return false;
   }
-  (*env)->CallStaticVoidMethod(env, jb.Bridge, m, b->table, objs, from, n, regs);
+  (*env)->CallStaticVoidMethod(env, jb.Bridge, m, b->table, objs, from, n, regs, snap);
   jlong r[JB_BATCH];
   if (!(*env)->ExceptionCheck(env)) (*env)->GetLongArrayRegion(env, regs, 0, n, r);
   (*env)->DeleteLocalRef(env, regs);
   if ((*env)->ExceptionCheck(env)) {   /* out of memory */
+    if (snap) (*env)->DeleteLocalRef(env, snap);
     jb_throw_pending(env, b, ctx, exc);
     return false;
   }
+  /* the elements from here on: the snapshot's, or objs' own */
+  jobjectArray src = snap ? snap : objs;
+  jint base = snap ? 0 : from;
   bool ok = true;
   for (jint i = 0; i < n; i++) {
     jvalue v;
@@ -63,7 +74,7 @@ bool jb_wrap_batch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray objs, j
       out[i] = JSValueMakeNull(ctx);
       continue;
     }
-    jobject o = (*env)->GetObjectArrayElement(env, objs, from + i);
+    jobject o = (*env)->GetObjectArrayElement(env, src, base + i);
     JSValueRef err = NULL;
     /* a JsValue handle (ObjectTable.HANDLE, not registered): its JS value,
      * or, when it is another runtime's or closed, a wrapper as jb_wrap() gives */
@@ -79,5 +90,6 @@ bool jb_wrap_batch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray objs, j
     }
     out[i] = x;
   }
+  if (snap) (*env)->DeleteLocalRef(env, snap);
   return ok;
 }

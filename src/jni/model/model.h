@@ -295,6 +295,11 @@ typedef struct jb_rt {
   unsigned char *verdict;
   size_t nverdict;
   char refused_msg[320];    /* its message, for the IllegalArgumentException of a Java caller */
+  /* the crossing count (strait_crossings) in which a window of an
+   * Arrays.asList list was last read, or -1: a JS write to an object array
+   * in that count moves the counter, as the array may be the list's
+   * (call/js_callbacks.c, array_set) */
+  double aslist_count;
 } jb_rt;
 
 /* ---- process-wide (model/bridge_init.c, model/class_meta.c) ---------------------- */
@@ -628,11 +633,14 @@ static inline jb_bound *jb_fn_bound(jb_rt *b, JSObjectRef f) {
  * to JS values in out[0, n), as jb_wrap() converts a call's result (String
  * and boxes as JS values, null as null, any other object as its one
  * wrapper): one upcall registers the batch, then each is wrapped with no
- * release in between. An element that fails (a class the policy denies)
- * leaves undefined and the first such error in *exc (false); the others
- * are converted all the same. Inside the gate. */
-bool jb_wrap_batch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray objs, jint from, jint n, JSValueRef *out,
-                   JSValueRef *exc);
+ * release in between. shared: objs may be written meanwhile by other code
+ * (a Java array scripts hold, another thread's): its elements are then
+ * read once, by the upcall (a copy per batch); false only for an array
+ * the caller made and no other code holds. An element that fails (a
+ * class the policy denies) leaves undefined and the first such error in
+ * *exc (false); the others are converted all the same. Inside the gate. */
+bool jb_wrap_batch(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray objs, jint from, jint n, bool shared,
+                   JSValueRef *out, JSValueRef *exc);
 /* jb_wrap_registered() of a call's result (the policy's verdict on results
  * applies, as in jb_wrap()). Inside the gate. */
 JSValueRef jb_wrap_registered_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, JSValueRef *exc);

@@ -470,7 +470,8 @@ static JSValueRef java_from(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   for (jsize from = 0; from < n; from += JB_BATCH) {
     jint cnt = n - from < JB_BATCH ? n - from : JB_BATCH;
     JSObjectRef chunk = NULL;
-    if (jb_wrap_batch(env, b, ctx, items, from, cnt, vals, exc)) chunk = JSObjectMakeArray(ctx, (size_t)cnt, vals, exc);
+    /* shared: a collection's toArray() may hand out an array it keeps */
+    if (jb_wrap_batch(env, b, ctx, items, from, cnt, true, vals, exc)) chunk = JSObjectMakeArray(ctx, (size_t)cnt, vals, exc);
     if (!chunk) {
       free(all);
       (*env)->DeleteLocalRef(env, items);

@@ -908,7 +908,9 @@ static bool to_array(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, i
   JSObjectRef arr = (JSObjectRef)a->v;
   JSValueRef lenv = JSObjectGetProperty(ctx, arr, b->s_length, exc);
   if (!lenv) return false;
-  double dl = JSValueToNumber(ctx, lenv, NULL);
+  /* a Proxy's length may be any value: what its conversion throws is the error */
+  double dl = JSValueToNumber(ctx, lenv, exc);
+  if (*exc) return false;
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
     if (!what) return false;   /* the caller retries with a description */
     *exc = strait_make_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);
@@ -977,7 +979,9 @@ static bool to_list(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_arg *a, jv
   JSObjectRef arr = (JSObjectRef)a->v;
   JSValueRef lenv = JSObjectGetProperty(ctx, arr, b->s_length, exc);
   if (!lenv) return false;
-  double dl = JSValueToNumber(ctx, lenv, NULL);
+  /* a Proxy's length may be any value: what its conversion throws is the error */
+  double dl = JSValueToNumber(ctx, lenv, exc);
+  if (*exc) return false;
   if (!(dl >= 0 && dl <= 0x7fffffff)) {
     if (!what) return false;   /* the caller retries with a description */
     *exc = strait_make_error(ctx, "RangeError", "%s: array length %.17g does not fit a Java array or list", what, dl);

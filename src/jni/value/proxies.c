@@ -212,9 +212,16 @@ JSValueRef strait__java_implement_fn(JSContextRef ctx, JSObjectRef fn, JSObjectR
   unsigned n = 1;
   int is_array = jb_is_array(ctx, list);
   if (is_array) {
-    JSValueRef len = strait_get_property(ctx, (JSObjectRef)list, "length");
-    n = len ? (unsigned)JSValueToNumber(ctx, len, NULL) : 0;
-    if (n == 0 || n > 64) {
+    /* a Proxy of an array: its length is any value its trap gives, and
+     * what the trap or the conversion throws is the error */
+    JSStringRef ls = JSStringCreateWithUTF8CString("length");
+    JSValueRef len = JSObjectGetProperty(ctx, (JSObjectRef)list, ls, exc);
+    JSStringRelease(ls);
+    if (!len) return NULL;
+    double dn = JSValueToNumber(ctx, len, exc);
+    if (*exc) return NULL;
+    n = dn >= 1 && dn <= 64 ? (unsigned)dn : 0;
+    if (n == 0) {
       *exc = strait_make_error(ctx, "TypeError", "Java.implement: give 1 to 64 interfaces");
       return NULL;
     }

@@ -217,6 +217,30 @@ describe('Java arrays read in windows', () => {
     expect(a.length).toBe(4);
   });
 
+  // Skipped until bridge_helper.js's array traps stop taking the string of
+  // the index after the last one read for an index when that number is past
+  // the largest array index (4294967294): after a[4294967294] (a RangeError),
+  // a['4294967295'], an ordinary property name, throws a RangeError too, and
+  // so on upwards, and an assignment to it is a RangeError, not the
+  // TypeError of a name no member answers; see the hunt report.
+  it.skip('the name after the largest index is a property, whatever was read before', () => {
+    for (const type of ['int', 'java.lang.Object']) {
+      for (const [before, key] of [['4294967294', '4294967295'], ['4294967295', '4294967296'], [null, '4294967296']]) {
+        const a = Java.array(type, 3);
+        if (before !== null) {
+          try { a[before]; } catch (e) { /* an index past the end: a RangeError; a name: undefined */ }
+        }
+        expect(a[key]).toBe(undefined);
+        expect(key in a).toBe(false);
+        if (before !== null) {
+          try { a[before]; } catch (e) { /* as above */ }
+        }
+        thrown(() => { a[key] = 'p'; }, TypeError, /cannot set property/);   // as any name no member answers
+        expect(a.length).toBe(3);
+      }
+    }
+  });
+
   it('the window is not visible as a property', () => {
     const a = Java.array('int', 20);
     for (let i = 0; i < 20; i++) a[i];

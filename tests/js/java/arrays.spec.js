@@ -133,4 +133,28 @@ describe('arrays', () => {
     holder[0][3] = 11;
     expect(holder[0][3]).toBe(11);
   });
+
+  // Skipped until bridge_helper.js's array handler refuses
+  // preventExtensions (a Java array cannot stop taking writes): today
+  // Object.preventExtensions succeeds and leaves the wrapper broken for good
+  // (Object.keys and getOwnPropertyDescriptor throw the engine's Proxy
+  // invariant errors, naming the hidden 'token'), and seal/freeze throw
+  // such an error after making it non-extensible; see the hunt report.
+  it.skip('refuse preventExtensions, seal and freeze with a TypeError and stay whole', () => {
+    for (const type of ['int', 'double', 'java.lang.String', 'java.lang.Object']) {
+      for (const how of ['preventExtensions', 'seal', 'freeze']) {
+        for (const via of ['Object', 'Reflect']) {
+          if (via === 'Reflect' && how !== 'preventExtensions') continue;
+          const a = Java.array(type, 3);
+          thrown(() => (via === 'Object' ? Object : Reflect)[how](a), TypeError, /Java array/);
+          const what = `${how} (${via}) of ${type}[]`;
+          expect([what, Object.isExtensible(a), Object.isFrozen(a), Object.isSealed(a)]).toEqual([what, true, false, false]);
+          expect(Object.keys(a)).toEqual(['0', '1', '2']);
+          expect(Object.getOwnPropertyDescriptor(a, '1').writable).toBe(true);
+          a[1] = a[0];
+          expect(a[1]).toBe(a[0]);
+        }
+      }
+    }
+  });
 });

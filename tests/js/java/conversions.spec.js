@@ -120,4 +120,51 @@ describe('conversions', () => {
     for (let i = 0; i < 4; i++) c['append(char)']('z');
     expect(c.toString()).toBe('zzzz');
   });
+
+  it('pass on what an array\'s length throws when it is copied to a Java array', () => {
+    // a Proxy of an array is an array (Array.isArray), and its length is
+    // whatever its get trap gives: its error must be the one thrown, not a
+    // message about a length of NaN
+    class Boom extends Error {}
+    const lengths = [
+      ['a get trap that throws', () => { throw new Boom('length trap'); }],
+      ['a length whose valueOf throws', () => ({ valueOf() { throw new Boom('length valueOf'); } })],
+      ['a length whose toPrimitive throws', () => ({ [Symbol.toPrimitive]() { throw new Boom('length toPrimitive'); } })],
+    ];
+    const copies = [
+      ['Java.to int[]', (p) => Java.to(p, 'int[]')],
+      ['Java.to Object[]', (p) => Java.to(p, 'java.lang.Object[]')],
+      ['an Object[] parameter', (p) => java.util.Arrays.toString(p)],
+      ['an int[] parameter', (p) => java.util.Arrays.stream(p)],
+      ['a String[] varargs element', (p) => java.lang.String.join(',', p)],
+      ['Java.implement\'s interface list', (p) => Java.implement(p, { run() {} })],
+    ];
+    for (const [what, len] of lengths) {
+      for (const [how, copy] of copies) {
+        const p = new Proxy([java.lang.Runnable, java.lang.Runnable],
+                            { get(t, k, r) { return k === 'length' ? len() : Reflect.get(t, k, r); } });
+        const e = thrown(() => copy(p));
+        if (!(e instanceof Boom)) throw new Error(`${how} with ${what}: threw ${e && e.name}: ${e && e.message}`);
+      }
+    }
+  });
+
+  it('refuse an array whose length is no array length when it is copied to a Java array', () => {
+    // only a Proxy of an array can claim such a length; none may be cut
+    // down to an int in silence (2^32 + 1 read as 1, say)
+    const copies = [
+      ['Java.to int[]', (p) => Java.to(p, 'int[]')],
+      ['an Object[] parameter', (p) => java.util.Arrays.toString(p)],
+      ['Java.implement\'s interface list', (p) => Java.implement(p, { run() {} })],
+    ];
+    for (const len of [-1, NaN, 2 ** 32 + 1, 2 ** 53, 1e300, Infinity, -Infinity]) {
+      for (const [how, copy] of copies) {
+        const p = new Proxy([java.lang.Runnable], { get(t, k, r) { return k === 'length' ? len : Reflect.get(t, k, r); } });
+        const e = thrown(() => copy(p));
+        if (!(e instanceof RangeError || e instanceof TypeError)) {
+          throw new Error(`${how} with length ${len}: threw ${e && e.name}: ${e && e.message}`);
+        }
+      }
+    }
+  });
 });

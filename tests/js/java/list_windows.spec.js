@@ -161,6 +161,62 @@ describe('JDK lists read in windows', () => {
     expect(s).toBe(1000);
   });
 
+  it('an Arrays.asList list sees JS writes to the Java array behind it (generated)', () => {
+    // a JS write to a Java array is no call (aset), so it moves no
+    // crossing; the list's window must not outlive it
+    const WAYS = [
+      (a, i, v) => { a[i] = v; },
+      (a, i, v) => { Reflect.set(a, i, v); },
+      (a, i, v) => { Object.defineProperty(a, i, { value: v }); },
+      (a, i, v) => { Array.prototype.fill.call(a, v, i, i + 1); },
+    ];
+    const TYPES = [['java.lang.String', (r) => 's' + ((r() * 1000) | 0)],
+                   ['java.lang.Object', (r) => (r() < 0.5 ? ((r() * 1000) | 0) : 'o' + ((r() * 100) | 0))],
+                   ['java.lang.Integer', (r) => (r() * 1000) | 0]];
+    for (const [type, gen] of TYPES) {
+      for (let seed = 1; seed <= 6; seed++) {
+        const r = rng(seed * 31 + type.length), len = [3, 40, 700, 1300][seed % 4];
+        const model = [];
+        for (let i = 0; i < len; i++) model.push(gen(r));
+        const a = Java.to(model, type + '[]');
+        const l = Arrays.asList(a);
+        for (let op = 0; op < 120; op++) {
+          const from = (r() * len) | 0, n = 1 + ((r() * 600) | 0), how = r() < 0.7;
+          for (let i = from; i < l.size() && i < from + n; i++) {
+            const got = how ? l.get(i) : l[i];
+            if (got !== model[i]) throw new Error(`${type}[${len}] seed ${seed} op ${op}: list[${i}] is ${got}, expected ${model[i]}`);
+            if (r() < 0.05) {                  // a JS write inside the run, to any element
+              const j = (r() * len) | 0, v = gen(r);
+              WAYS[(r() * WAYS.length) | 0](a, j, v);
+              model[j] = v;
+            }
+          }
+        }
+      }
+    }
+  });
+
+  // Skipped until bridge_helper.js checks the receiver's class before it
+  // reads a window (lwin is told only the receiver, so the get/size of one
+  // windowed class, called on a list of another, reads that list's window
+  // where the call throws); see the hunt report.
+  it.skip('get, size and length of one windowed class, called on a list of another, throw as the call does', () => {
+    const lists = [new ArrayList([1, 2, 3]), Arrays.asList(4, 5, 6), java.util.List.of(7, 8, 9), java.util.List.of(1, 2)];
+    for (const from of lists) {
+      for (const on of lists) {
+        if (from.getClass() === on.getClass()) continue;
+        const proto = Object.getPrototypeOf(from);
+        for (let round = 0; round < 3; round++) {
+          for (let i = 0; i < on.size(); i++) on.get(i);   // on's window is open: a read through it needs no call
+          for (let i = 0; i < on.size(); i++) thrown(() => from.get.call(on, i), TypeError, /receiver/);
+          for (let i = 0; i < on.size(); i++) on.get(i);
+          thrown(() => from.size.call(on), TypeError, /receiver/);
+          thrown(() => Reflect.get(proto, 'length', on), TypeError);
+        }
+      }
+    }
+  });
+
   it('the get and size functions still work generically', () => {
     const l = new ArrayList([5, 6]);
     const get = l.get, size = l.size;

@@ -69,6 +69,9 @@ public final class JsArray extends JsValue implements List<Object>, RandomAccess
     /**
      * this[index] = value (the array grows as in JS); returns the element
      * that was there (null past the end). Before List, this returned void.
+     * @throws JsException (TypeError) when JS refuses the assignment, as strict JS
+     *     does (a frozen, sealed or non-extensible array, a read-only or getter-only
+     *     index, a Proxy whose set trap returns false)
      */
     @Override
     public Object set(int index, Object value) {
@@ -172,7 +175,10 @@ public final class JsArray extends JsValue implements List<Object>, RandomAccess
         return getMember(key);
     }
 
-    /** this[key] = value (converted as a call argument). */
+    /**
+     * this[key] = value (converted as a call argument), as strict JS assigns.
+     * @throws JsException (TypeError) when JS refuses the assignment (see {@link #set(int, Object)})
+     */
     public void set(String key, Object value) {
         setMember(key, value);
     }

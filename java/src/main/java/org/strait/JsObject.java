@@ -75,7 +75,12 @@ public class JsObject extends JsValue implements Map<String, Object> {
         return getMember(key);
     }
 
-    /** this[key] = value (converted as a call argument). */
+    /**
+     * this[key] = value (converted as a call argument), as strict JS assigns.
+     * @throws JsException (TypeError) when JS refuses the assignment (a frozen or
+     *     non-extensible object, a read-only or getter-only property, a Proxy's set
+     *     trap returning false), or a setter throws
+     */
     public void set(String key, Object value) {
         setMember(key, value);
     }

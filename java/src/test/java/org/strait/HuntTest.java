@@ -2,9 +2,13 @@ package org.strait;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.util.AbstractCollection;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.Random;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.DynamicTest;
@@ -120,6 +124,86 @@ class HuntTest {
                 });
                 assertTrue(rt.isClosed());
                 assertThrows(IllegalStateException.class, () -> rt.eval("1"));
+            }));
+        }
+        return out;
+    }
+
+    /** A collection whose toArray() hands out its live array (careless, but legal Java). */
+    static final class LiveArrayCollection extends AbstractCollection<Object> {
+        final Object[] items;
+
+        LiveArrayCollection(Object[] items) {
+            this.items = items;
+        }
+
+        @Override
+        public Object[] toArray() {
+            return items;
+        }
+
+        @Override
+        public Iterator<Object> iterator() {
+            return java.util.Arrays.asList(items).iterator();
+        }
+
+        @Override
+        public int size() {
+            return items.length;
+        }
+    }
+
+    /**
+     * An Object[] that a Java thread keeps writing while JS reads it (in
+     * windows: one upcall registers a run of elements, then each is
+     * wrapped) or takes it whole (Java.from of a collection whose toArray()
+     * is that array): every value read must be one the array held, of
+     * its own kind. The batch used to read each element a second time, so
+     * a slot written in between was wrapped with the registration of the
+     * object before it (a String's id for an int[]: a JNI fatal error under
+     * -Xcheck:jni, garbage or a crash without).
+     */
+    @TestFactory
+    List<DynamicTest> objectArrayWrittenByAJavaThreadWhileJsReadsIt() {
+        List<DynamicTest> out = new ArrayList<>();
+        for (String how : List.of("a[i]", "Java.from")) {
+            out.add(DynamicTest.dynamicTest(how, () -> {
+                Object[] pool = {"s1", "s2", 7, -3, 2.5, 1L << 40, true, 'c', (short) 4, (byte) -1, 1.5f,
+                                 new StringBuilder("sb"), new int[] {1}, new String[] {"x"}, new ArrayList<>(), null,
+                                 java.math.BigInteger.TEN};
+                Object[] arr = new Object[2048];
+                Random seed = new Random(42);
+                for (int i = 0; i < arr.length; i++) arr[i] = pool[seed.nextInt(pool.length)];
+                AtomicBoolean stop = new AtomicBoolean();
+                Thread writer = new Thread(() -> {
+                    Random r = new Random(7);
+                    while (!stop.get()) arr[r.nextInt(arr.length)] = pool[r.nextInt(pool.length)];
+                }, "hunt writer");
+                writer.setDaemon(true);
+                JsRuntime rt = JsRuntime.newBuilder().allowAllAccess(true).build();
+                try {
+                    rt.setGlobal("pool", pool);
+                    rt.setGlobal("arr", arr);
+                    rt.setGlobal("coll", new LiveArrayCollection(arr));
+                    writer.start();
+                    Object bad = rt.eval("(() => {"
+                            + " const known = new Set(); for (let i = 0; i < pool.length; i++) known.add(pool[i]);"
+                            + " const read = " + (how.equals("a[i]")
+                                    ? "() => { const o = []; for (let i = 0; i < arr.length; i++) o.push(arr[i]); return o; };"
+                                    : "() => Java.from(coll);")
+                            + " const t0 = Date.now(); let rounds = 0;"
+                            + " while (Date.now() - t0 < 1500 || rounds < 20) {"
+                            + "   const got = read(); rounds++;"
+                            + "   for (let i = 0; i < got.length; i++) if (!known.has(got[i])) return 'element ' + i + ': ' + typeof got[i] + ' ' + String(got[i]);"
+                            + "   java.lang.Thread.yield();"
+                            + " }"
+                            + " return 'ok'; })()");
+                    assertEquals("ok", bad, how + ": a value the array never held");
+                } finally {
+                    stop.set(true);
+                    writer.join();
+                    rt.close();
+                }
             }));
         }
         return out;

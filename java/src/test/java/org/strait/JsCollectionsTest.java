@@ -14,7 +14,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * JS objects and arrays seen from Java as live collections: JsObject as a
@@ -192,5 +195,71 @@ class JsCollectionsTest extends RuntimeTestBase {
         assertEquals(true, rt.eval("ref.get() instanceof java.util.Map"));
         assertEquals(true, rt.eval("ref.get() !== null && typeof ref.get().isReleased === 'function'"));
         assertEquals(true, rt.eval("ref.get().isReleased()"));
+    }
+
+    /** A JS value whose assignment is refused, the Java store on it, and whether that store must throw. */
+    record Refusal(String js, String op, boolean refused) {}
+
+    /**
+     * A store from Java into a JS object or array that JS refuses (a frozen
+     * or sealed array, a non-writable or setter-less index, a Proxy whose
+     * set trap says false, a non-extensible object) throws a JsException
+     * (TypeError) naming the assignment, as the same assignment in strict
+     * JS does, and leaves the value as it was. It used to be dropped in
+     * silence: Collections.sort(frozenJsArray) returned with nothing sorted,
+     * list.add(x) returned true and added nothing.
+     */
+    @TestFactory
+    @SuppressWarnings("unchecked")
+    List<DynamicTest> storesJsRefusesThrowInsteadOfVanishing() {
+        // each over BASE: a JS array for the List stores, an object for JsObject/Map ones
+        Map<String, String> targets = new LinkedHashMap<>();
+        targets.put("frozen", "Object.freeze(BASE)");
+        targets.put("sealed", "Object.seal(BASE)");
+        targets.put("non-extensible", "Object.preventExtensions(BASE)");
+        targets.put("read-only index", "Object.defineProperty(BASE, 1, { value: 1, writable: false })");
+        targets.put("getter-only index", "Object.defineProperty(BASE, 1, { get() { return 1; }, configurable: true })");
+        targets.put("Proxy refusing", "new Proxy(BASE, { set() { return false; } })");
+        targets.put("plain", "BASE");
+        Map<String, Consumer<Object>> ops = new LinkedHashMap<>();
+        ops.put("set(1)", v -> ((List<Object>) v).set(1, 9));
+        ops.put("add", v -> ((List<Object>) v).add(9));
+        ops.put("Collections.sort", v -> Collections.sort((List<Object>) v, (a, b) -> ((Integer) a) - ((Integer) b)));
+        ops.put("Collections.swap", v -> Collections.swap((List<Object>) v, 0, 1));
+        ops.put("replaceAll", v -> ((List<Object>) v).replaceAll(x -> 9));
+        ops.put("JsArray.set(\"1\")", v -> ((JsArray) v).set("1", 9));
+        ops.put("JsObject.set(\"1\")", v -> ((JsObject) v).set("1", 9));
+        ops.put("Map.put(\"1\")", v -> ((Map<String, Object>) v).put("1", 9));
+        ops.put("JsObject.set(\"n\")", v -> ((JsObject) v).set("n", 9));
+        List<DynamicTest> out = new ArrayList<>();
+        for (Map.Entry<String, String> t : targets.entrySet()) {
+            for (Map.Entry<String, Consumer<Object>> op : ops.entrySet()) {
+                String name = t.getKey() + ": " + op.getKey();
+                // what a strict JS assignment of the same stores does
+                boolean adds = op.getKey().equals("add") || op.getKey().contains("\"n\"");
+                String base = op.getKey().startsWith("JsObject") || op.getKey().startsWith("Map")
+                        ? "({ 0: 3, 1: 1, 2: 2 })" : "[3, 1, 2]";
+                boolean refused = switch (t.getKey()) {
+                    case "plain" -> false;
+                    case "sealed", "non-extensible" -> adds;
+                    case "read-only index", "getter-only index" -> !adds;
+                    default -> true;
+                };
+                out.add(DynamicTest.dynamicTest(name, () -> {
+                    rt.eval("var target = " + t.getValue().replace("BASE", base) + "; var before = JSON.stringify(target);");
+                    Object v = passed("target");
+                    if (!refused) {
+                        op.getValue().accept(v);
+                        return;
+                    }
+                    JsException e = assertThrows(JsException.class, () -> op.getValue().accept(v), name + ": the store vanished");
+                    assertTrue(e.getMessage().contains("TypeError"), name + ": " + e.getMessage());
+                    if (!op.getKey().equals("Collections.sort") && !op.getKey().equals("replaceAll")
+                            && !op.getKey().equals("Collections.swap"))
+                        assertEquals(true, rt.eval("JSON.stringify(target) === before"), name + ": the value changed");
+                }));
+            }
+        }
+        return out;
     }
 }

@@ -630,11 +630,16 @@ final class Bridge {
      * ObjectTable.HANDLE for a JsValue (never registered: it goes back as its
      * JS value, see model/batches.c): the
      * ids of a batch registered at once, right before the native side wraps
-     * them (inside the gate, with no release in between).
+     * them (inside the gate, with no release in between). With snap (an
+     * array other code may write: another thread can change a slot at any
+     * time), each element is read once and the object registered is kept
+     * in snap[i], which the native side wraps, so an id never goes with
+     * another object than its own.
      */
-    static void registerAll(ObjectTable t, Object[] objs, int from, int n, long[] regs) {
+    static void registerAll(ObjectTable t, Object[] objs, int from, int n, long[] regs, Object[] snap) {
         for (int i = 0; i < n; i++) {
             Object o = objs[from + i];
+            if (snap != null) snap[i] = o;
             regs[i] = o == null ? 0 : o instanceof org.strait.JsValue ? ObjectTable.HANDLE : t.register(o);
         }
     }
