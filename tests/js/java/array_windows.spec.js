@@ -217,13 +217,7 @@ describe('Java arrays read in windows', () => {
     expect(a.length).toBe(4);
   });
 
-  // Skipped until bridge_helper.js's array traps stop taking the string of
-  // the index after the last one read for an index when that number is past
-  // the largest array index (4294967294): after a[4294967294] (a RangeError),
-  // a['4294967295'], an ordinary property name, throws a RangeError too, and
-  // so on upwards, and an assignment to it is a RangeError, not the
-  // TypeError of a name no member answers; see the hunt report.
-  it.skip('the name after the largest index is a property, whatever was read before', () => {
+  it('the name after the largest index is a property, whatever was read before', () => {
     for (const type of ['int', 'java.lang.Object']) {
       for (const [before, key] of [['4294967294', '4294967295'], ['4294967295', '4294967296'], [null, '4294967296']]) {
         const a = Java.array(type, 3);

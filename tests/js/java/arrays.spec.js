@@ -134,13 +134,7 @@ describe('arrays', () => {
     expect(holder[0][3]).toBe(11);
   });
 
-  // Skipped until bridge_helper.js's array handler refuses
-  // preventExtensions (a Java array cannot stop taking writes): today
-  // Object.preventExtensions succeeds and leaves the wrapper broken for good
-  // (Object.keys and getOwnPropertyDescriptor throw the engine's Proxy
-  // invariant errors, naming the hidden 'token'), and seal/freeze throw
-  // such an error after making it non-extensible; see the hunt report.
-  it.skip('refuse preventExtensions, seal and freeze with a TypeError and stay whole', () => {
+  it('refuse preventExtensions, seal and freeze with a TypeError and stay whole', () => {
     for (const type of ['int', 'double', 'java.lang.String', 'java.lang.Object']) {
       for (const how of ['preventExtensions', 'seal', 'freeze']) {
         for (const via of ['Object', 'Reflect']) {
