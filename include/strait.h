@@ -269,6 +269,13 @@ STRAIT_API int strait_inside(strait_runtime *rt);
  * Float64Array over these 8 bytes.
  */
 STRAIT_API const volatile double *strait_crossings(strait_runtime *rt);
+/*
+ * Moves the crossing counter on by one: the host changed, without a
+ * crossing, data whose reads JS may hold in a cache keyed by the counter
+ * (the Java bridge: a JS store into a Java array that backs an
+ * Arrays.asList list). Inside rt's gate.
+ */
+STRAIT_API void strait_cross(strait_runtime *rt);
 
 /*
  * strait_enter() whose parked wait wakes every 10 ms to ask give_up(ud)

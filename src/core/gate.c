@@ -501,6 +501,11 @@ int strait_inside(strait_runtime *rt) {
 /* The runtime's crossing counter (see strait.h). */
 const volatile double *strait_crossings(strait_runtime *rt) { return &rt->crossings; }
 
+void strait_cross(strait_runtime *rt) {
+  CHECK_INSIDE(&rt->gate, "strait_cross");
+  crossed(rt);
+}
+
 /* Suspends lazily into the caller's record (see gate.h): pushes it on the
  * gate's and the thread's chains and arms it. Owner only, inside a JSC
  * callback. */

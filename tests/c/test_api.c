@@ -174,6 +174,10 @@ static void crossing_counter(void) {
   double before = *strait_crossings(rt);
   strait_enter(rt);
   T_CHECK(*strait_crossings(rt) != before);
+  /* and a host's strait_cross(), by exactly one */
+  before = *strait_crossings(rt);
+  strait_cross(rt);
+  T_CHECK(*strait_crossings(rt) == before + 1);
   strait_leave(rt);
   strait_runtime_free(rt);
   tcap_free(&c);

@@ -708,11 +708,9 @@ static bool store_int_fast(JNIEnv *env, jb_entry *e, jsize ix, JSValueRef value)
  * an Arrays.asList list whose window was read in this crossing count
  * (native_list_window), and a store is no call, so it moved no crossing;
  * move the counter then, so that window (and every other) is read again.
- * Writing the count is the core's part, but it is written and read inside
- * the gate only, as here. */
+ * Inside the gate. */
 static inline void aslist_written(jb_rt *b) {
-  const volatile double *count = strait_crossings(b->rt);
-  if (b->aslist_count == *count) *(volatile double *)count += 1;
+  if (b->aslist_count == *strait_crossings(b->rt)) strait_cross(b->rt);
 }
 
 /* aset(code, i, v): converts v and stores it as element i (TypeError /
