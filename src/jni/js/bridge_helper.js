@@ -18,7 +18,7 @@
         TO_PRIMITIVE = P.toPrimitive;
   /* the natives of collections (js_callbacks.c, "members of collections") */
   const lget = M.lget, lset = M.lset, lsize = M.lsize, mget = M.mget, mput = M.mput, items = M.items, lwin = M.lwin;
-  const TypeErr = TypeError, userKeys = Object.keys, ObjectProto = protoOf({});
+  const TypeErr = TypeError, RangeErr = RangeError, userKeys = Object.keys, ObjectProto = protoOf({});
   const hidden = (v) => ({ __proto__: null, value: v, writable: true, enumerable: false, configurable: true });
   const shown = (v) => ({ __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
   /* The constructor of Java class ci. As a value it converts to
@@ -552,7 +552,14 @@
     },
     ownKeys(t) {
       /* an array-like without a prototype: the engine reads it by index */
-      const len = t.length, n = len < MAX_KEYS ? len : MAX_KEYS, out = { __proto__: null, length: 0 };
+      const len = t.length, out = { __proto__: null, length: 0 };
+      /* past MAX_KEYS a list of keys (one string each) would take more
+       * memory than the array itself: say so rather than list part of it */
+      if (len > MAX_KEYS) {
+        throw new RangeErr('cannot list the keys of a Java array of ' + len + ' elements (more than ' + MAX_KEYS +
+                           '): read it by index, with for...of, or copy it with Java.from');
+      }
+      const n = len;
       let o = 0;
       for (let i = 0; i < n; i++) out[o++] = '' + i;
       const own = RownKeys(t);

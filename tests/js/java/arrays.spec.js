@@ -151,4 +151,22 @@ describe('arrays', () => {
       }
     }
   });
+
+  it('list every key up to a million elements, and refuse with a RangeError past it rather than list part', () => {
+    const fits = Java.array('byte', 1000000);
+    expect(Object.keys(fits).length).toBe(1000000);
+    expect(Object.keys(fits)[999999]).toBe('999999');
+    for (const type of ['byte', 'java.lang.Object']) {
+      const big = Java.array(type, 1000001);
+      thrown(() => Object.keys(big), RangeError, /keys of a Java array of 1000001 elements/);
+      thrown(() => Reflect.ownKeys(big), RangeError, /1000001/);
+      thrown(() => Object.assign({}, big), RangeError, /1000001/);
+      thrown(() => { for (const k in big) break; }, RangeError, /1000001/);
+      // what needs no list of keys still works
+      expect(big.length).toBe(1000001);
+      big[1000000] = type === 'byte' ? 7 : 'x';
+      expect(big[1000000]).toBe(type === 'byte' ? 7 : 'x');
+      expect(Array.from(big).length).toBe(1000001);
+    }
+  });
 });
