@@ -559,9 +559,8 @@
         throw new RangeErr('cannot list the keys of a Java array of ' + len + ' elements (more than ' + MAX_KEYS +
                            '): read it by index, with for...of, or copy it with Java.from');
       }
-      const n = len;
       let o = 0;
-      for (let i = 0; i < n; i++) out[o++] = '' + i;
+      for (let i = 0; i < len; i++) out[o++] = '' + i;
       const own = RownKeys(t);
       for (let i = 0; i < own.length; i++) if (!hiddenKey(own[i])) out[o++] = own[i];
       out.length = o;
