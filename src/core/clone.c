@@ -436,6 +436,8 @@ enum { CT_UNDEF, CT_NULL, CT_FALSE, CT_TRUE, CT_NUM, CT_STR, CT_BIGINT, CT_REF, 
        CT_DATE, CT_REGEXP, CT_BOOLO, CT_NUMO, CT_STRO, CT_BIGO, CT_MAP, CT_SET, CT_AB, CT_VIEW, CT_ERROR,
        CT_HOST, CT_OBJE, /* a resizable buffer's AB and VIEW: one more token, its maxByteLength */ CT_RAB,
        CT_RVIEW };
+/* added to a CT_RVIEW's view kind when the view tracks its buffer's length */
+#define CT_VIEW_TRACKS 16
 enum { WF_OBJ, WF_DENSE, WF_SPARSE, WF_KEYED, WF_MAP, WF_SET, WF_CAUSE, WF_JUMP };
 #define WV_NONE UINT32_MAX
 
@@ -949,6 +951,8 @@ static int wv_value(wv *w, bool emit) {
       TOK(tag == CT_RVIEW ? 5 : 4);
       double vk = w->t[w->p], bd = w->t[w->p + 1], off = w->t[w->p + 2], len = w->t[w->p + 3];
       w->p += tag == CT_RVIEW ? 5 : 4;
+      /* a tracking view: its bytes now (the value format has fixed views only) */
+      if (tag == CT_RVIEW && vk >= CT_VIEW_TRACKS) vk -= CT_VIEW_TRACKS;
       if ((rc = wv_id(w, start, si0, &fmt))) return rc;
       if (!emit) return 0;
       if (*fmt != WV_NONE) return wv_tag32(w, STRAIT_V_BACKREF, *fmt);

@@ -20,6 +20,7 @@
     boolValueOf, numValueOf, strValueOf, bigValueOf, MapC, SetC, mapForEach, setForEach, mapSize,
     setSize, mapSetM, setAddM, mapSet, setAdd, WeakMapC, WeakSetC, PromiseC, WeakRefC, FinRegC,
     ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer, abResizable, abMaxByteLength,
+    abResize,
     U8C, u8set, TAP, taTag, taBuffer,
     taOffset, taLength, DataViewC, dvBuffer, dvOffset, dvLength, Float64ArrayC, f64set, ProxyC,
     ProxyRevocable, iterSym, FunctionC, jsonStringify, arrayJoin, globalObj, VIEWS, VIEW_KIND,
@@ -88,8 +89,9 @@
     T_NUMO = 14, T_STRO = 15, T_BIGO = 16, T_MAP = 17, T_SET = 18, T_AB = 19, T_VIEW = 20,
     T_ERROR = 21, T_HOST = 22, /* 23: T_OBJE */
     /* an ArrayBuffer or view whose buffer is resizable: T_AB / T_VIEW and
-     * then the buffer's maxByteLength */
-    T_RAB = 24, T_RVIEW = 25;
+     * then the buffer's maxByteLength; a T_RVIEW's view kind has
+     * VIEW_TRACKS added when the view tracks its buffer's length */
+    T_RAB = 24, T_RVIEW = 25, VIEW_TRACKS = 16;
   // frame kinds
   const F_OBJ = 0, F_DENSE = 1, F_SPARSE = 2, F_KEYED = 3, F_LIST = 4;
   // kinds of non-plain objects (kindOf)
@@ -113,6 +115,34 @@
       try { f64set(v, NO_ELEMENTS); } catch (e) { throw cloneError('A typed array out of the bounds of its ArrayBuffer'); }
     }
     return taOffset(v);
+  }
+  /* Whether view v (a DataView when dvw, else a typed array of kind vk),
+   * in bounds at byte offset off with len elements, over resizable buffer
+   * b tracks b's length (was made without a length). No getter tells: a
+   * view that ends an element or more before b's end is fixed, and one
+   * that ends within its last element is asked by resizing b for a moment
+   * (nothing in between runs a script's code): grown so that one more
+   * element fits (a tracking view gets it), else shrunk to one byte short
+   * of the view's end (a fixed view goes out of bounds, a tracking one
+   * stays in) and grown back with the cut bytes put back. An empty view
+   * with no room to grow behaves the same either way: taken as fixed. */
+  const VIEW_SIZE = [1, 1, 1, 2, 2, 4, 4, 4, 8, 8, 8, 1];
+  function inBounds(v, dvw) {
+    try { if (dvw) dvLength(v); else f64set(v, NO_ELEMENTS); return true; } catch (e) { return false; }
+  }
+  function tryResize(b, len) { try { abResize(b, len); return true; } catch (e) { return false; } }
+  function tracksLength(v, dvw, vk, b, off, len) {
+    if (abResize === null) return false;
+    const size = VIEW_SIZE[vk], L = abByteLength(b), end = off + len * size;
+    if (end + size <= L) return false;
+    if (end + size <= abMaxByteLength(b) && tryResize(b, end + size)) {
+      try { return (dvw ? dvLength(v) : taLength(v)) !== len; } finally { abResize(b, L); }
+    }
+    if (len === 0) return false;
+    const cut = new U8C(L - end + 1);
+    u8set(cut, new U8C(b, end - 1, L - end + 1));
+    if (!tryResize(b, end - 1)) return false;
+    try { return inBounds(v, dvw); } finally { abResize(b, L); u8set(new U8C(b), cut, end - 1); }
   }
   /* Whether o's prototype chain (from p) holds only ordinary objects up to
    * Object.prototype or null; a proxy or an object with native storage
@@ -355,8 +385,11 @@
               if (bufIds === null) bufIds = new SafeMap();
               id = bufIds.get(b);
               if (id === undefined) { id = bufs.length; bufIds.set(b, id); bufs[id] = b; }
-              T[n] = T_VIEW; T[n + 1] = vk; T[n + 2] = id; T[n + 3] = off; T[n + 4] = len; n += 5;
-              if (abResizable(b)) { T[n - 5] = T_RVIEW; T[n++] = abMaxByteLength(b); }
+              if (abResizable(b)) {
+                const tracks = tracksLength(v, dvw, vk, b, off, len);
+                T[n] = T_RVIEW; T[n + 1] = tracks ? vk + VIEW_TRACKS : vk; T[n + 2] = id; T[n + 3] = off;
+                T[n + 4] = len; T[n + 5] = abMaxByteLength(b); n += 6;
+              } else { T[n] = T_VIEW; T[n + 1] = vk; T[n + 2] = id; T[n + 3] = off; T[n + 4] = len; n += 5; }
               break;
             }
             case K_ERROR: {
@@ -476,9 +509,7 @@
   }
   /* Buffer id of bufs as a resizable ArrayBuffer of at most max bytes: the
    * buffer itself when it is one (a transferred one), else a resizable
-   * copy, which replaces it in bufs for the next reference. Views over it
-   * are fixed-length views (whether a view tracks its buffer's length is
-   * not visible to a script, so not to the serializer). */
+   * copy, which replaces it in bufs for the next reference. */
   function resizable(bufs, id, max) {
     const b = bufs[id];
     if (abResizable(b)) return b;
@@ -573,7 +604,9 @@
         case T_RVIEW: {
           const vk = T[p], b = resizable(bufs, T[p + 1], T[p + 4]), off = T[p + 2], len = T[p + 3];
           p += 5;
-          v = new VIEWS[vk](b, off, len); objs[nobj++] = v;
+          // (a tracking view: made without a length)
+          v = vk >= VIEW_TRACKS ? new VIEWS[vk - VIEW_TRACKS](b, off) : new VIEWS[vk](b, off, len);
+          objs[nobj++] = v;
           break;
         }
         case T_ERROR: {

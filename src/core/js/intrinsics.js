@@ -50,6 +50,7 @@
   const abResizableD = gopd(ArrayBuffer.prototype, 'resizable'), abMaxD = gopd(ArrayBuffer.prototype, 'maxByteLength');
   const abResizable = abResizableD ? uncurry(abResizableD.get) : (b) => false;
   const abMaxByteLength = abMaxD ? uncurry(abMaxD.get) : abByteLength;
+  const abResize = typeof ArrayBuffer.prototype.resize === 'function' ? uncurry(ArrayBuffer.prototype.resize) : null;
   const U8C = Uint8Array, u8set = uncurry(Uint8Array.prototype.set);
   const TAP = getProto(Uint8Array.prototype);
   const taTag = uncurry(gopd(TAP, Symbol.toStringTag).get);
@@ -168,7 +169,7 @@
       strValueOf, bigValueOf, MapC, SetC, mapForEach, setForEach, mapSize, setSize,
       mapSetM, setAddM, mapSet, setAdd, WeakMapC, WeakSetC, PromiseC, WeakRefC,
       FinRegC, ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer, abResizable,
-      abMaxByteLength, U8C, u8set,
+      abMaxByteLength, abResize, U8C, u8set,
       TAP, taTag, taBuffer, taOffset, taLength, DataViewC, dvBuffer, dvOffset,
       dvLength, Float64ArrayC, f64set, ProxyC, ProxyRevocable, iterSym, FunctionC, jsonStringify,
       arrayJoin, globalObj, VIEWS, VIEW_KIND, ERRORS, ERROR_CODE, SafeMap, SafeSet,
