@@ -12,6 +12,16 @@ function dce(fn, what) {
   return err;
 }
 
+// v through a MessageChannel (the C path, clone.c): a promise of the data
+function viaChannel(v, transfer) {
+  const { port1, port2 } = new MessageChannel();
+  return new Promise((resolve, reject) => {
+    port2.onmessage = (e) => { port1.close(); port2.close(); resolve(e.data); };
+    port2.onmessageerror = () => { port1.close(); port2.close(); reject(new Error('messageerror')); };
+    try { port1.postMessage(v, transfer); } catch (e) { port1.close(); port2.close(); reject(e); }
+  });
+}
+
 describe('structuredClone: primitives', () => {
   it('keeps -0, NaN, BigInt, strings with lone surrogates', () => {
     expect(Object.is(structuredClone(-0), -0)).toBe(true);
@@ -139,6 +149,18 @@ describe('structuredClone: objects', () => {
       'BigUint64Array:4']);
     u8[0] = 1;
     expect(c[1][0]).toBe(200);
+  });
+  it("copies a buffer's bytes without asking its constructor for a species", async () => {
+    for (const send of [(v) => structuredClone(v), (v) => viaChannel(v, [])]) {
+      const ab = new ArrayBuffer(4);
+      new Uint8Array(ab)[1] = 7;
+      let asked = 0;
+      Object.defineProperty(ab, 'constructor', { get() { asked++; return Array; } });
+      const c = await send({ ab, v: new Uint8Array(ab, 1) });
+      expect(asked).toBe(0);
+      expect([c.ab.byteLength, c.v[0], c.v.buffer === c.ab]).toEqual([4, 7, true]);
+      expect(Object.getPrototypeOf(c.ab)).toBe(ArrayBuffer.prototype);
+    }
   });
   it('copies errors with name, message, cause and stack', () => {
     const e = new RangeError('bad', { cause: { why: 1 } });

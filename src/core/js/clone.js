@@ -676,6 +676,16 @@
   function notTransferable(x) {
     return new DOMException(describe(x) + ' could not be transferred.', 'DataCloneError');
   }
+  /* A fixed-length copy of buffer b's bytes. (ArrayBuffer.prototype.slice
+   * would ask b's constructor for its species: a script's code, and a
+   * TypeError when that is no ArrayBuffer constructor, as for a buffer
+   * whose prototype is Array.prototype. The web's serializer copies the
+   * bytes.) */
+  function copyBuffer(b) {
+    const n = abByteLength(b), c = new ABC(n);
+    if (n !== 0) u8set(new U8C(c), new U8C(b, 0, n));
+    return c;
+  }
   function checkBuffers(bufs) {
     for (let i = 0; i < bufs.length; i++)
       if (abDetached(bufs[i])) throw cloneError('An ArrayBuffer is detached and');
@@ -694,7 +704,7 @@
     if (pr[1].length > 0) return native.cloneHosts(value, abs, pr[1]);
     const r = serialize(value, abs, NONE), bufs = r.bufs, out = [];
     checkBuffers(bufs);
-    for (let i = abs.length; i < bufs.length; i++) out[i] = abSlice(bufs[i], 0);
+    for (let i = abs.length; i < bufs.length; i++) out[i] = copyBuffer(bufs[i]);
     for (let i = 0; i < abs.length; i++) out[i] = abTransfer(abs[i]);
     const res = deserialize(r.t, r.nt, r.s, out, NONE);
     giveBack(r.t);
@@ -726,9 +736,7 @@
    * capture's, and the number of buffers. */
   function captureCopy(value) {
     const r = tokens(value, NONE, NONE), bufs = r[4];
-    // (slice may run a script's species getter, which may clone: the
-    // token array is given back after)
-    for (let i = 0; i < bufs.length; i++) bufs[i] = abSlice(bufs[i], 0);
+    for (let i = 0; i < bufs.length; i++) bufs[i] = copyBuffer(bufs[i]);
     giveBack(r[0]);
     r[5] = bufs.length;
     return r;
@@ -739,7 +747,7 @@
    * ones moved out of their buffers, which are detached. */
   function commit(abs, bufs) {
     const src = [];
-    for (let i = abs.length; i < bufs.length; i++) src[i] = abSlice(bufs[i], 0);
+    for (let i = abs.length; i < bufs.length; i++) src[i] = copyBuffer(bufs[i]);
     for (let i = 0; i < abs.length; i++) src[i] = abTransfer(abs[i]);
     return src;
   }
