@@ -159,6 +159,43 @@ static void tracking_views_between_runtimes(void) {
   }
 }
 
+/* Objects are captured by their internal slots, not by their prototype or
+ * tag: a Map, Date, Set, array whose prototype a script replaced arrive as
+ * what they are; objects that only claim to be one arrive plain; a
+ * disguised WeakMap is a DataCloneError. */
+static void slots_decide_between_runtimes(void) {
+  tcap ca = {0}, cb = {0};
+  strait_runtime *a = trt_new(&ca, 0, NULL), *b = trt_new(&cb, 0, NULL);
+  strait__clone *c = NULL;
+  char *err = NULL;
+  T_EQ_INT(capture_expr(a,
+                        "(() => { const m = new Map([[1, 2]]), s = new Set([3]), arr = [4, 5];"
+                        " Object.setPrototypeOf(m, Object.prototype); Object.setPrototypeOf(s, Array.prototype);"
+                        " Object.setPrototypeOf(arr, null);"
+                        " return { m, s, arr, d: Object.setPrototypeOf(new Date(5), null),"
+                        " fake: { __proto__: Map.prototype, x: 1 }, tag: { [Symbol.toStringTag]: 'Error', y: 2 } }; })()",
+                        NULL, NULL, &c, &err),
+           0);
+  if (err) fprintf(stderr, "%s\n", err);
+  free(err);
+  err = NULL;
+  T_EQ_INT(materialize_got(b, c), 0);
+  T_EVAL(b,
+         "[got.m instanceof Map && got.m.get(1), got.s instanceof Set && got.s.has(3), Array.isArray(got.arr) && got.arr[1],"
+         " got.d instanceof Date && got.d.getTime(), Object.getPrototypeOf(got.fake) === Object.prototype && got.fake.x,"
+         " Object.getPrototypeOf(got.tag) === Object.prototype && got.tag.y].join()",
+         "'2,true,5,5,1,2'");
+  strait__clone_free(c);
+  c = NULL;
+  T_EQ_INT(capture_expr(a, "({ w: [Object.setPrototypeOf(new WeakMap(), null)] })", NULL, NULL, &c, &err), STRAIT_EJS);
+  T_CONTAINS(err ? err : "", "DataCloneError");
+  free(err);
+  strait_runtime_free(a);
+  strait_runtime_free(b);
+  tcap_free(&ca);
+  tcap_free(&cb);
+}
+
 static void errors_detach_nothing(void) {
   tcap ca = {0};
   strait_runtime *a = trt_new(&ca, 0, NULL);
@@ -521,6 +558,7 @@ int main(void) {
   T_RUN(round_trip_between_runtimes);
   T_RUN(transfer_detaches_in_source);
   T_RUN(tracking_views_between_runtimes);
+  T_RUN(slots_decide_between_runtimes);
   T_RUN(errors_detach_nothing);
   T_RUN(host_transferables);
   T_RUN(materialize_nested_in_source);
