@@ -2,6 +2,23 @@
 // structuredClone and DOMException (docs/clone.md).
 const { describe, it, expect, afterAll } = require('./runner');
 
+// The first clone of this runtime, with Reflect.apply replaced: the clone
+// engine, evaluated on first use, takes the one captured at start-up.
+const firstClone = (() => {
+  const apply = Reflect.apply;
+  let called = 0;
+  Reflect.apply = function () { called++; throw new Error('replaced Reflect.apply called'); };
+  try {
+    const ab = new ArrayBuffer(4);
+    const c = structuredClone({ ab }, { transfer: new Set([ab]) });
+    return [called, c.ab.byteLength, ab.detached].join();
+  } catch (e) {
+    return String(e);
+  } finally {
+    Reflect.apply = apply;
+  }
+})();
+
 function dce(fn, what) {
   let err;
   try { fn(); } catch (e) { err = e; }
@@ -221,6 +238,9 @@ describe('structuredClone: transfer', () => {
     expect(new Uint8Array(c.ab)[3]).toBe(33);
     expect(c.view.buffer).toBe(c.ab);
     expect(c.view[1]).toBe(33);
+  });
+  it("reads the transfer list with the captured Reflect.apply, not a script's", () => {
+    expect(firstClone).toBe('0,4,true');
   });
   it('takes any iterable, and an unreached buffer is still detached', () => {
     const ab = new ArrayBuffer(4);

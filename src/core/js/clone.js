@@ -832,7 +832,7 @@
   }
 
   /* ---- transfer lists ---- */
-  const applyF = Reflect.apply, NOARGS = [], NONE = [];
+  const applyF = applyC, NOARGS = [], NONE = [];
   /* The transfer list (undefined: none; else an iterable of objects) as
    * [array buffers, other objects]; TypeError for what is not a sequence
    * of objects, DataCloneError for duplicates and detached buffers. */
