@@ -182,7 +182,7 @@
    * learnt here from objects made now; unless every kind has types of its
    * own, typeKind is null and objects are told as before (kindOf, and an
    * object whose prototype is Object.prototype or null is plain).
-   * A C call costs about a microsecond and, made once an object, made JSC
+   * A C call costs half a microsecond or more and, made once an object, made JSC
    * throw away the walk's optimized code again and again (a VM trap, such
    * as the watchdog's tick, pending when a C callback returns does that to
    * the code on the stack). So the walk takes objects as plain at once (the
@@ -288,8 +288,8 @@
    * types (TYPES_AT_ONCE at a call; one at a time only when some are of
    * another type); a DataCloneError for one no clone is made of. Empties
    * U. A small clone first drops the objects a small clone found plain
-   * before (an object's type never changes): a C call costs about a
-   * microsecond, the clone of a small value less. */
+   * before (an object's type never changes): a C call costs more than the
+   * clone of a small value. */
   const TYPES_AT_ONCE = 1024, SMALL = 8, typeArgs = [0], knownPlain = new SafeWeakSet();
   function allPlain(U, n0) {
     let ok = true, n = n0;
