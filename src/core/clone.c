@@ -373,6 +373,45 @@ static JSValueRef nf_is_host(JSContextRef ctx, JSObjectRef f, JSObjectRef self, 
   return JSValueMakeBoolean(ctx, JSObjectSetPrivate(o, p));
 }
 
+/* The engine's type of object o (JSC's JSType). JSC's C API tells a Date,
+ * an array, a typed array and an ArrayBuffer from a plain object, but no Map,
+ * Set, RegExp, Error or wrapper object; JS tells those only by their
+ * prototype and Symbol.toStringTag (both of which a script may change) or by
+ * a brand check that throws for every other object (about 2 us a throw in
+ * JSC 2.50: more than cloning a small object). A JSObjectRef points to the
+ * object's JSCell, whose 8-byte header is the 32-bit StructureID, the
+ * indexing type byte, then the JSType byte at offset 5
+ * (JSCell::typeInfoTypeOffset(), where JSC's JITs read it). Reading one byte
+ * of the header is safe whatever it holds; what each value means
+ * js/clone.js learns when it loads, from objects it makes (a plain object, a
+ * Map, a Set...), and it uses none of it unless those are all told apart; a
+ * kind found so is confirmed by its brand check. */
+static int cell_type(JSContextRef ctx, JSValueRef v) {
+  return JSValueIsObject(ctx, v) ? ((const uint8_t *)v)[5] : -1;
+}
+
+/* native.cellType(value): the type of an object, -1 for any other value. */
+static JSValueRef nf_cell_type(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                               const JSValueRef argv[], JSValueRef *exc) {
+  return JSValueMakeNumber(ctx, argc < 1 ? -1 : cell_type(ctx, argv[0]));
+}
+
+/* native.countOtherTypes(type, value...): how many of the values are not
+ * objects of that type. Many objects a call: a C callback drops and retakes
+ * JSC's locks (and a VM trap pending then, such as the watchdog's tick, makes
+ * JSC throw away the optimized code on the stack), so clone.js asks once a
+ * clone, not once an object. */
+static JSValueRef nf_count_other_types(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
+                                       const JSValueRef argv[], JSValueRef *exc) {
+  if (argc < 1) return JSValueMakeNumber(ctx, 0);
+  JSLock(ctx);  /* (once: JSValueIsObject would take it for each value) */
+  int type = (int)JSValueToNumber(ctx, argv[0], NULL);
+  size_t other = 0;
+  for (size_t i = 1; i < argc; i++) other += cell_type(ctx, argv[i]) != type;
+  JSUnlock(ctx);
+  return JSValueMakeNumber(ctx, (double)other);
+}
+
 /* native.cloneHosts(value, abs, hosts): structuredClone with host objects
  * in its transfer list, through a capture and a materialize in the same
  * runtime with its clone hooks. JS thread. */
@@ -399,6 +438,8 @@ static JSValueRef nf_clone_hosts(JSContextRef ctx, JSObjectRef f, JSObjectRef se
 
 void strait__clone_natives(JSContextRef ctx, JSObjectRef native) {
   strait_set_function(ctx, native, "isHost", nf_is_host);
+  strait_set_function(ctx, native, "cellType", nf_cell_type);
+  strait_set_function(ctx, native, "countOtherTypes", nf_count_other_types);
   strait_set_function(ctx, native, "cloneHosts", nf_clone_hosts);
 }
 
@@ -436,6 +477,8 @@ enum { CT_UNDEF, CT_NULL, CT_FALSE, CT_TRUE, CT_NUM, CT_STR, CT_BIGINT, CT_REF, 
        CT_DATE, CT_REGEXP, CT_BOOLO, CT_NUMO, CT_STRO, CT_BIGO, CT_MAP, CT_SET, CT_AB, CT_VIEW, CT_ERROR,
        CT_HOST, CT_OBJE, /* a resizable buffer's AB and VIEW: one more token, its maxByteLength */ CT_RAB,
        CT_RVIEW };
+/* added to a CT_RVIEW's view kind when the view tracks its buffer's length */
+#define CT_VIEW_TRACKS 16
 enum { WF_OBJ, WF_DENSE, WF_SPARSE, WF_KEYED, WF_MAP, WF_SET, WF_CAUSE, WF_JUMP };
 #define WV_NONE UINT32_MAX
 
@@ -949,6 +992,8 @@ static int wv_value(wv *w, bool emit) {
       TOK(tag == CT_RVIEW ? 5 : 4);
       double vk = w->t[w->p], bd = w->t[w->p + 1], off = w->t[w->p + 2], len = w->t[w->p + 3];
       w->p += tag == CT_RVIEW ? 5 : 4;
+      /* a tracking view: its bytes now (the value format has fixed views only) */
+      if (tag == CT_RVIEW && vk >= CT_VIEW_TRACKS) vk -= CT_VIEW_TRACKS;
       if ((rc = wv_id(w, start, si0, &fmt))) return rc;
       if (!emit) return 0;
       if (*fmt != WV_NONE) return wv_tag32(w, STRAIT_V_BACKREF, *fmt);

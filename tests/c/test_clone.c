@@ -122,6 +122,80 @@ static void transfer_detaches_in_source(void) {
   tcap_free(&cb);
 }
 
+/* A view made without a length over a resizable buffer tracks the length
+ * of its buffer's copy in the target (also when the buffer is
+ * transferred); one made with a length, also one ending at the buffer's
+ * end, stays fixed. The sender's buffer is left as it was. */
+static void tracking_views_between_runtimes(void) {
+  static const char *kViews =
+      "globalThis.mk = () => { const b = new ArrayBuffer(16, {maxByteLength: 32}), full = new ArrayBuffer(16, {maxByteLength: 16});"
+      " new Uint8Array(b).set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]); new Uint8Array(full).set(new Uint8Array(b));"
+      " return { b, full, t: new Uint16Array(b, 4), f: new Uint16Array(b, 4, 6), d: new DataView(b, 3), df: new DataView(b, 3, 13),"
+      " ft: new Float64Array(full, 8), ff: new Float64Array(full, 8, 1), fd: new DataView(full) }; }; 1";
+  /* [lengths now; after growing the buffers to 32 / shrinking `full` to 12] */
+  static const char *kCheck =
+      "(() => { const o = got, st = (v) => { try { return v instanceof DataView ? v.byteLength : (v.set([]), v.length); }"
+      " catch (e) { return 'oob'; } }, all = ['t', 'f', 'd', 'df', 'ft', 'ff', 'fd'];"
+      " const r = all.map((k) => st(o[k])); r.push(o.t.buffer === o.b && o.d.buffer === o.b, new Uint8Array(o.full)[15]);"
+      " o.b.resize(32); o.full.resize(12); r.push(...all.map((k) => st(o[k]))); return r.join(); })()";
+  static const char *kWant = "'6,6,13,13,1,1,16,true,16,14,6,29,13,0,oob,12'";
+  for (int transfer = 0; transfer < 2; transfer++) {
+    tcap ca = {0}, cb = {0};
+    strait_runtime *a = trt_new(&ca, 0, NULL), *b = trt_new(&cb, 0, NULL);
+    strait__clone *c = NULL;
+    T_EVAL(a, kViews, "1");
+    T_EVAL(a, "globalThis.o = mk(); 1", "1");
+    T_EQ_INT(capture_expr(a, "o", transfer ? "[o.b, o.full]" : NULL, NULL, &c, NULL), 0);
+    if (!transfer)
+      T_EVAL(a, "[o.b.byteLength, o.full.byteLength, new Uint8Array(o.full)[15], o.t.length, o.ft.length].join()",
+             "'16,16,16,6,1'");
+    T_EQ_INT(materialize_got(b, c), 0);
+    T_EVAL(b, kCheck, kWant);
+    strait__clone_free(c);
+    strait_runtime_free(a);
+    strait_runtime_free(b);
+    tcap_free(&ca);
+    tcap_free(&cb);
+  }
+}
+
+/* Objects are captured by their internal slots, not by their prototype or
+ * tag: a Map, Date, Set, array whose prototype a script replaced arrive as
+ * what they are; objects that only claim to be one arrive plain; a
+ * disguised WeakMap is a DataCloneError. */
+static void slots_decide_between_runtimes(void) {
+  tcap ca = {0}, cb = {0};
+  strait_runtime *a = trt_new(&ca, 0, NULL), *b = trt_new(&cb, 0, NULL);
+  strait__clone *c = NULL;
+  char *err = NULL;
+  T_EQ_INT(capture_expr(a,
+                        "(() => { const m = new Map([[1, 2]]), s = new Set([3]), arr = [4, 5];"
+                        " Object.setPrototypeOf(m, Object.prototype); Object.setPrototypeOf(s, Array.prototype);"
+                        " Object.setPrototypeOf(arr, null);"
+                        " return { m, s, arr, d: Object.setPrototypeOf(new Date(5), null),"
+                        " fake: { __proto__: Map.prototype, x: 1 }, tag: { [Symbol.toStringTag]: 'Error', y: 2 } }; })()",
+                        NULL, NULL, &c, &err),
+           0);
+  if (err) fprintf(stderr, "%s\n", err);
+  free(err);
+  err = NULL;
+  T_EQ_INT(materialize_got(b, c), 0);
+  T_EVAL(b,
+         "[got.m instanceof Map && got.m.get(1), got.s instanceof Set && got.s.has(3), Array.isArray(got.arr) && got.arr[1],"
+         " got.d instanceof Date && got.d.getTime(), Object.getPrototypeOf(got.fake) === Object.prototype && got.fake.x,"
+         " Object.getPrototypeOf(got.tag) === Object.prototype && got.tag.y].join()",
+         "'2,true,5,5,1,2'");
+  strait__clone_free(c);
+  c = NULL;
+  T_EQ_INT(capture_expr(a, "({ w: [Object.setPrototypeOf(new WeakMap(), null)] })", NULL, NULL, &c, &err), STRAIT_EJS);
+  T_CONTAINS(err ? err : "", "DataCloneError");
+  free(err);
+  strait_runtime_free(a);
+  strait_runtime_free(b);
+  tcap_free(&ca);
+  tcap_free(&cb);
+}
+
 static void errors_detach_nothing(void) {
   tcap ca = {0};
   strait_runtime *a = trt_new(&ca, 0, NULL);
@@ -378,6 +452,9 @@ static void write_value_as_encoder(void) {
       "(() => { const b = new ArrayBuffer(8, {maxByteLength: 64}); new Uint8Array(b).set([9, 8, 7, 6, 5, 4, 3, 2]);"
       " return {b, u8: new Uint8Array(b, 1, 3), dv: new DataView(b, 2, 2), again: b, f: new Float32Array(b, 4, 1)}; })()",
       "(() => { const b = new ArrayBuffer(4, {maxByteLength: 8}); return [new Int16Array(b), b]; })()",
+      /* views tracking their buffer's length: their bytes now */
+      "(() => { const b = new ArrayBuffer(12, {maxByteLength: 12}); new Uint8Array(b).set([1, 2, 3, 4, 5, 6, 7, 8, 9]);"
+      " return [new Uint16Array(b, 2), new DataView(b, 5), new Int32Array(b), new Uint8Array(b, 12), b]; })()",
       "(() => { const s = {v: 1}; const o = {a: s, b: s, l: [s, s]}; o.self = o; o.l.push(o.l, o); return o; })()",
       "(() => { const m = new Map(); m.set(m, m); const st = new Set(); st.add(st); return [m, st, m]; })()",
       "[{id: 1, name: 'a'}, {id: 2, name: 'b'}, {name: 'c', id: 3}, {id: 4, name: 'd', x: {id: 5}}]",
@@ -480,6 +557,8 @@ static void write_value_refuses(void) {
 int main(void) {
   T_RUN(round_trip_between_runtimes);
   T_RUN(transfer_detaches_in_source);
+  T_RUN(tracking_views_between_runtimes);
+  T_RUN(slots_decide_between_runtimes);
   T_RUN(errors_detach_nothing);
   T_RUN(host_transferables);
   T_RUN(materialize_nested_in_source);

@@ -1,6 +1,23 @@
 'use strict';
 // structuredClone and DOMException (docs/clone.md).
-const { describe, it, expect } = require('./runner');
+const { describe, it, expect, afterAll } = require('./runner');
+
+// The first clone of this runtime, with Reflect.apply replaced: the clone
+// engine, evaluated on first use, takes the one captured at start-up.
+const firstClone = (() => {
+  const apply = Reflect.apply;
+  let called = 0;
+  Reflect.apply = function () { called++; throw new Error('replaced Reflect.apply called'); };
+  try {
+    const ab = new ArrayBuffer(4);
+    const c = structuredClone({ ab }, { transfer: new Set([ab]) });
+    return [called, c.ab.byteLength, ab.detached].join();
+  } catch (e) {
+    return String(e);
+  } finally {
+    Reflect.apply = apply;
+  }
+})();
 
 function dce(fn, what) {
   let err;
@@ -10,6 +27,16 @@ function dce(fn, what) {
   expect(err.code).toBe(25);
   if (what) expect(err.message).toContain(what);
   return err;
+}
+
+// v through a MessageChannel (the C path, clone.c): a promise of the data
+function viaChannel(v, transfer) {
+  const { port1, port2 } = new MessageChannel();
+  return new Promise((resolve, reject) => {
+    port2.onmessage = (e) => { port1.close(); port2.close(); resolve(e.data); };
+    port2.onmessageerror = () => { port1.close(); port2.close(); reject(new Error('messageerror')); };
+    try { port1.postMessage(v, transfer); } catch (e) { port1.close(); port2.close(); reject(e); }
+  });
 }
 
 describe('structuredClone: primitives', () => {
@@ -140,6 +167,18 @@ describe('structuredClone: objects', () => {
     u8[0] = 1;
     expect(c[1][0]).toBe(200);
   });
+  it("copies a buffer's bytes without asking its constructor for a species", async () => {
+    for (const send of [(v) => structuredClone(v), (v) => viaChannel(v, [])]) {
+      const ab = new ArrayBuffer(4);
+      new Uint8Array(ab)[1] = 7;
+      let asked = 0;
+      Object.defineProperty(ab, 'constructor', { get() { asked++; return Array; } });
+      const c = await send({ ab, v: new Uint8Array(ab, 1) });
+      expect(asked).toBe(0);
+      expect([c.ab.byteLength, c.v[0], c.v.buffer === c.ab]).toEqual([4, 7, true]);
+      expect(Object.getPrototypeOf(c.ab)).toBe(ArrayBuffer.prototype);
+    }
+  });
   it('copies errors with name, message, cause and stack', () => {
     const e = new RangeError('bad', { cause: { why: 1 } });
     const c = structuredClone(e);
@@ -199,6 +238,9 @@ describe('structuredClone: transfer', () => {
     expect(new Uint8Array(c.ab)[3]).toBe(33);
     expect(c.view.buffer).toBe(c.ab);
     expect(c.view[1]).toBe(33);
+  });
+  it("reads the transfer list with the captured Reflect.apply, not a script's", () => {
+    expect(firstClone).toBe('0,4,true');
   });
   it('takes any iterable, and an unreached buffer is still detached', () => {
     const ab = new ArrayBuffer(4);
@@ -294,4 +336,205 @@ describe('DOMException', () => {
     expect(DOMException.DATA_CLONE_ERR).toBe(25);
     expect(() => Object.getOwnPropertyDescriptor(DOMException.prototype, 'name').get.call({})).toThrow(TypeError);
   });
+});
+
+// Objects are cloned by their internal slots, as in browsers and Node: a
+// Map, Set, Date, RegExp, wrapper object, ArrayBuffer, Error, array or view
+// whose prototype a script replaced (by Object.prototype, null,
+// Array.prototype, a class's prototype or another built-in's) or whose
+// Symbol.toStringTag it changed arrives as what it is, with the realm's
+// prototype; an object without slots stays a plain object whatever its
+// prototype or tag claim; one no clone is made of (WeakMap, Promise...) is
+// a DataCloneError however it is disguised. Through structuredClone, a
+// MessageChannel (clone.c) and a worker (another runtime) and back.
+const T = (v) => Object.prototype.toString.call(v);
+const protoName = (c) => {
+  const p = Object.getPrototypeOf(c);
+  return p === null ? 'null' : p === Object.prototype ? 'Object.prototype' : p.constructor.name + '.prototype';
+};
+const bytes = (b) => Array.from(new Uint8Array(b)).join();
+// what a clone is, in a string (realm built-ins only: the clones have them)
+function summary(c) {
+  let body;
+  if (c instanceof Map) body = JSON.stringify([...c].map(([k, v]) => [k, v && typeof v === 'object' ? summary(v) : v]));
+  else if (c instanceof Set) body = JSON.stringify([...c]);
+  else if (c instanceof Date) body = String(c.getTime());
+  else if (c instanceof RegExp) body = c.source + '/' + c.flags + '@' + c.lastIndex;
+  else if (c instanceof Error) body = c.constructor.name + ': ' + c.message;
+  else if (c instanceof ArrayBuffer) body = bytes(c);
+  else if (ArrayBuffer.isView(c)) body = c.byteOffset + '+' + c.byteLength + ' of [' + bytes(c.buffer) + ']';
+  else if (typeof c === 'object' && c !== null && T(c) !== '[object Object]' && T(c) !== '[object Array]') {
+    const v = c.valueOf();
+    body = typeof v + ' ' + (typeof v === 'bigint' ? v + 'n' : Object.is(v, -0) ? '-0' : String(v));
+  } else body = JSON.stringify(c);
+  return T(c) + ' ' + protoName(c) + ' ' + body + ' keys ' + Object.keys(c).join();
+}
+class Klass {}
+// [kind, make()]
+const SLOT_KINDS = [
+  ['Map', () => new Map([[1, { x: 2 }], ['k', 'v']])],
+  ['empty Map', () => new Map()],
+  ['Set', () => new Set([1, 'a'])],
+  ['Date', () => new Date(5)],
+  ['RegExp', () => { const r = /a+b/gi; r.lastIndex = 2; return r; }],
+  ['Boolean object', () => new Boolean(false)],
+  ['Number object', () => new Number(-0)],
+  ['String object', () => new String('ab')],
+  ['empty String object', () => new String('')],
+  ['BigInt object', () => Object(-5n)],
+  ['ArrayBuffer', () => new Uint8Array([1, 2, 3]).buffer],
+  ['Error', () => new Error('m')],
+  ['array', () => [1, , 'x']],
+  ['empty array', () => []],
+  ...['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array',
+    'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array'].map((k) => [k, () => new globalThis[k](new ArrayBuffer(16), 8, 1)]),
+  ['DataView', () => new DataView(new Uint8Array([9, 8, 7]).buffer, 1)],
+];
+// [how, disguise(v)]
+const DISGUISES = [
+  ['prototype Object.prototype', (v) => Object.setPrototypeOf(v, Object.prototype)],
+  ['prototype null', (v) => Object.setPrototypeOf(v, null)],
+  ['prototype Array.prototype', (v) => Object.setPrototypeOf(v, Array.prototype)],
+  ["prototype a class's", (v) => Object.setPrototypeOf(v, Klass.prototype)],
+  ["prototype another built-in's", (v) => Object.setPrototypeOf(v, v instanceof Map ? Set.prototype : Map.prototype)],
+  ['own Symbol.toStringTag "Object"', (v) => Object.defineProperty(v, Symbol.toStringTag, { value: 'Object' })],
+  ['prototype null and tag "Object"', (v) => Object.defineProperty(Object.setPrototypeOf(v, null), Symbol.toStringTag, { value: 'Object' })],
+  ['made with a new.target whose prototype is Object.prototype', (v) => {
+    const F = function () {};
+    F.prototype = Object.prototype;
+    if (v instanceof Date) return Reflect.construct(Date, [v.getTime()], F);
+    if (v instanceof Map) {
+      const m = Reflect.construct(Map, [], F);
+      v.forEach((val, key) => Map.prototype.set.call(m, key, val));
+      return m;
+    }
+    if (v instanceof Set) {
+      const st = Reflect.construct(Set, [], F);
+      v.forEach((val) => Set.prototype.add.call(st, val));
+      return st;
+    }
+    if (v instanceof Error) return Reflect.construct(Error, [v.message], F);
+    return Object.setPrototypeOf(v, Object.prototype);
+  }],
+];
+
+let echoWorker = null;
+function viaWorker(v) {
+  if (echoWorker === null) echoWorker = new Worker('./workers/fixtures/echo.js');
+  return new Promise((resolve, reject) => {
+    echoWorker.onmessage = (e) => resolve(e.data.echo);
+    echoWorker.onerror = (e) => reject(e);
+    try { echoWorker.postMessage(v); } catch (e) { reject(e); }
+  });
+}
+const WAYS = [
+  ['structuredClone', (v) => structuredClone(v)],
+  ['a MessageChannel', (v) => viaChannel(v, [])],
+  ['a worker and back', (v) => viaWorker(v)],
+];
+
+for (const [way, send] of WAYS) {
+  describe('structuredClone: internal slots decide, through ' + way, () => {
+    for (const [kind, make] of SLOT_KINDS) {
+      it(`a disguised ${kind} arrives as a ${kind}`, async () => {
+        const want = summary(structuredClone(make()));
+        const got = [], expected = [];
+        const values = DISGUISES.map(([, disguise]) => disguise(make()));
+        const c = await send(values);
+        DISGUISES.forEach(([how], i) => {
+          got.push(how + ': ' + summary(c[i]));
+          expected.push(how + ': ' + want);
+        });
+        expect(got).toEqual(expected);
+      });
+    }
+    it('an object without internal slots stays plain whatever its prototype or tag', async () => {
+      const names = ['Map', 'Set', 'Date', 'RegExp', 'Boolean', 'Number', 'String', 'BigInt', 'Error', 'ArrayBuffer',
+        'Array', 'Uint8Array', 'DataView', 'WeakMap', 'Promise'];
+      const values = [];
+      for (const n of names) {
+        values.push({ x: n, [Symbol.toStringTag]: n });
+        const P = globalThis[n].prototype, o = Object.create(P);
+        o.x = n;
+        values.push(o);
+        values.push(Object.create(P));
+      }
+      const c = await send(values);
+      expect(c.map(summary)).toEqual(values.map((v) => summary(Object.keys(v).length ? { x: v.x } : {})));
+    });
+    it('a disguised WeakMap, WeakSet, WeakRef, FinalizationRegistry or Promise is a DataCloneError', async () => {
+      const makers = [() => new WeakMap(), () => new WeakSet(), () => new WeakRef({}), () => new FinalizationRegistry(() => {}),
+        () => Promise.resolve()];
+      for (const mk of makers) {
+        for (const [how, disguise] of DISGUISES.slice(0, 5)) {
+          let err;
+          try { await send({ a: [disguise(mk())] }); } catch (e) { err = e; }
+          expect((err && err.name) + ' ' + how).toBe('DataCloneError ' + how);
+        }
+      }
+    });
+  });
+}
+
+describe('structuredClone: internal slots, details', () => {
+  it('tells kinds with the built-ins captured at start-up only', () => {
+    const names = [[Reflect, 'apply'], [Error, 'isError'], [WeakRef.prototype, 'deref'], [FinalizationRegistry.prototype, 'unregister'],
+      [Object.prototype, 'toString'], [Function.prototype, 'call'], [Array, 'isArray'], [Object, 'keys'], [Object, 'getPrototypeOf']];
+    const saved = names.map(([o, k]) => Object.getOwnPropertyDescriptor(o, k));
+    let called = 0, c;
+    const m = Object.setPrototypeOf(new Map([[1, 2]]), null), d = Object.setPrototypeOf(new Date(7), Object.prototype);
+    const value = { list: [{}, {}, Object.create(null), [], m, d], w: { x: 1 } };
+    try {
+      for (const [o, k] of names) Object.defineProperty(o, k, { value: function () { called++; throw new Error('replaced'); }, configurable: true, writable: true });
+      c = structuredClone(value);
+    } finally {
+      names.forEach(([o, k], i) => Object.defineProperty(o, k, saved[i]));
+    }
+    expect(called).toBe(0);
+    expect(c.list.slice(0, 4).map(summary)).toEqual(value.list.slice(0, 4).map((v) => summary(structuredClone(v))));
+    expect(summary(c.list[4])).toBe(summary(new Map([[1, 2]])));
+    expect(summary(c.list[5])).toBe(summary(new Date(7)));
+  });
+  it("takes a disguised error's name through its new prototype chain, as the web does", () => {
+    const e = Object.setPrototypeOf(new TypeError('m'), null);
+    expect(summary(structuredClone(e))).toBe(summary(new Error('m')) );
+    const r = Object.setPrototypeOf(new Error('q'), RangeError.prototype);
+    expect(structuredClone(r) instanceof RangeError).toBe(true);
+    const tagged = new TypeError('t');
+    tagged[Symbol.toStringTag] = 'Nope';
+    expect(structuredClone(tagged) instanceof TypeError).toBe(true);
+  });
+  it('reads a disguised RegExp\'s flags from the RegExp, not through its prototype', () => {
+    const r = Object.setPrototypeOf(/x/dgimsuy, null);
+    expect(structuredClone(r).flags).toBe('dgimsuy');
+    const global = Object.getOwnPropertyDescriptor(RegExp.prototype, 'global');
+    let c;
+    Object.defineProperty(RegExp.prototype, 'global', { get() { throw new Error('replaced getter called'); }, configurable: true });
+    try {
+      c = structuredClone(/y/g);
+    } finally {
+      Object.defineProperty(RegExp.prototype, 'global', global);
+    }
+    expect(c.flags).toBe('g');
+  });
+  it('keeps shared references and cycles through a disguised Map', () => {
+    const shared = { s: 1 };
+    const m = new Map([['a', shared], ['b', shared]]);
+    m.set('self', m);
+    Object.setPrototypeOf(m, null);
+    const c = structuredClone({ m, shared, list: [m] });
+    expect(c.m instanceof Map).toBe(true);
+    expect(c.m.get('a') === c.shared && c.m.get('b') === c.shared && c.m.get('self') === c.m && c.list[0] === c.m).toBe(true);
+  });
+  it('still detaches only what it should when a disguised buffer is transferred', () => {
+    const ab = Object.setPrototypeOf(new Uint8Array([4, 5]).buffer, Object.prototype);
+    const c = structuredClone({ ab }, { transfer: [ab] });
+    expect(T(c.ab)).toBe('[object ArrayBuffer]');
+    expect(bytes(c.ab)).toBe('4,5');
+    expect(ArrayBuffer.prototype.__lookupGetter__('detached').call(ab)).toBe(true);
+  });
+});
+afterAll(() => {
+  if (echoWorker !== null) echoWorker.terminate();
+  echoWorker = null;
 });

@@ -16,14 +16,16 @@
   /* ---- intrinsics: captured when the runtime started (intrinsics.js) ---- */
   const { FP, fcall, fbind, uncurry, ObjectC, OP, AP, getProto, keysOf, isArray, defineProp, gopd,
     hasOwn, objToString, fnToString, symToString, substringF, substring, SP, substringIsIntrinsic,
-    d, StringC, BigIntC, TypeErr, RangeErr, ErrorC, DateC, dateGetTime, RegExpC, reSource, reFlags,
+    d, StringC, BigIntC, TypeErr, RangeErr, ErrorC, DateC, dateGetTime, RegExpC, reSource, reFlagGets,
     boolValueOf, numValueOf, strValueOf, bigValueOf, MapC, SetC, mapForEach, setForEach, mapSize,
     setSize, mapSetM, setAddM, mapSet, setAdd, WeakMapC, WeakSetC, PromiseC, WeakRefC, FinRegC,
-    ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer, abResizable, abMaxByteLength,
+    ABC, isView, abByteLength, abDetachedD, abDetached, abTransfer, abResizable, abMaxByteLength,
+    abResize,
     U8C, u8set, TAP, taTag, taBuffer,
     taOffset, taLength, DataViewC, dvBuffer, dvOffset, dvLength, Float64ArrayC, f64set, ProxyC,
     ProxyRevocable, iterSym, FunctionC, jsonStringify, arrayJoin, globalObj, VIEWS, VIEW_KIND,
-    ERRORS, ERROR_CODE, SafeMap, SafeSet, SafeWeakSet, SafeWeakMap } = internal.intr.clone;
+    ERRORS, ERROR_CODE, SafeMap, SafeSet, SafeWeakSet, SafeWeakMap, wrDeref, frUnregister,
+    errIsError } = internal.intr.clone;
   const proxies = internal.intr.proxies, proxyCount = internal.intr.proxyCount;
   const platformProtos = internal.intr.platformProtos;
 
@@ -88,8 +90,9 @@
     T_NUMO = 14, T_STRO = 15, T_BIGO = 16, T_MAP = 17, T_SET = 18, T_AB = 19, T_VIEW = 20,
     T_ERROR = 21, T_HOST = 22, /* 23: T_OBJE */
     /* an ArrayBuffer or view whose buffer is resizable: T_AB / T_VIEW and
-     * then the buffer's maxByteLength */
-    T_RAB = 24, T_RVIEW = 25;
+     * then the buffer's maxByteLength; a T_RVIEW's view kind has
+     * VIEW_TRACKS added when the view tracks its buffer's length */
+    T_RAB = 24, T_RVIEW = 25, VIEW_TRACKS = 16;
   // frame kinds
   const F_OBJ = 0, F_DENSE = 1, F_SPARSE = 2, F_KEYED = 3, F_LIST = 4;
   // kinds of non-plain objects (kindOf)
@@ -114,6 +117,34 @@
     }
     return taOffset(v);
   }
+  /* Whether view v (a DataView when dvw, else a typed array of kind vk),
+   * in bounds at byte offset off with len elements, over resizable buffer
+   * b tracks b's length (was made without a length). No getter tells: a
+   * view that ends an element or more before b's end is fixed, and one
+   * that ends within its last element is asked by resizing b for a moment
+   * (nothing in between runs a script's code): grown so that one more
+   * element fits (a tracking view gets it), else shrunk to one byte short
+   * of the view's end (a fixed view goes out of bounds, a tracking one
+   * stays in) and grown back with the cut bytes put back. An empty view
+   * with no room to grow behaves the same either way: taken as fixed. */
+  const VIEW_SIZE = [1, 1, 1, 2, 2, 4, 4, 4, 8, 8, 8, 1];
+  function inBounds(v, dvw) {
+    try { if (dvw) dvLength(v); else f64set(v, NO_ELEMENTS); return true; } catch (e) { return false; }
+  }
+  function tryResize(b, len) { try { abResize(b, len); return true; } catch (e) { return false; } }
+  function tracksLength(v, dvw, vk, b, off, len) {
+    if (abResize === null) return false;
+    const size = VIEW_SIZE[vk], L = abByteLength(b), end = off + len * size;
+    if (end + size <= L) return false;
+    if (end + size <= abMaxByteLength(b) && tryResize(b, end + size)) {
+      try { return (dvw ? dvLength(v) : taLength(v)) !== len; } finally { abResize(b, L); }
+    }
+    if (len === 0) return false;
+    const cut = new U8C(L - end + 1);
+    u8set(cut, new U8C(b, end - 1, L - end + 1));
+    if (!tryResize(b, end - 1)) return false;
+    try { return inBounds(v, dvw); } finally { abResize(b, L); u8set(new U8C(b), cut, end - 1); }
+  }
   /* Whether o's prototype chain (from p) holds only ordinary objects up to
    * Object.prototype or null; a proxy or an object with native storage
    * (a Java wrapper's chain, a JSClass object) makes it a host object.
@@ -132,6 +163,172 @@
     cache.set(p, ok);
     return ok;
   }
+  /* The flags of RegExp r, from its [[OriginalFlags]] (not through its
+   * prototype, which a script may have replaced) */
+  function regexpFlags(r) {
+    let f = '';
+    for (let i = 0; i < reFlagGets.length; i += 2) if (reFlagGets[i + 1](r)) f += reFlagGets[i];
+    return f;
+  }
+
+  /* ---- internal slots by the engine's type of the object ----
+   * An object is cloned by its internal slots: a Map as a Map whatever its
+   * prototype and Symbol.toStringTag say, and an object with no slots as a
+   * plain object whatever they say. JS tells a Map (Set, ArrayBuffer,
+   * BigInt object) from a plain object only by a brand check that throws for
+   * every other object (about 2 us a throw: more than the clone of a small
+   * object), so the engine is asked the type of its objects
+   * (native.cellType, countOtherTypes: clone.c). Which type is which kind is
+   * learnt here from objects made now; unless every kind has types of its
+   * own, typeKind is null and objects are told as before (kindOf, and an
+   * object whose prototype is Object.prototype or null is plain).
+   * A C call costs half a microsecond or more and, made once an object, made JSC
+   * throw away the walk's optimized code again and again (a VM trap, such
+   * as the watchdog's tick, pending when a C callback returns does that to
+   * the code on the stack). So the walk takes objects as plain at once (the
+   * hot path), lists those that must be asked (any whose prototype is not
+   * Object.prototype or null, and those with no own keys or an index first:
+   * a Map, Set, array, view, String object... whose prototype a script set
+   * to Object.prototype or null has none of its own or indexes), and asks
+   * their types together at its end. An object whose prototype is
+   * Object.prototype or null and whose first own key is no index is plain
+   * (a Map with such a prototype and such keys is cloned by its keys, as
+   * before). When a listed object is of another kind after all (its brand
+   * check agrees), the walk starts again and asks each listed object's type
+   * as it meets it ("eager"): a value that holds a Map, Set... whose
+   * prototype or tag a script changed is walked twice (its getters run
+   * twice). */
+  const typeOf = native.cellType, countOtherTypes = native.countOtherTypes, applyC = internal.intr.worker.apply;
+  /* kinds typeKind alone names: objects no clone is made of */
+  const K_REFUSED = 13;
+  /* the type of plain objects (typeKind null: none) */
+  let plainType = -1;
+  const typeKind = learnTypes();
+  function learnTypes() {
+    if (typeof typeOf !== 'function' || typeof countOtherTypes !== 'function') return null;
+    const t = [];
+    for (let i = 0; i < 256; i++) t[i] = -1;
+    const views = [], errors = [], buf = new ABC(8);
+    for (let i = 0; i < VIEWS.length; i++) views[i] = new VIEWS[i](buf, 0, 1);
+    for (let i = 0; i < ERRORS.length; i++) errors[i] = new ERRORS[i]('');
+    const none = function () {};
+    /* (BigInt objects share their type with WeakRef, FinalizationRegistry,
+     * Intl and host objects: the brand check tells) */
+    const made = [
+      K_PLAIN, [{}, { __proto__: null }, new (class {})(), { __proto__: MapC.prototype }],
+      K_ARRAY, [[]], K_VIEW, views, K_ERROR, errors, K_DATE, [new DateC(0)], K_REGEXP, [new RegExpC('')],
+      K_BOOL, [ObjectC(false)], K_NUMO, [ObjectC(0)], K_STRO, [ObjectC('')], K_MAP, [new MapC()],
+      K_SET, [new SetC()], K_AB, [buf, new ABC(0, { __proto__: null, maxByteLength: 8 })],
+      K_BIGO, [ObjectC(0n)], K_REFUSED, [new WeakMapC(), new WeakSetC(), new PromiseC(none)],
+    ];
+    for (let i = 0; i < made.length; i += 2) {
+      const k = made[i], objs = made[i + 1];
+      for (let j = 0; j < objs.length; j++) {
+        const c = typeOf(objs[j]);
+        if (typeof c !== 'number' || !(c >= 0 && c <= 255) || (t[c] !== -1 && t[c] !== k)) return null;
+        t[c] = k;
+        if (k === K_PLAIN) {
+          if (plainType !== -1 && plainType !== c) return null;
+          plainType = c;
+        }
+      }
+    }
+    if (countOtherTypes(plainType, {}, [], { __proto__: null }) !== 1) return null;
+    // (a WeakRef or FinalizationRegistry: of no kind's type but the BigInt objects')
+    const other = [WeakRefC === null ? null : new WeakRefC(t), FinRegC === null ? null : new FinRegC(none)];
+    for (let j = 0; j < other.length; j++) {
+      if (other[j] === null) continue;
+      const k = t[typeOf(other[j])];
+      if (k !== -1 && k !== K_BIGO) return null;
+    }
+    return t;
+  }
+  /* Whether object v, whose type names kind k, is one by its brand check
+   * (a DOMException has an Error's type: cloned as before) */
+  function isKind(v, k) {
+    switch (k) {
+      case K_ARRAY: return isArray(v);
+      case K_VIEW: return isView(v);
+      case K_DATE: return brand(dateGetTime, v);
+      case K_REGEXP: return brand(reSource, v);
+      case K_BOOL: return brand(boolValueOf, v);
+      case K_NUMO: return brand(numValueOf, v);
+      case K_STRO: return brand(strValueOf, v);
+      case K_BIGO: return brand(bigValueOf, v);
+      case K_MAP: return brand(mapSize, v);
+      case K_SET: return brand(setSize, v);
+      // (not a SharedArrayBuffer, which has the same type)
+      case K_AB: return brand(abByteLength, v);
+      case K_ERROR: return !domState.has(v);
+    }
+    return false;
+  }
+  const WEAK_TOKEN = {};
+  /* Whether object v, of kind k by its type but not by its brand check, is
+   * one no clone is made of: a WeakMap, WeakSet, Promise, a WeakRef or
+   * FinalizationRegistry (of BigInt objects' type), a SharedArrayBuffer (of
+   * ArrayBuffers') */
+  function refused(v, k) {
+    return k === K_REFUSED || k === K_AB || (k === K_BIGO && ((wrDeref !== null && brand(wrDeref, v)) ||
+      (frUnregister !== null && brand2(frUnregister, v, WEAK_TOKEN))));
+  }
+  function refuse(v, k) { if (refused(v, k)) throw cloneError(describe(v)); }
+  function brand2(f, v, a) { try { f(v, a); return true; } catch (e) { return false; } }
+  /* The kind of object v, taken as plain, by its type (the eager walk):
+   * another kind when its brand check agrees; a DataCloneError for one no
+   * clone is made of */
+  function kindByType(v) {
+    const k = typeKind[typeOf(v)];
+    if (k === K_PLAIN || k === -1) return K_PLAIN;
+    if (isKind(v, k)) return k;
+    refuse(v, k);
+    return K_PLAIN;
+  }
+  /* Whether the objects U[0, n) the walk took as plain are plain, by their
+   * types (TYPES_AT_ONCE at a call; one at a time only when some are of
+   * another type); a DataCloneError for one no clone is made of. Empties
+   * U. A small clone first drops the objects a small clone found plain
+   * before (an object's type never changes): a C call costs more than the
+   * clone of a small value. */
+  const TYPES_AT_ONCE = 1024, SMALL = 8, typeArgs = [0], knownPlain = new SafeWeakSet();
+  function allPlain(U, n0) {
+    let ok = true, n = n0;
+    try {
+      if (n0 <= SMALL) {
+        n = 0;
+        for (let j = 0; j < n0; j++) { const v = U[j]; if (!knownPlain.has(v)) U[n++] = v; }
+        if (n === 0) return true;
+      }
+      for (let i = 0; i < n && ok; i += TYPES_AT_ONCE) {
+        const m = n - i < TYPES_AT_ONCE ? n - i : TYPES_AT_ONCE;
+        let other;
+        if (m === 1) other = countOtherTypes(plainType, U[i]);
+        else if (m === 2) other = countOtherTypes(plainType, U[i], U[i + 1]);
+        else {
+          typeArgs[0] = plainType;
+          for (let j = 0; j < m; j++) typeArgs[j + 1] = U[i + j];
+          typeArgs.length = m + 1;
+          other = applyC(countOtherTypes, undefined, typeArgs);
+        }
+        if (other === 0 && n0 <= SMALL) for (let j = 0; j < m; j++) knownPlain.add(U[j]);
+        for (let j = 0; other !== 0 && j < m; j++) {
+          const v = U[i + j], k = typeKind[typeOf(v)];
+          if (k === K_PLAIN || k === -1) continue;
+          if (isKind(v, k)) { ok = false; break; }
+          refuse(v, k);
+        }
+      }
+    } finally {
+      for (let j = 0; j < n0; j++) U[j] = undefined;
+      for (let j = 1; j < typeArgs.length; j++) typeArgs[j] = undefined;
+    }
+    return ok;
+  }
+  // (an object of a type no kind has: refused, as before)
+  function refusedType(v) {
+    const k = typeKind[typeOf(v)];
+    return k === -1 || (k !== K_PLAIN && !isKind(v, k) && refused(v, k));
+  }
   function kindOf(v, p, cache) {
     if (isArray(v)) return K_ARRAY;
     if (isView(v)) return K_VIEW;
@@ -144,7 +341,7 @@
       case '[object Number]': if (brand(numValueOf, v)) return K_NUMO; break;
       case '[object String]': if (brand(strValueOf, v)) return K_STRO; break;
       case '[object BigInt]': if (brand(bigValueOf, v)) return K_BIGO; break;
-      case '[object Error]': return K_ERROR;
+      case '[object Error]': if (errIsError === null || errIsError(v)) return K_ERROR; break;
       case '[object Map]': if (brand(mapSize, v)) return K_MAP; break;
       case '[object Set]': if (brand(setSize, v)) return K_SET; break;
       case '[object ArrayBuffer]': if (brand(abByteLength, v)) return K_AB; break;
@@ -153,11 +350,13 @@
     if (v instanceof SetC && brand(setSize, v)) return K_SET;
     if (v instanceof ABC && brand(abByteLength, v)) return K_AB;
     if (v instanceof DateC && brand(dateGetTime, v)) return K_DATE;
-    if (v instanceof WeakMapC || v instanceof WeakSetC || v instanceof PromiseC ||
+    // (one that only claims to be a WeakMap... by its prototype or tag is
+    // plain, when its type says so)
+    if (((v instanceof WeakMapC || v instanceof WeakSetC || v instanceof PromiseC ||
         (WeakRefC !== null && v instanceof WeakRefC) || (FinRegC !== null && v instanceof FinRegC) ||
         t === '[object WeakMap]' || t === '[object WeakSet]' || t === '[object Promise]' ||
-        t === '[object WeakRef]' || t === '[object FinalizationRegistry]' ||
-        t === '[object SharedArrayBuffer]' || !ordinaryChain(p, cache))
+        t === '[object WeakRef]' || t === '[object FinalizationRegistry]' || t === '[object SharedArrayBuffer]') &&
+        (typeKind === null || refusedType(v))) || !ordinaryChain(p, cache))
       throw cloneError(describe(v));
     return K_PLAIN;
   }
@@ -206,22 +405,33 @@
   let idsPool = new SafeWeakMap(), idsNext = 0, idsBusy = false;
   /* The frame arrays, kept for the next clone too (frames are emptied as
    * they close; after a throw, the arrays are dropped). */
-  let sf = { O: [], K: [], I: [], N: [], Kind: [] };
+  /* (U: the objects taken as plain whose types are asked at the end) */
+  let sf = { O: [], K: [], I: [], N: [], Kind: [], U: [] };
   function serialize(root, abs, hosts) {
-    if (idsBusy) return serializeIn(root, abs, hosts, new SafeWeakMap(), 0, { O: [], K: [], I: [], N: [], Kind: [] });
+    if (idsBusy) return serializeChecked(root, abs, hosts, new SafeWeakMap(), 0, { O: [], K: [], I: [], N: [], Kind: [], U: [] });
     idsBusy = true;
     let r = null;
     try {
-      r = serializeIn(root, abs, hosts, idsPool, idsNext, sf);
+      r = serializeChecked(root, abs, hosts, idsPool, idsNext, sf);
       return r;
     } finally {
       if (r !== null) idsNext += r.nid + 1;
-      else { idsPool = new SafeWeakMap(); idsNext = 0; sf = { O: [], K: [], I: [], N: [], Kind: [] }; }
+      else { idsPool = new SafeWeakMap(); idsNext = 0; sf = { O: [], K: [], I: [], N: [], Kind: [], U: [] }; }
       if (idsNext > 4503599627370496) { idsPool = new SafeWeakMap(); idsNext = 0; }
       idsBusy = false;
     }
   }
-  function serializeIn(root, abs, hosts, ids, ib, sf) {
+  /* The walk, and again eagerly (with ids from a new base) when an object it
+   * took as plain was not. */
+  function serializeChecked(root, abs, hosts, ids, ib, sf) {
+    const r = serializeIn(root, abs, hosts, ids, ib, sf, false);
+    if (r.nu === 0 || allPlain(sf.U, r.nu)) return r;
+    giveBack(r.t);
+    const r2 = serializeIn(root, abs, hosts, ids, ib + r.nid + 1, sf, true);
+    r2.nid += r.nid + 1;
+    return r2;
+  }
+  function serializeIn(root, abs, hosts, ids, ib, sf, eager) {
     let T = spareT, cap, n = 0;
     spareT = null;
     if (T === null) T = new Float64ArrayC(256);
@@ -238,7 +448,8 @@
     for (let i = 0; i < nhost; i++) hostIds.set(hosts[i], i);
     const shapes = new SafeMap();
     let nshape = 0;
-    const fO = sf.O, fK = sf.K, fI = sf.I, fN = sf.N, fKind = sf.Kind;
+    const fO = sf.O, fK = sf.K, fI = sf.I, fN = sf.N, fKind = sf.Kind, U = sf.U;
+    let nu = 0;
     let sp = 0, v = root, i, k, t, o;
     for (;;) {
       if (n > cap - 32) {
@@ -273,9 +484,20 @@
               kind = kindOf(v, p, protoCache);
             }
           }
+          let ks = null;
+          if (kind === K_PLAIN && typeKind !== null) {
+            // (its type is asked unless the prototype is Object.prototype or
+            // null and the first own key no index: see allPlain)
+            ks = keysOf(v);
+            if ((p !== OP && p !== null) || ks.length === 0 || ks[0] === '0') {
+              if (!eager) U[nu++] = v;
+              else kind = kindByType(v);
+            }
+          }
           if (kind === K_PLAIN) {
             ids.set(v, ib + nid++);
-            const ks = keysOf(v), kn = ks.length;
+            if (ks === null) ks = keysOf(v);
+            const kn = ks.length;
             let e = shapes.get(kn === 0 ? EMPTY : ks[0]), sid = -1;
             if (e !== undefined) {
               for (let j = 0; j < e.length; j += 2) {
@@ -314,7 +536,7 @@
           }
           switch (kind) {
             case K_DATE: ids.set(v, ib + nid++); T[n] = T_DATE; T[n + 1] = dateGetTime(v); n += 2; break;
-            case K_REGEXP: ids.set(v, ib + nid++); T[n++] = T_REGEXP; S[ns++] = reSource(v); S[ns++] = reFlags(v); break;
+            case K_REGEXP: ids.set(v, ib + nid++); T[n++] = T_REGEXP; S[ns++] = reSource(v); S[ns++] = regexpFlags(v); break;
             case K_BOOL: ids.set(v, ib + nid++); T[n] = T_BOOLO; T[n + 1] = boolValueOf(v) ? 1 : 0; n += 2; break;
             case K_NUMO: ids.set(v, ib + nid++); T[n] = T_NUMO; T[n + 1] = numValueOf(v); n += 2; break;
             case K_STRO: ids.set(v, ib + nid++); T[n++] = T_STRO; S[ns++] = strValueOf(v); break;
@@ -355,8 +577,11 @@
               if (bufIds === null) bufIds = new SafeMap();
               id = bufIds.get(b);
               if (id === undefined) { id = bufs.length; bufIds.set(b, id); bufs[id] = b; }
-              T[n] = T_VIEW; T[n + 1] = vk; T[n + 2] = id; T[n + 3] = off; T[n + 4] = len; n += 5;
-              if (abResizable(b)) { T[n - 5] = T_RVIEW; T[n++] = abMaxByteLength(b); }
+              if (abResizable(b)) {
+                const tracks = tracksLength(v, dvw, vk, b, off, len);
+                T[n] = T_RVIEW; T[n + 1] = tracks ? vk + VIEW_TRACKS : vk; T[n + 2] = id; T[n + 3] = off;
+                T[n + 4] = len; T[n + 5] = abMaxByteLength(b); n += 6;
+              } else { T[n] = T_VIEW; T[n + 1] = vk; T[n + 2] = id; T[n + 3] = off; T[n + 4] = len; n += 5; }
               break;
             }
             case K_ERROR: {
@@ -377,7 +602,7 @@
       }
       // the next value
       for (;;) {
-        if (sp === 0) return { t: T, nt: n, s: S, ns: ns, bufs: bufs, nid: nid };
+        if (sp === 0) return { t: T, nt: n, s: S, ns: ns, bufs: bufs, nid: nid, nu: nu };
         t = sp - 1; i = fI[t];
         if (i < fN[t]) {
           o = fO[t]; fI[t] = i + 1;
@@ -476,9 +701,7 @@
   }
   /* Buffer id of bufs as a resizable ArrayBuffer of at most max bytes: the
    * buffer itself when it is one (a transferred one), else a resizable
-   * copy, which replaces it in bufs for the next reference. Views over it
-   * are fixed-length views (whether a view tracks its buffer's length is
-   * not visible to a script, so not to the serializer). */
+   * copy, which replaces it in bufs for the next reference. */
   function resizable(bufs, id, max) {
     const b = bufs[id];
     if (abResizable(b)) return b;
@@ -573,7 +796,9 @@
         case T_RVIEW: {
           const vk = T[p], b = resizable(bufs, T[p + 1], T[p + 4]), off = T[p + 2], len = T[p + 3];
           p += 5;
-          v = new VIEWS[vk](b, off, len); objs[nobj++] = v;
+          // (a tracking view: made without a length)
+          v = vk >= VIEW_TRACKS ? new VIEWS[vk - VIEW_TRACKS](b, off) : new VIEWS[vk](b, off, len);
+          objs[nobj++] = v;
           break;
         }
         case T_ERROR: {
@@ -607,7 +832,7 @@
   }
 
   /* ---- transfer lists ---- */
-  const applyF = Reflect.apply, NOARGS = [], NONE = [];
+  const applyF = applyC, NOARGS = [], NONE = [];
   /* The transfer list (undefined: none; else an iterable of objects) as
    * [array buffers, other objects]; TypeError for what is not a sequence
    * of objects, DataCloneError for duplicates and detached buffers. */
@@ -643,6 +868,16 @@
   function notTransferable(x) {
     return new DOMException(describe(x) + ' could not be transferred.', 'DataCloneError');
   }
+  /* A fixed-length copy of buffer b's bytes. (ArrayBuffer.prototype.slice
+   * would ask b's constructor for its species: a script's code, and a
+   * TypeError when that is no ArrayBuffer constructor, as for a buffer
+   * whose prototype is Array.prototype. The web's serializer copies the
+   * bytes.) */
+  function copyBuffer(b) {
+    const n = abByteLength(b), c = new ABC(n);
+    if (n !== 0) u8set(new U8C(c), new U8C(b, 0, n));
+    return c;
+  }
   function checkBuffers(bufs) {
     for (let i = 0; i < bufs.length; i++)
       if (abDetached(bufs[i])) throw cloneError('An ArrayBuffer is detached and');
@@ -661,7 +896,7 @@
     if (pr[1].length > 0) return native.cloneHosts(value, abs, pr[1]);
     const r = serialize(value, abs, NONE), bufs = r.bufs, out = [];
     checkBuffers(bufs);
-    for (let i = abs.length; i < bufs.length; i++) out[i] = abSlice(bufs[i], 0);
+    for (let i = abs.length; i < bufs.length; i++) out[i] = copyBuffer(bufs[i]);
     for (let i = 0; i < abs.length; i++) out[i] = abTransfer(abs[i]);
     const res = deserialize(r.t, r.nt, r.s, out, NONE);
     giveBack(r.t);
@@ -693,9 +928,7 @@
    * capture's, and the number of buffers. */
   function captureCopy(value) {
     const r = tokens(value, NONE, NONE), bufs = r[4];
-    // (slice may run a script's species getter, which may clone: the
-    // token array is given back after)
-    for (let i = 0; i < bufs.length; i++) bufs[i] = abSlice(bufs[i], 0);
+    for (let i = 0; i < bufs.length; i++) bufs[i] = copyBuffer(bufs[i]);
     giveBack(r[0]);
     r[5] = bufs.length;
     return r;
@@ -706,7 +939,7 @@
    * ones moved out of their buffers, which are detached. */
   function commit(abs, bufs) {
     const src = [];
-    for (let i = abs.length; i < bufs.length; i++) src[i] = abSlice(bufs[i], 0);
+    for (let i = abs.length; i < bufs.length; i++) src[i] = copyBuffer(bufs[i]);
     for (let i = 0; i < abs.length; i++) src[i] = abTransfer(abs[i]);
     return src;
   }

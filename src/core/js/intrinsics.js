@@ -31,6 +31,15 @@
   const DateC = Date, dateGetTime = uncurry(Date.prototype.getTime);
   const RegExpC = RegExp, reSource = uncurry(gopd(RegExp.prototype, 'source').get);
   const reFlags = uncurry(gopd(RegExp.prototype, 'flags').get);
+  /* [flag, getter of that flag...]: each getter reads the RegExp's
+   * [[OriginalFlags]] (the flags getter reads them as properties, through
+   * the object's prototype chain) */
+  const reFlagGets = [];
+  for (const [c, n] of [['d', 'hasIndices'], ['g', 'global'], ['i', 'ignoreCase'], ['m', 'multiline'],
+    ['s', 'dotAll'], ['u', 'unicode'], ['v', 'unicodeSets'], ['y', 'sticky']]) {
+    const g = gopd(RegExp.prototype, n);
+    if (g && typeof g.get === 'function') reFlagGets.push(c, uncurry(g.get));
+  }
   const boolValueOf = uncurry(Boolean.prototype.valueOf), numValueOf = uncurry(Number.prototype.valueOf);
   const strValueOf = uncurry(String.prototype.valueOf), bigValueOf = uncurry(BigInt.prototype.valueOf);
   const MapC = Map, SetC = Set, mapForEach = uncurry(Map.prototype.forEach), setForEach = uncurry(Set.prototype.forEach);
@@ -40,6 +49,10 @@
   const WeakMapC = WeakMap, WeakSetC = WeakSet, PromiseC = Promise;
   const WeakRefC = typeof WeakRef === 'function' ? WeakRef : null;
   const FinRegC = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : null;
+  /* brand checks that throw for any other object */
+  const wrDeref = WeakRefC === null ? null : uncurry(WeakRefC.prototype.deref);
+  const frUnregister = FinRegC === null ? null : uncurry(FinRegC.prototype.unregister);
+  const errIsError = typeof Error.isError === 'function' ? Error.isError : null;
   const ABC = ArrayBuffer, isView = ArrayBuffer.isView;
   const abByteLength = uncurry(gopd(ArrayBuffer.prototype, 'byteLength').get);
   const abDetachedD = gopd(ArrayBuffer.prototype, 'detached');
@@ -50,6 +63,7 @@
   const abResizableD = gopd(ArrayBuffer.prototype, 'resizable'), abMaxD = gopd(ArrayBuffer.prototype, 'maxByteLength');
   const abResizable = abResizableD ? uncurry(abResizableD.get) : (b) => false;
   const abMaxByteLength = abMaxD ? uncurry(abMaxD.get) : abByteLength;
+  const abResize = typeof ArrayBuffer.prototype.resize === 'function' ? uncurry(ArrayBuffer.prototype.resize) : null;
   const U8C = Uint8Array, u8set = uncurry(Uint8Array.prototype.set);
   const TAP = getProto(Uint8Array.prototype);
   const taTag = uncurry(gopd(TAP, Symbol.toStringTag).get);
@@ -164,11 +178,11 @@
       FP, fcall, fbind, uncurry, ObjectC, OP, AP, getProto,
       keysOf, isArray, defineProp, gopd, hasOwn, objToString, fnToString, symToString,
       substringF, substring, SP, substringIsIntrinsic, StringC, BigIntC, TypeErr, RangeErr,
-      ErrorC, DateC, dateGetTime, RegExpC, reSource, reFlags, boolValueOf, numValueOf,
+      ErrorC, DateC, dateGetTime, RegExpC, reSource, reFlags, reFlagGets, boolValueOf, numValueOf,
       strValueOf, bigValueOf, MapC, SetC, mapForEach, setForEach, mapSize, setSize,
       mapSetM, setAddM, mapSet, setAdd, WeakMapC, WeakSetC, PromiseC, WeakRefC,
-      FinRegC, ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer, abResizable,
-      abMaxByteLength, U8C, u8set,
+      FinRegC, wrDeref, frUnregister, errIsError, ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer, abResizable,
+      abMaxByteLength, abResize, U8C, u8set,
       TAP, taTag, taBuffer, taOffset, taLength, DataViewC, dvBuffer, dvOffset,
       dvLength, Float64ArrayC, f64set, ProxyC, ProxyRevocable, iterSym, FunctionC, jsonStringify,
       arrayJoin, globalObj, VIEWS, VIEW_KIND, ERRORS, ERROR_CODE, SafeMap, SafeSet,
