@@ -318,24 +318,30 @@ int strait__clone_materialize(strait_runtime *rt, strait__clone *c, JSValueRef *
                                                           exception);
   if (!tok) return STRAIT_EJS;
   JSValueRef joined = c->str ? JSValueMakeString(ctx, c->str) : JSValueMakeUndefined(ctx);
+  /* The buffers and host objects wait in a malloc'd buffer until a JS
+   * array holds them. JSC's conservative scan sees stacks and registers,
+   * not the C heap, and each allocation below may collect: so each one is
+   * protected from its creation until its array is made (unprotected, a
+   * collection could free a buffer made earlier, and its bytes, which the
+   * array and the deserializer would then read). */
   size_t nitems = c->nbuf > c->nhost ? c->nbuf : c->nhost;
   JSValueRef *items = nitems ? malloc(nitems * sizeof *items) : NULL;
   if (nitems && !items) return oom(ctx, exception);
+  size_t nheld = 0;
+  JSValueRef bufs = NULL;
   for (size_t i = 0; i < c->nbuf; i++) {
     JSObjectRef b = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, c->bufs[i].data, c->bufs[i].len,
                                                            owned_dealloc, NULL, exception);
-    if (!b) {
-      free(items);
-      return STRAIT_EJS;
-    }
+    if (!b) goto fail;
+    JSValueProtect(ctx, b);
     c->bufs[i].data = NULL;  /* the ArrayBuffer owns it now */
-    items[i] = b;
+    items[nheld++] = b;
   }
-  JSValueRef bufs = c->nbuf ? JSObjectMakeArray(ctx, c->nbuf, items, exception) : JSValueMakeUndefined(ctx);
-  if (!bufs) {
-    free(items);
-    return STRAIT_EJS;
-  }
+  bufs = c->nbuf ? JSObjectMakeArray(ctx, c->nbuf, items, exception) : JSValueMakeUndefined(ctx);
+  for (size_t i = 0; i < nheld; i++) JSValueUnprotect(ctx, items[i]);
+  nheld = 0;
+  if (!bufs) goto fail;
+  JSValueProtect(ctx, bufs);   /* through the host objects' allocations too */
   const strait__clone_hooks *h = rt->clone_hooks ? rt->clone_hooks : c->hooks;
   for (size_t i = 0; i < c->nhost; i++) {
     void *token = c->hosts[i];
@@ -345,13 +351,17 @@ int strait__clone_materialize(strait_runtime *rt, strait__clone *c, JSValueRef *
       if (token && !(h && h->give) && c->hooks && c->hooks->drop) c->hooks->drop(token);
       if (!*exception)
         *exception = strait_make_error(ctx, "Error", "structured clone: a transferred object could not be received");
-      free(items);
-      return STRAIT_EJS;
+      goto fail;
     }
-    items[i] = o;
+    JSValueProtect(ctx, o);
+    items[nheld++] = o;
   }
   JSValueRef hosts = c->nhost ? JSObjectMakeArray(ctx, c->nhost, items, exception) : JSValueMakeUndefined(ctx);
+  for (size_t i = 0; i < nheld; i++) JSValueUnprotect(ctx, items[i]);
+  nheld = 0;
   free(items);
+  items = NULL;
+  JSValueUnprotect(ctx, bufs);   /* args, on this stack, holds it from here */
   if (!hosts) return STRAIT_EJS;
   JSValueRef args[6] = {tok, JSValueMakeNumber(ctx, (double)c->nt), JSValueMakeNumber(ctx, (double)c->ns),
                         joined, bufs, hosts};
@@ -359,6 +369,11 @@ int strait__clone_materialize(strait_runtime *rt, strait__clone *c, JSValueRef *
   if (!r) return STRAIT_EJS;
   *result = r;
   return 0;
+fail:
+  for (size_t i = 0; i < nheld; i++) JSValueUnprotect(ctx, items[i]);
+  if (bufs && JSValueIsObject(ctx, bufs)) JSValueUnprotect(ctx, bufs);
+  free(items);
+  return STRAIT_EJS;
 }
 
 /* native.isHost(obj): true when obj is a Proxy (of any realm, also the
