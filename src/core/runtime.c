@@ -164,6 +164,12 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
   JSObjectSetPrivate(JSContextGetGlobalObject(rt->ctx), rt);
   capture_error_ctors(rt);
   strait__watch_init(rt);
+  /* the time limit bounds the embedder's entries (an eval, a call, a task),
+   * not the runtime's own set-up: a short limit on a loaded machine
+   * otherwise terminated the bootstrap ("cannot create the JavaScript
+   * runtime") */
+  int64_t limit_ns = rt->wd.limit_ns;
+  rt->wd.limit_ns = 0;
   int rc = strait_enter(rt);
   if (rc) { strait_runtime_free(rt); return rc; }
   JSValueRef exc = NULL;
@@ -171,6 +177,7 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
   if (rc == 0) rc = strait__env_install(rt, &exc);
   if (rc != 0 && exc) strait__report(rt, exc);
   strait_leave(rt);
+  rt->wd.limit_ns = limit_ns;
   if (rc != 0) {
     strait_runtime_free(rt);
     return rc;

@@ -18,6 +18,12 @@ st --timeout=300ms -e 'for (;;) {}'
 check "--timeout ends a busy loop" '[[ $RC -eq 1 && "$ERR" == *"time limit of 300 ms exceeded"* ]]'
 st --timeout 2s -e 'setTimeout(() => console.log("ok"), 10)'
 check "--timeout lets a short script finish" '[[ $RC -eq 0 && "$OUT" == ok ]]'
+# the limit bounds the script's entries, not the runtime's set-up (which
+# takes longer than 1 ms): a 1 ms limit stops the script, every time
+for i in 1 2 3 4 5; do
+  st --timeout=1 -e 'for (;;) {}'
+  check "--timeout=1 stops the script, not the runtime's set-up (run $i)" '[[ $RC -eq 1 && "$ERR" == *"time limit of 1 ms exceeded"* && "$ERR" != *"cannot create"* ]]'
+done
 st --timeout=500 -e 'setTimeout(() => { for (;;) {} }, 1)'
 check "--timeout applies to a timer callback" '[[ $RC -eq 1 && "$ERR" == *"time limit of 500 ms"* ]]'
 for bad in --timeout=abc --timeout=0 --timeout=-5 --timeout=5h --heap-limit=lots --heap-limit=0 --heap-limit=12x; do
