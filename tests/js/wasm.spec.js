@@ -73,20 +73,29 @@ describe('WebAssembly promises', () => {
     expect(order).toEqual(['after the call', 'settled']);
   });
 
-  it('keep working after a script replaces Promise.resolve, WebAssembly.Module and Module.exports', async () => {
-    const saved = [Promise.resolve, WebAssembly.Module, WebAssembly.Module.exports];
+  it('keep working after a script replaces Promise.resolve, Function.prototype.call, WebAssembly.Module and Module.exports', async () => {
+    const FP = Function.prototype;
+    const saved = [Promise.resolve, FP.call, WebAssembly.Module, WebAssembly.Module.exports];
     const M = WebAssembly.Module;
+    let both, inst;
     try {
       Promise.resolve = () => { throw new Error('replaced Promise.resolve called'); };
       M.exports = () => { throw new Error('replaced Module.exports called'); };
       WebAssembly.Module = function () { throw new Error('replaced Module called'); };
-      const both = await WebAssembly.instantiate(ADD);
-      expect(both.instance.exports.add(2, 3)).toBe(5);
-      const inst = await WebAssembly.instantiate(both.module);
-      expect(inst.exports.add(2, 2)).toBe(4);
+      FP.call = function () { throw new Error('replaced Function.prototype.call called'); };
+      const p1 = WebAssembly.instantiate(ADD);
+      FP.call = saved[1];
+      both = await p1;
+      FP.call = function () { throw new Error('replaced Function.prototype.call called'); };
+      const p2 = WebAssembly.instantiate(both.module);
+      FP.call = saved[1];
+      inst = await p2;
     } finally {
-      [Promise.resolve, WebAssembly.Module, M.exports] = saved;
+      FP.call = saved[1];
+      [Promise.resolve, , WebAssembly.Module, M.exports] = saved;
     }
+    expect(both.instance.exports.add(2, 3)).toBe(5);
+    expect(inst.exports.add(2, 2)).toBe(4);
   });
 
   it('are functions with the names and lengths of the engine\'s', () => {

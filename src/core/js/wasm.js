@@ -10,18 +10,19 @@
   'use strict';
   const W = globalThis.WebAssembly;
   if (typeof W !== 'object' || W === null) return;
+  const FP = Function.prototype, uncurry = (f) => FP.bind.call(FP.call, f);
   const ModuleC = W.Module, InstanceC = W.Instance, PromiseC = Promise;
-  const resolveP = PromiseC.resolve, rejectP = PromiseC.reject, call = Function.prototype.call;
-  const resolve = (v) => call.call(resolveP, PromiseC, v);
-  const reject = (e) => call.call(rejectP, PromiseC, e);
+  const resolveP = uncurry(PromiseC.resolve), rejectP = uncurry(PromiseC.reject);
+  const resolve = (v) => resolveP(PromiseC, v);
+  const reject = (e) => rejectP(PromiseC, e);
   /* a WebAssembly.Module by its internal slot (Module.exports throws a
    * TypeError for anything else), not by instanceof, which a script can
    * change */
-  const moduleExports = ModuleC.exports;
+  const moduleExports = uncurry(ModuleC.exports);
   function isModule(x) {
     if (typeof x !== 'object' || x === null) return false;
     try {
-      call.call(moduleExports, ModuleC, x);
+      moduleExports(ModuleC, x);
       return true;
     } catch (e) {
       return false;
