@@ -100,7 +100,7 @@
     K_BIGO = 7, K_MAP = 8, K_SET = 9, K_AB = 10, K_VIEW = 11, K_ERROR = 12;
   const EMPTY = {};
 
-  function brand(f, v) { try { f(v); return true; } catch (e) { return false; } }
+  function brand(f, v, a) { try { f(v, a); return true; } catch (e) { return false; } }
   /* The byteOffset of view v (dvw: a DataView); a view out of the bounds of
    * its (shrunk) resizable buffer is a DataCloneError, as the web's
    * serializer has it: its getters would give offset and length 0 (a
@@ -127,7 +127,8 @@
    * of the view's end (a fixed view goes out of bounds, a tracking one
    * stays in) and grown back with the cut bytes put back. An empty view
    * with no room to grow behaves the same either way: taken as fixed. */
-  const VIEW_SIZE = [1, 1, 1, 2, 2, 4, 4, 4, 8, 8, 8, 1];
+  const VIEW_SIZE = [];   /* by view kind; a DataView's element is a byte */
+  for (let i = 0; i < VIEWS.length; i++) VIEW_SIZE[i] = VIEWS[i] === DataViewC ? 1 : VIEWS[i].BYTES_PER_ELEMENT;
   function inBounds(v, dvw) {
     try { if (dvw) dvLength(v); else f64set(v, NO_ELEMENTS); return true; } catch (e) { return false; }
   }
@@ -198,7 +199,7 @@
    * as it meets it ("eager"): a value that holds a Map, Set... whose
    * prototype or tag a script changed is walked twice (its getters run
    * twice). */
-  const typeOf = native.cellType, countOtherTypes = native.countOtherTypes, applyC = internal.intr.worker.apply;
+  const typeOf = native.cellType, countOtherTypes = native.countOtherTypes, applyF = internal.intr.worker.apply;
   /* kinds typeKind alone names: objects no clone is made of */
   const K_REFUSED = 13;
   /* the type of plain objects (typeKind null: none) */
@@ -270,10 +271,9 @@
    * ArrayBuffers') */
   function refused(v, k) {
     return k === K_REFUSED || k === K_AB || (k === K_BIGO && ((wrDeref !== null && brand(wrDeref, v)) ||
-      (frUnregister !== null && brand2(frUnregister, v, WEAK_TOKEN))));
+      (frUnregister !== null && brand(frUnregister, v, WEAK_TOKEN))));
   }
   function refuse(v, k) { if (refused(v, k)) throw cloneError(describe(v)); }
-  function brand2(f, v, a) { try { f(v, a); return true; } catch (e) { return false; } }
   /* The kind of object v, taken as plain, by its type (the eager walk):
    * another kind when its brand check agrees; a DataCloneError for one no
    * clone is made of */
@@ -308,7 +308,7 @@
           typeArgs[0] = plainType;
           for (let j = 0; j < m; j++) typeArgs[j + 1] = U[i + j];
           typeArgs.length = m + 1;
-          other = applyC(countOtherTypes, undefined, typeArgs);
+          other = applyF(countOtherTypes, undefined, typeArgs);
         }
         if (other === 0 && n0 <= SMALL) for (let j = 0; j < m; j++) knownPlain.add(U[j]);
         for (let j = 0; other !== 0 && j < m; j++) {
@@ -406,9 +406,10 @@
   /* The frame arrays, kept for the next clone too (frames are emptied as
    * they close; after a throw, the arrays are dropped). */
   /* (U: the objects taken as plain whose types are asked at the end) */
-  let sf = { O: [], K: [], I: [], N: [], Kind: [], U: [] };
+  const newFrames = () => ({ O: [], K: [], I: [], N: [], Kind: [], U: [] });
+  let sf = newFrames();
   function serialize(root, abs, hosts) {
-    if (idsBusy) return serializeChecked(root, abs, hosts, new SafeWeakMap(), 0, { O: [], K: [], I: [], N: [], Kind: [], U: [] });
+    if (idsBusy) return serializeChecked(root, abs, hosts, new SafeWeakMap(), 0, newFrames());
     idsBusy = true;
     let r = null;
     try {
@@ -416,7 +417,7 @@
       return r;
     } finally {
       if (r !== null) idsNext += r.nid + 1;
-      else { idsPool = new SafeWeakMap(); idsNext = 0; sf = { O: [], K: [], I: [], N: [], Kind: [], U: [] }; }
+      else { idsPool = new SafeWeakMap(); idsNext = 0; sf = newFrames(); }
       if (idsNext > 4503599627370496) { idsPool = new SafeWeakMap(); idsNext = 0; }
       idsBusy = false;
     }
@@ -832,7 +833,7 @@
   }
 
   /* ---- transfer lists ---- */
-  const applyF = applyC, NOARGS = [], NONE = [];
+  const NOARGS = [], NONE = [];
   /* The transfer list (undefined: none; else an iterable of objects) as
    * [array buffers, other objects]; TypeError for what is not a sequence
    * of objects, DataCloneError for duplicates and detached buffers. */

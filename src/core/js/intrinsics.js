@@ -30,7 +30,6 @@
   const ErrorC = Error;
   const DateC = Date, dateGetTime = uncurry(Date.prototype.getTime);
   const RegExpC = RegExp, reSource = uncurry(gopd(RegExp.prototype, 'source').get);
-  const reFlags = uncurry(gopd(RegExp.prototype, 'flags').get);
   /* [flag, getter of that flag...]: each getter reads the RegExp's
    * [[OriginalFlags]] (the flags getter reads them as properties, through
    * the object's prototype chain) */
@@ -57,7 +56,6 @@
   const abByteLength = uncurry(gopd(ArrayBuffer.prototype, 'byteLength').get);
   const abDetachedD = gopd(ArrayBuffer.prototype, 'detached');
   const abDetached = abDetachedD ? uncurry(abDetachedD.get) : (b) => false;
-  const abSlice = uncurry(ArrayBuffer.prototype.slice);
   const abTransfer = uncurry(ArrayBuffer.prototype.transfer);
   /* resizable buffers (absent from an engine without them: all fixed) */
   const abResizableD = gopd(ArrayBuffer.prototype, 'resizable'), abMaxD = gopd(ArrayBuffer.prototype, 'maxByteLength');
@@ -123,7 +121,7 @@
     defineProp, floor: Math.floor, parseInt, BigIntC, bigToString: uncurry(BigInt.prototype.toString),
     TypeErr, RangeErr, ABC, U8C: Uint8Array, F64C: Float64Array, DataViewC, SafeDataView, DateC,
     MapC, SetC, SafeWeakMap, CodecMap, ABP: ABC.prototype, DateP: DateC.prototype, MapP: Map.prototype,
-    SetP: Set.prototype, DVP, hasInstance: uncurry(FP[Symbol.hasInstance]), abByteLength, abSlice,
+    SetP: Set.prototype, DVP, hasInstance: uncurry(FP[Symbol.hasInstance]), abByteLength,
     taTag, taBuffer, taOffset, taByteLength: uncurry(gopd(TAP, 'byteLength').get), taSet: f64set,
     dvBuffer, dvOffset, dvLength, dateGetTime, mapForEach, setForEach, mapSet, setAdd, mapSize, setSize,
     mapClear: uncurry(Map.prototype.clear), VIEWS, VIEW_KIND, keysOf,
@@ -178,10 +176,10 @@
       FP, fcall, fbind, uncurry, ObjectC, OP, AP, getProto,
       keysOf, isArray, defineProp, gopd, hasOwn, objToString, fnToString, symToString,
       substringF, substring, SP, substringIsIntrinsic, StringC, BigIntC, TypeErr, RangeErr,
-      ErrorC, DateC, dateGetTime, RegExpC, reSource, reFlags, reFlagGets, boolValueOf, numValueOf,
+      ErrorC, DateC, dateGetTime, RegExpC, reSource, reFlagGets, boolValueOf, numValueOf,
       strValueOf, bigValueOf, MapC, SetC, mapForEach, setForEach, mapSize, setSize,
       mapSetM, setAddM, mapSet, setAdd, WeakMapC, WeakSetC, PromiseC, WeakRefC,
-      FinRegC, wrDeref, frUnregister, errIsError, ABC, isView, abByteLength, abDetachedD, abDetached, abSlice, abTransfer, abResizable,
+      FinRegC, wrDeref, frUnregister, errIsError, ABC, isView, abByteLength, abDetachedD, abDetached, abTransfer, abResizable,
       abMaxByteLength, abResize, U8C, u8set,
       TAP, taTag, taBuffer, taOffset, taLength, DataViewC, dvBuffer, dvOffset,
       dvLength, Float64ArrayC, f64set, ProxyC, ProxyRevocable, iterSym, FunctionC, jsonStringify,
