@@ -942,9 +942,10 @@ static JSValueRef native_list_window(JSContextRef ctx, JSObjectRef fn, JSObjectR
   jb_rt *b = jb_rt_fast(ctx);
   double lo, nd;
   jb_entry *e = b && argc >= 3 && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
-  if (!e || !arg_number(ctx, argv[1], &lo) || !arg_number(ctx, argv[2], &nd) || !(lo >= 0 && lo <= 2147483647.0) ||
-      lo != (double)(jint)lo || !(nd >= 0 && nd <= JB_BATCH) || nd != (double)(jint)nd || !jb_windowed_list(e->cls) ||
-      b->access == JB_HOST_EXPLICIT)
+  int wl = e ? jb_windowed_list(e->cls) : JB_WL_NONE;
+  if (wl == JB_WL_NONE || !arg_number(ctx, argv[1], &lo) || !arg_number(ctx, argv[2], &nd) ||
+      !(lo >= 0 && lo <= 2147483647.0) || lo != (double)(jint)lo || !(nd >= 0 && nd <= JB_BATCH) ||
+      nd != (double)(jint)nd || b->access == JB_HOST_EXPLICIT)
     return undefined_value(ctx);
   JNIEnv *env = strait__env();
   jobject list = e->ref;   /* a global ref: the entry may move when the batch grows the table */
@@ -963,7 +964,7 @@ static JSValueRef native_list_window(JSContextRef ctx, JSObjectRef fn, JSObjectR
   jint n = (jint)nd;
   /* an Arrays.asList list reads through to an array JS may hold and write
    * without a call (array_set, aslist_written) */
-  if (strcmp(cls->name, "java.util.Arrays$ArrayList") == 0) b->aslist_count = *strait_crossings(b->rt);
+  if (wl == JB_WL_ARRAY_BACKED) b->aslist_count = *strait_crossings(b->rt);
   jb_maybe_flush(env, b);
   jobjectArray out = (*env)->NewObjectArray(env, n > 0 ? n : 1, strait__jc.Object, NULL);
   if (!out) {

@@ -354,12 +354,13 @@ static void make_kinds(void) {
 }
 
 /* See model/model.h. */
-bool jb_windowed_list(const jb_class *k) {
-  static const char *const names[] = {"java.util.ArrayList", "java.util.Arrays$ArrayList",
-                                      "java.util.ImmutableCollections$ListN", "java.util.ImmutableCollections$List12"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(k->name, names[i]) == 0) return true;
-  return false;
+int jb_windowed_list(const jb_class *k) {
+  static const struct { const char *name; int kind; } lists[] = {
+    {"java.util.ArrayList", JB_WL_OWN}, {"java.util.Arrays$ArrayList", JB_WL_ARRAY_BACKED},
+    {"java.util.ImmutableCollections$ListN", JB_WL_OWN}, {"java.util.ImmutableCollections$List12", JB_WL_OWN}};
+  for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+    if (strcmp(k->name, lists[i].name) == 0) return lists[i].kind;
+  return JB_WL_NONE;
 }
 
 /* The JB_K_* bits of k's instances. Inside the gate. */
@@ -372,7 +373,7 @@ static int instance_kind(JNIEnv *env, jb_class *k) {
   if (kind_coll && (*env)->IsAssignableFrom(env, k->ref, kind_coll)) kind |= JB_K_COLL;
   if ((*env)->IsAssignableFrom(env, k->ref, jb.Map)) kind |= JB_K_MAP;
   if (kind_buffer && (*env)->IsAssignableFrom(env, k->ref, kind_buffer)) kind |= JB_K_BUFFER;
-  if (jb_windowed_list(k)) kind |= JB_K_WINDOWED;
+  if (jb_windowed_list(k) != JB_WL_NONE) kind |= JB_K_WINDOWED;
   return kind;
 }
 

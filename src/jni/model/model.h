@@ -548,8 +548,11 @@ JSObjectRef jb_type_by_name(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSValueRef 
 /* Whether instances of exactly k are lists read in windows (lwin,
  * call/js_callbacks.c): java.util.ArrayList and the lists of Arrays.asList
  * and List.of, whose get and size run no other code and whose elements
- * change only by calls on them. Any thread. */
-bool jb_windowed_list(const jb_class *k);
+ * change only by calls on them, except that an Arrays.asList list reads
+ * through to an array JS may hold and write without a call
+ * (JB_WL_ARRAY_BACKED). JB_WL_NONE for any other class. Any thread. */
+enum { JB_WL_NONE = 0, JB_WL_OWN = 1, JB_WL_ARRAY_BACKED = 2 };
+int jb_windowed_list(const jb_class *k);
 
 /* ---- arrays (model/arrays.c) ------------------------------------------- */
 
