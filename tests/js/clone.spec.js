@@ -1,6 +1,7 @@
 'use strict';
 // structuredClone and DOMException (docs/clone.md).
 const { describe, it, expect, afterAll } = require('./runner');
+const { viaChannel } = require('./channel');
 
 // The first clone of this runtime, with Reflect.apply replaced: the clone
 // engine, evaluated on first use, takes the one captured at start-up.
@@ -27,16 +28,6 @@ function dce(fn, what) {
   expect(err.code).toBe(25);
   if (what) expect(err.message).toContain(what);
   return err;
-}
-
-// v through a MessageChannel (the C path, clone.c): a promise of the data
-function viaChannel(v, transfer) {
-  const { port1, port2 } = new MessageChannel();
-  return new Promise((resolve, reject) => {
-    port2.onmessage = (e) => { port1.close(); port2.close(); resolve(e.data); };
-    port2.onmessageerror = () => { port1.close(); port2.close(); reject(new Error('messageerror')); };
-    try { port1.postMessage(v, transfer); } catch (e) { port1.close(); port2.close(); reject(e); }
-  });
 }
 
 describe('structuredClone: primitives', () => {

@@ -6,15 +6,7 @@
 // (structuredClone) or through a port (the C path, clone.c). A fixed buffer
 // stays fixed. Views over it keep tracking the buffer's length or not (below).
 const { describe, it, expect } = require('../runner');
-
-function viaChannel(v, transfer) {
-  const { port1, port2 } = new MessageChannel();
-  return new Promise((resolve, reject) => {
-    port2.onmessage = (e) => { port1.close(); port2.close(); resolve(e.data); };
-    port2.onmessageerror = () => { port1.close(); port2.close(); reject(new Error('messageerror')); };
-    try { port1.postMessage(v, transfer); } catch (e) { port1.close(); port2.close(); reject(e); }
-  });
-}
+const { viaChannel } = require('../channel');
 
 const WAYS = [
   ['structuredClone', (v) => structuredClone(v), false],

@@ -5,6 +5,7 @@
 // the states a resizable buffer puts it in, through structuredClone and a
 // MessageChannel.
 const { describe, it, expect } = require('../runner');
+const { viaChannel } = require('../channel');
 
 const KINDS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array',
   'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'Float16Array', 'DataView']
@@ -35,15 +36,6 @@ const STATES = [
     return v;
   }, 'error'],
 ];
-
-function viaChannel(v) {
-  const { port1, port2 } = new MessageChannel();
-  return new Promise((resolve, reject) => {
-    port2.onmessage = (e) => { port1.close(); port2.close(); resolve(e.data); };
-    port2.onmessageerror = (e) => { port1.close(); port2.close(); reject(new Error('messageerror')); };
-    try { port1.postMessage(v); } catch (e) { port1.close(); port2.close(); reject(e); }
-  });
-}
 
 for (const [how, send] of [['structuredClone', (v) => structuredClone(v)], ['MessageChannel', viaChannel]]) {
   describe('hunt: views through ' + how, () => {
