@@ -200,6 +200,22 @@ STRAIT_API int strait_interrupt(strait_runtime *rt);
 STRAIT_API int strait_terminating(strait_runtime *rt);
 
 /*
+ * For a host callback of rt's JS (a JSC callback the layer above made),
+ * after a host call returned and before one starts: when the running stay
+ * must stop (an interrupt came since it began, its time limit passed, or
+ * the heap is refused), marks it terminated and makes the engine's
+ * termination pending, so that the callback's return into JS unwinds every
+ * JS frame up to the outermost entry with no `catch`, `finally` or wasm
+ * handler running; returns the reason (STRAIT_ETERM, STRAIT_ETIMEDOUT,
+ * STRAIT_EHEAP). The callback must then return at once (NULL, leaving
+ * *exception alone) and make no further JSC call that could run JS or
+ * report an exception: such a call would take the termination for its own
+ * exception. Returns 0 when the stay goes on. An atomic load and, under a
+ * time limit, one clock read. Inside the gate, on the thread running JS.
+ */
+STRAIT_API int strait_check_stop(strait_runtime *rt);
+
+/*
  * A poll of the embedder, asked on the thread running JS at each watchdog
  * tick (about every 10 ms while JS runs): a non-zero answer terminates the
  * running entry as strait_interrupt() does (e.g. the JNI layer asks
@@ -252,8 +268,27 @@ STRAIT_API strait_runtime *strait_runtime_from_context(JSContextRef ctx);
  * STRAIT_ECLOSED if the runtime is being freed. Any thread.
  */
 STRAIT_API int strait_enter(strait_runtime *rt);
-/* Leaves once; the last leave releases the runtime to the next waiter. */
-STRAIT_API void strait_leave(strait_runtime *rt);
+/*
+ * Leaves once; the last leave of a stay releases the runtime to the next
+ * waiter. That last leave first runs the promise jobs the stay queued (a
+ * microtask checkpoint, under the stay's time limit and interrupts; a
+ * terminated stay drops them). Returns the stay's termination reason
+ * (STRAIT_ETERM, STRAIT_ETIMEDOUT, STRAIT_EHEAP) when the stay that this
+ * leave ended was terminated, its promise jobs included, else 0: a caller
+ * whose work succeeded reports the stop when its jobs were stopped.
+ */
+STRAIT_API int strait_leave(strait_runtime *rt);
+/*
+ * A microtask checkpoint now, at the outermost level of the caller's stay
+ * (not from a host callback of rt's JS, where it does nothing): runs the
+ * promise jobs queued so far under the stay's time limit and interrupts
+ * (a loop of jobs is stopped as any JS is), or drops them when the stay is
+ * being terminated or rt closes. Returns the stay's termination reason
+ * after it, or 0. strait_leave() holds one itself; call this where the
+ * outcome of the jobs belongs to the work just done (after strait_eval or
+ * a call, before reporting success). Inside the gate.
+ */
+STRAIT_API int strait_checkpoint(strait_runtime *rt);
 /* Non-zero when the calling thread is inside rt's gate. Any thread. */
 STRAIT_API int strait_inside(strait_runtime *rt);
 /*

@@ -27,7 +27,7 @@ static void JNICALL n_raw_call_gated(JNIEnv *env, jclass c, jlong peer, jlong fn
   strait__native n;
   if (strait__native_enter(env, &n, STRAIT__PEER(peer))) return;
   JSObjectCallAsFunction(n.ctx, (JSObjectRef)strait__handle_value(fn), NULL, 0, NULL, NULL);
-  strait__native_leave(&n);
+  strait__native_leave(env, &n);
 }
 
 /* BenchNatives.setGateSpin: the gate's spin budget in microseconds

@@ -65,6 +65,44 @@ JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
  * object's proxy; NULL for any other object. Inside the gate. */
 JSObjectRef JSObjectGetProxyTarget(JSObjectRef obj);
 
+/*
+ * Three C++ member functions of JSC that WebKit exports for WebCore
+ * (JS_EXPORT_PRIVATE) and libjavascriptcoregtk exports too, called here
+ * with the C ABI (the object as the first argument). The C API's handles
+ * are these objects (WebKit's APICast.h): a JSContextGroupRef is the
+ * JSC::VM, a JSContextRef the JSC::JSGlobalObject. All three need the VM
+ * lock. Checked on JavaScriptCore 2.50; a JSC whose signatures change
+ * fails to link here, by name.
+ */
+/* JSC::VM::drainMicrotasks(): runs the promise jobs queued so far (and the
+ * unhandled-rejection callback). Inside a VM entry, each job is a nested
+ * call, so the watchdog's clock runs across them; a pending termination
+ * makes it drop the whole queue without running a job. */
+void _ZN3JSC2VM15drainMicrotasksEv(void *vm);
+/* JSC::VM::ensureTerminationException(): the VM's one termination
+ * exception (a JSC::Exception cell), made on first use. */
+void *_ZN3JSC2VM26ensureTerminationExceptionEv(void *vm);
+/* JSC::VM::throwException(JSGlobalObject*, Exception*): makes the
+ * exception the VM's pending one. */
+void *_ZN3JSC2VM14throwExceptionEPNS_14JSGlobalObjectEPNS_9ExceptionE(void *vm, void *global,
+                                                                    void *exception);
+
+/* Runs the microtask queue of ctx's VM. VM lock held. */
+static inline void strait__jsc_drain_microtasks(JSContextRef ctx) {
+  _ZN3JSC2VM15drainMicrotasksEv((void *)JSContextGetGroup(ctx));
+}
+
+/* Makes the VM's termination pending, as its watchdog does: thrown from a
+ * host callback, it unwinds every JS frame up to the outermost entry when
+ * the callback returns, and no catch, finally or wasm catch_all runs on
+ * the way. VM lock held, inside a host callback. */
+static inline void strait__jsc_throw_termination(JSContextRef ctx) {
+  void *vm = (void *)JSContextGetGroup(ctx);
+  void *global = (void *)JSContextGetGlobalContext(ctx);
+  _ZN3JSC2VM14throwExceptionEPNS_14JSGlobalObjectEPNS_9ExceptionE(
+      vm, global, _ZN3JSC2VM26ensureTerminationExceptionEv(vm));
+}
+
 
 #ifdef __cplusplus
 }

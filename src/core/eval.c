@@ -19,15 +19,54 @@ double strait__now_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Runs the promise jobs queued so far (and reports unhandled rejections):
- * JSC does that when the outermost JSC lock is released, so the loop, which
- * holds the gate once (depth 1), drops and retakes the lock. Called after
- * every task and timer callback, as Node runs microtasks after each
- * callback. Inside the gate; does nothing when entered more than once. */
-void strait__drain_microtasks(strait_runtime *rt) {
-  if (rt->gate.depth != 1) return;
-  JSUnlock(rt->ctx);
-  JSLock(rt->ctx);
+/*
+ * Microtask checkpoints.
+ *
+ * JSC runs the promise jobs when the outermost JSC lock is released, each
+ * job as an outermost VM entry of its own, and its watchdog restarts its
+ * clock at every outermost entry: a loop of jobs each shorter than the
+ * tick (`for (;;) await null`) never reached the tick, so no interrupt,
+ * time limit or close() stopped it. A checkpoint instead calls the
+ * runtime's drainer, a host function whose callback runs the queue
+ * (JSC::VM::drainMicrotasks) inside the VM entry of that one call: the
+ * jobs are nested calls, the watchdog's clock runs across all of them and
+ * its tick stops the loop like any other JS. The queue is empty when the
+ * lock is released afterwards, so JSC's own drain finds nothing.
+ *
+ * A stay that is being terminated, or a runtime that closes, drops its
+ * queued jobs without running one: the drainer then makes the VM's
+ * termination pending before it drains, and JSC discards the queue.
+ */
+
+/* The drainer's callback. JSC dropped the VM lock around it; the calls
+ * below need it. The JS thread, inside the gate. */
+static JSValueRef drainer_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
+                               const JSValueRef argv[], JSValueRef *exception) {
+  strait_runtime *rt = strait__runtime_of(ctx);
+  JSLock(ctx);
+  if (rt && rt->drain_discard) strait__jsc_throw_termination(ctx);
+  strait__jsc_drain_microtasks(ctx);
+  JSUnlock(ctx);
+  return NULL;
+}
+
+/* Makes the drainer (see eval.h). */
+void strait__checkpoint_init(strait_runtime *rt) {
+  rt->drainer = JSObjectMakeFunctionWithCallback(rt->ctx, NULL, drainer_call);
+  JSValueProtect(rt->ctx, rt->drainer);
+}
+
+/* A checkpoint now (see strait.h). */
+int strait_checkpoint(strait_runtime *rt) { return strait__checkpoint(rt); }
+
+/* Runs or drops the queued promise jobs (see eval.h). */
+int strait__checkpoint(strait_runtime *rt) {
+  if (!rt->drainer || !strait__gate_outermost(rt)) return strait__watch_reason(rt);
+  rt->drain_discard = strait__watch_reason(rt) != 0 || atomic_load(&rt->gate.closing);
+  JSValueRef exc = NULL;
+  JSObjectCallAsFunction(rt->ctx, rt->drainer, NULL, 0, NULL, &exc);
+  rt->drain_discard = false;
+  return strait__watch_reason(rt);
 }
 
 /* Evaluates UTF-16 source (see strait.h). Inside the gate. */

@@ -9,9 +9,17 @@
 
 /* Milliseconds on the monotonic clock. Any thread. */
 double strait__now_ms(void);
-/* Runs the promise jobs queued so far (and reports unhandled rejections),
- * as Node runs microtasks after each callback. Inside the gate; does
- * nothing when entered more than once. */
-void strait__drain_microtasks(strait_runtime *rt);
+/* Makes rt's drainer, the host function checkpoints call. Inside the gate,
+ * once, from strait_runtime_new() before any script. */
+void strait__checkpoint_init(strait_runtime *rt);
+/* A microtask checkpoint of the running stay: runs the promise jobs queued
+ * so far (and reports unhandled rejections) under the stay's stops and
+ * limits, as Node runs microtasks after each callback; a stay being
+ * terminated, or a runtime that closes, drops them instead. Returns the
+ * stay's termination reason after it (0: it goes on). Only at the
+ * outermost level of a stay (the gate's depth 1 with no suspension of this
+ * thread below); elsewhere it does nothing and returns the reason.
+ * Inside the gate. */
+int strait__checkpoint(strait_runtime *rt);
 
 #endif /* STRAIT_EVAL_H */

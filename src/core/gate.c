@@ -12,6 +12,7 @@
  */
 #include "gate.h"
 #include "common/jsc_private.h"
+#include "eval.h"
 #include "runtime.h"
 
 #include <errno.h>
@@ -462,26 +463,36 @@ static void arm(strait__gate *g, strait__susp_rec *s) {
   atomic_store_explicit(&g->away, s->seq, memory_order_release);
 }
 
-/* Leaves rt once. The last leave releases the JSC lock (which drains the
- * microtask queue while this thread still owns the gate) and then the gate;
- * a nested call made from Java inside a callback re-arms that callback's
- * suspension instead. Owner thread only. */
-void strait_leave(strait_runtime *rt) {
+/* Outermost level of the calling thread's stay (see gate.h). */
+int strait__gate_outermost(strait_runtime *rt) {
+  strait__gate *g = &rt->gate;
+  return g->depth == 1 && !(tl.top && my_susp(g));
+}
+
+/* Leaves rt once. The last leave of a stay first holds its microtask
+ * checkpoint (eval.c: the promise jobs run under the stay's limits, while
+ * this thread still owns the gate), then releases the JSC lock and the
+ * gate; a nested call made from Java inside a callback re-arms that
+ * callback's suspension instead. Returns the stay's termination reason
+ * when this leave ended a terminated stay (its checkpoint included), else
+ * 0. Owner thread only. */
+int strait_leave(strait_runtime *rt) {
   strait__gate *g = &rt->gate;
   CHECK_INSIDE(g, "leave");
   if (g->depth > 1) {
     g->depth--;
-    return;
+    return 0;
   }
+  strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
+  int reason = s ? 0 : strait__checkpoint(rt);
   JSUnlock(rt->ctx);
   GATE_DEBUG(g->dbg_locked = 0);
   g->depth = 0;
-  strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
   if (s) s->stay = rt->wd.cur;   /* the stay goes on in the callback */
   if (s && s->state == SUSP_RECLAIMED) {
     GATE_CHECK(g->top == s, "re-armed suspension is not the newest");
     arm(g, s);
-    return;
+    return 0;
   }
   if (s) {
     GATE_CHECK(s->state == SUSP_REACQUIRED, "leave: bad suspension state");
@@ -490,6 +501,7 @@ void strait_leave(strait_runtime *rt) {
     strait__watch_stay_end(rt);
   }
   release(g);
+  return reason;
 }
 
 /* Non-zero when the calling thread owns rt's gate. Any thread. */

@@ -117,6 +117,12 @@ void strait__gate_configure(strait__gate *g, long spin_us, long takeover_us);
  * only. Any thread. */
 int strait__try_enter(strait_runtime *rt);
 
+/* Non-zero when the calling thread is at the outermost level of its stay
+ * in rt: depth 1 and no suspension of its own on rt below (not inside a
+ * callback of rt's JS). Where a microtask checkpoint may run. Inside the
+ * gate. */
+int strait__gate_outermost(strait_runtime *rt);
+
 /* The gate's operations for the layers above are public (strait.h:
  * strait_gate_suspend, strait_gate_resume, strait_gate_suspend_unlocked,
  * strait_gate_resume_unlocked, strait_enter_or_give_up). */

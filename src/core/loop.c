@@ -203,7 +203,7 @@ static int loop_run(strait_runtime *rt, JSValueRef *exception) {
       rt->crossings += 1;
       t->fn(rt, t->data);
       free(t);
-      strait__drain_microtasks(rt);
+      strait__checkpoint(rt);
       t = next;
       if (rt->exiting || rt->pending_error || strait__watch_reason(rt) || atomic_load(&l->halt) ||
           (t && strait__watch_gen(rt) != gen0)) {

@@ -4,6 +4,7 @@
  */
 #include "runtime.h"
 #include "env.h"
+#include "eval.h"
 #include "timers.h"
 #include "worker.h"
 
@@ -163,6 +164,7 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
    * the runtime. */
   JSObjectSetPrivate(JSContextGetGlobalObject(rt->ctx), rt);
   capture_error_ctors(rt);
+  strait__checkpoint_init(rt);
   strait__watch_init(rt);
   /* the time limit bounds the embedder's entries (an eval, a call, a task),
    * not the runtime's own set-up: a short limit on a loaded machine
@@ -207,6 +209,8 @@ void strait_runtime_free(strait_runtime *rt) {
       if (rt->internal) JSValueUnprotect(rt->ctx, rt->internal);
       if (rt->natives) JSValueUnprotect(rt->ctx, rt->natives);
       rt->natives = NULL;
+      /* the teardown's own leave drops what is still queued, with the
+       * drainer; it is unprotected once the engine's last stay is over */
       if (rt->clone_api) JSValueUnprotect(rt->ctx, rt->clone_api);
       rt->clone_api = NULL;
       for (size_t i = 0; i < sizeof rt->error_ctors / sizeof rt->error_ctors[0]; i++) {
@@ -219,6 +223,10 @@ void strait_runtime_free(strait_runtime *rt) {
       rt->internal = NULL;
       rt->pending_error = NULL;
       strait_leave(rt);
+    }
+    if (rt->drainer) {
+      JSValueUnprotect(rt->ctx, rt->drainer);
+      rt->drainer = NULL;
     }
     JSGlobalContextRelease(rt->ctx);
   }

@@ -35,6 +35,10 @@ struct strait_runtime {
   JSObjectRef internal;      /* protected: the bootstrap's private object */
   JSObjectRef natives;       /* protected: the bootstrap's native object, for the
                                 parts loaded on first use (env.c) */
+  JSObjectRef drainer;       /* protected: the host function a checkpoint calls
+                                to run the promise jobs (eval.c) */
+  bool drain_discard;        /* the drainer drops the jobs instead (eval.c);
+                                inside the gate */
   unsigned lazy_loaded;      /* bits of the parts loaded (env.c) */
   JSValueRef pending_error;  /* protected: uncaught error from a callback */
   JSValueRef returned_error; /* protected: the error strait_loop_run last returned */

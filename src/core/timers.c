@@ -279,7 +279,7 @@ double strait__timers_run_due(strait_runtime *rt) {
       timer_free(rt, t);
     }
     if (exc) strait__set_uncaught(rt, exc);
-    else strait__drain_microtasks(rt);
+    else strait__checkpoint(rt);
   }
   return l->nheap > 0 ? l->heap[0]->when_ms : -1;
 }

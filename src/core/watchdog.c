@@ -232,6 +232,50 @@ void strait__watch_stay_resumed(strait_runtime *rt) {
   arm(rt, FAST_S);
 }
 
+int strait__watch_stop_now(strait_runtime *rt) {
+  strait__watch *w = &rt->wd;
+  if (w->cur.reason) return w->cur.reason;
+  int reason = 0;
+  if (atomic_load_explicit(&w->intr_gen, memory_order_acquire) != w->cur.gen) reason = STRAIT_ETERM;
+  else if (w->cur.deadline_ns && now_ns() >= w->cur.deadline_ns) reason = STRAIT_ETIMEDOUT;
+  else if (w->heap_dead) reason = STRAIT_EHEAP;
+  if (!reason) return 0;
+  w->cur.reason = reason;
+  if (!w->fast) {
+    w->fast = true;
+    arm(rt, FAST_S);
+  }
+  return reason;
+}
+
+int strait__heap_admit(strait_runtime *rt, double bytes) {
+  strait__watch *w = &rt->wd;
+  if (!w->heap_limit || !(bytes >= (double)(1 << 20))) return 0;
+  if (w->cur.reason) return w->cur.reason;
+  bool over = bytes > (double)w->heap_limit;
+  if (!over) {
+    JSLock(rt->ctx);
+    int64_t h = heap_bytes(rt->ctx);
+    if (h >= 0 && (double)h + bytes > (double)w->heap_limit) {
+      /* garbage does not count: only live data and the new bytes */
+      JSSynchronousGarbageCollectForDebugging(rt->ctx);
+      h = heap_bytes(rt->ctx);
+    }
+    over = h >= 0 && (double)h + bytes > (double)w->heap_limit;
+    JSUnlock(rt->ctx);
+  }
+  if (!over) return 0;
+  w->cur.reason = STRAIT_EHEAP;
+  if (!w->fast) {
+    w->fast = true;
+    arm(rt, FAST_S);
+  }
+  JSLock(rt->ctx);
+  strait__jsc_throw_termination(rt->ctx);
+  JSUnlock(rt->ctx);
+  return STRAIT_EHEAP;
+}
+
 void strait__watch_entry_begin(strait_runtime *rt) {
   strait__watch *w = &rt->wd;
   if (w->limit_ns) w->cur.deadline_ns = now_ns() + w->limit_ns;
@@ -270,6 +314,18 @@ int strait_interrupt(strait_runtime *rt) {
 /* Why the running entry is being terminated (see strait.h). Inside the
  * gate. */
 int strait_terminating(strait_runtime *rt) { return rt->wd.cur.reason; }
+
+/* Stops the running stay from a host callback when it must stop (see
+ * strait.h): the termination is made pending in the engine, so the return
+ * into JS unwinds. Inside the gate, in a host callback of rt's JS. */
+int strait_check_stop(strait_runtime *rt) {
+  int reason = strait__watch_stop_now(rt);
+  if (!reason) return 0;
+  JSLock(rt->ctx);
+  strait__jsc_throw_termination(rt->ctx);
+  JSUnlock(rt->ctx);
+  return reason;
+}
 
 /* Sets the embedder's poll (see strait.h). Inside the gate. */
 void strait_set_interrupt_poll(strait_runtime *rt, int (*poll)(void *ud), void *ud) {

@@ -67,6 +67,21 @@ void strait__watch_stay_resumed(strait_runtime *rt);
  * without a suspension record: keeps the stay if nobody else ran, else
  * starts a fresh deadline (gate.c). */
 void strait__watch_stay_resume_unlocked(strait_runtime *rt);
+/* Why the running stay must stop now, or 0: a reason already found, an
+ * interrupt since the stay began, its deadline passed, a refused heap. A
+ * reason found here is the stay's from now on (its JS is terminated at the
+ * next tick, armed at once). For host callbacks of the stay (after a host
+ * call returned, before one starts); it does not ask the embedder's poll.
+ * Inside the gate. */
+int strait__watch_stop_now(strait_runtime *rt);
+/* bytes more memory outside the JS heap (an ArrayBuffer's contents, a wasm
+ * memory's growth) is about to be allocated for the running stay: 0 to go
+ * ahead, or STRAIT_EHEAP when the runtime's live data plus bytes would pass
+ * its heap limit: the stay is then terminated for it (the reason is set
+ * and the engine's termination pending: a host callback returns NULL at
+ * once). Allocations under 1 MiB are left to the tick. Inside the gate, in
+ * a host callback of rt's JS. */
+int strait__heap_admit(strait_runtime *rt, double bytes);
 /* A loop callback (task, timer) begins: a fresh deadline. Inside the
  * gate. */
 void strait__watch_entry_begin(strait_runtime *rt);

@@ -764,6 +764,7 @@ static void *worker_main(void *arg) {
       else rc = strait_eval_utf8(rt, w->source, strlen(w->source), "[worker eval]", NULL, &exc);
     }
   }
+  if (rc == 0) rc = strait_checkpoint(rt);   /* the main script's promise jobs */
   if (rc == STRAIT_EJS && strait_terminating(rt)) rc = strait_terminating(rt);
   pthread_mutex_lock(&w->mu);
   term = w->terminating;

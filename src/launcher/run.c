@@ -323,6 +323,9 @@ int launch_run(const launch_args *a) {
   else if (a->java.host_access == STRAIT_HOST_ALL) rc = launch_java_lazy(rt, &java, &exc);
   else rc = 0;
   if (rc == 0) rc = run_code(rt, a, abs, &exc);
+  /* the script's promise jobs are part of its run (a loop of them is
+   * stopped by --timeout and Ctrl-C like any JS) */
+  if (rc == 0) rc = strait_checkpoint(rt);
   /* exc is not protected: report it before leaving the gate, where another
    * thread's garbage collection could free it. */
   int reported = rc == STRAIT_EJS;

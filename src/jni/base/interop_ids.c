@@ -39,6 +39,7 @@ static const strait__jid interop_ids[] = {
     JID_SMETHOD(H, Thread_interrupted, H.Thread, "interrupted", "()Z"),
     JID_SMETHOD(H, Thread_currentThread, H.Thread, "currentThread", "()Ljava/lang/Thread;"),
     JID_METHOD(H, Thread_interrupt, H.Thread, "interrupt", "()V"),
+    JID_CLASS(H, InterruptedException, "java/lang/InterruptedException"),
     JID_CLASS(H, CompletableFuture, "java/util/concurrent/CompletableFuture"),
     JID_METHOD(H, CompletableFuture_complete, H.CompletableFuture, "complete", "(Ljava/lang/Object;)Z"),
     JID_METHOD(H, CompletableFuture_completeExceptionally, H.CompletableFuture, "completeExceptionally",

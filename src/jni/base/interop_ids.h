@@ -30,6 +30,7 @@ typedef struct strait__hcache {
   jmethodID Thread_interrupted;         /* static ()Z, clears the flag */
   jmethodID Thread_currentThread;       /* static ()Ljava/lang/Thread; */
   jmethodID Thread_interrupt;           /* ()V */
+  jclass InterruptedException;
   jclass CompletableFuture;
   jmethodID CompletableFuture_complete, CompletableFuture_completeExceptionally;
   jclass JsInterruptedException;

@@ -296,7 +296,10 @@ int strait__java_enter(JNIEnv *env, strait__jrt *jrt);
  *   strait__native n;
  *   if (strait__native_enter(env, &n, STRAIT__PEER(peer))) return NULL;  // exception pending
  *   ... n.ctx, n.jrt ...
- *   strait__native_leave(&n);   // leaves the gate (its microtask drain still under the frame), pops the frame
+ *   if (strait__native_leave(env, &n)) return NULL;   // leaves the gate (its microtask
+ *                                   // checkpoint still under the frame), pops the frame;
+ *                                   // non-zero: its promise jobs were stopped, the
+ *                                   // termination's Java exception is pending
  *
  * strait__native_push/pop keep the frame without the gate, for a native
  * that enters the runtime otherwise (runLoop: the loop enters itself).
@@ -333,10 +336,43 @@ static inline int strait__native_enter(JNIEnv *env, strait__native *n, strait__j
   return 0;
 }
 
-static inline void strait__native_leave(strait__native *n) {
-  strait_leave(n->jrt->rt);
+void strait__throw_termination(JNIEnv *env, strait_runtime *rt, int status);
+
+/* Leaves the gate and pops the frame. When the stay that this leave ended
+ * was terminated (its promise jobs included: strait_leave() runs them),
+ * throws the termination's Java exception unless one is pending, and
+ * returns non-zero: the native must then make no JNI call but return. */
+static inline int strait__native_leave(JNIEnv *env, strait__native *n) {
+  strait_runtime *rt = n->jrt->rt;
+  int stop = strait_leave(rt);
   strait__native_pop(n);
+  if (!stop) return 0;
+  if (!(*env)->ExceptionCheck(env)) strait__throw_termination(env, rt, stop);
+  return stop;
 }
+
+/*
+ * The two checks around a Java call that a runtime's JS makes (a JSC
+ * callback suspends the gate around it), so that a stop holds on every
+ * route back into JS (docs/sandbox.md, "Stopping a script"):
+ *
+ *   if (strait__java_call_refused(rt)) return NULL;      // stopped: no Java call
+ *   strait_gate_suspend(rt, &susp);  ... the Java call ...  strait_gate_resume(rt, &susp);
+ *   jboolean threw = (*env)->ExceptionCheck(env);
+ *   if (strait__java_returned(env, rt, threw)) return NULL;   // stopped meanwhile
+ *
+ * Either one returning non-zero has made the engine's termination pending
+ * (strait_check_stop): the callback returns NULL at once, leaves
+ * *exception alone and makes no JSC call that could run JS. Inside the
+ * gate, in the callback.
+ */
+static inline int strait__java_call_refused(strait_runtime *rt) { return strait_check_stop(rt); }
+/* threw: a Java exception is pending. A runtime of JsRuntime.create()
+ * whose Java call ended in an InterruptedException was stopped by a
+ * Thread.interrupt() of its thread (the call consumed the flag the watchdog
+ * polls): that is a stop too. The pending Java exception is cleared when
+ * it returns non-zero. */
+int strait__java_returned(JNIEnv *env, strait_runtime *rt, jboolean threw);
 
 /* A native's peer argument as its runtime's JNI state. */
 #define STRAIT__PEER(p) ((strait__jrt *)(intptr_t)(p))

@@ -69,7 +69,10 @@ static jobject JNICALL n_clone_into(JNIEnv *env, jclass cls, jlong src_peer, jlo
   }
   if (rc == 0) rc = strait_clone_capture(src->rt, strait__handle_value(handle), list, &c, &exc);
   if (rc) throw_clone(env, src->rt, rc, exc, "structuredClone");
-  strait__native_leave(&nf);
+  if (strait__native_leave(env, &nf) && !rc) {
+    strait_clone_free(c);   /* the source's jobs were stopped: no clone */
+    rc = STRAIT_ETERM;
+  }
   if (th != tstack) free(th);
   if (rc) return NULL;
 
@@ -80,7 +83,7 @@ static jobject JNICALL n_clone_into(JNIEnv *env, jclass cls, jlong src_peer, jlo
     rc = strait_clone_materialize(dst->rt, c, &v, &exc);
     if (rc == 0) out = strait__to_java(env, dst, dst_owner, v);
     else throw_clone(env, dst->rt, rc, exc, "structuredClone");
-    strait__native_leave(&nf);
+    if (strait__native_leave(env, &nf)) out = NULL;
   }
   strait_clone_free(c);
   return out;
@@ -109,7 +112,7 @@ static jobject JNICALL n_port_open(JNIEnv *env, jclass cls, jlong peer, jobject 
   } else {
     strait__throw_status(env, rc, "openMessagePort");
   }
-  strait__native_leave(&nf);
+  strait__native_leave(env, &nf);
   return r;
 }
 

@@ -305,7 +305,8 @@ static jobject JNICALL n_to_java(JNIEnv *env, jclass cls, jlong peer, jobject ow
                                   (unsigned)flags & STRAIT_VALUE_HANDLES, &hooks, &err, &exc);
   if (lent) tls.busy--;
   if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);
-  strait__native_leave(&entry);
+  int stopped = strait__native_leave(env, &entry);
+  if (rc == 0 && stopped) rc = stopped;
   if (rc == 0 && c.failed) rc = STRAIT_ENOMEM;
   if (rc) {
     if (rc == STRAIT_ETYPE) throw_conversion(env, err.msg);
@@ -384,7 +385,7 @@ static jobject JNICALL n_to_js(JNIEnv *env, jclass cls, jlong peer, jobject owne
   else if (rc == STRAIT_EJS) strait__throw_js(env, jrt->rt, exc);
   else if (rc == STRAIT_ECORRUPT) strait__throw(env, strait__jc.IllegalArgumentException, "%s", err.msg);
   else strait__throw_status(env, rc, err.msg);
-  strait__native_leave(&entry);
+  strait__native_leave(env, &entry);
   return r;
 }
 
@@ -419,7 +420,7 @@ static jobject JNICALL n_share_buffer(JNIEnv *env, jclass cls, jlong peer, jobje
   jobject r = NULL;
   if (ab) r = strait__to_java(env, jrt, owner, ab);
   else strait__throw_js(env, jrt->rt, exc);
-  strait__native_leave(&entry);
+  strait__native_leave(env, &entry);
   return r;
 }
 
@@ -477,7 +478,7 @@ static jobject JNICALL n_buffer_of(JNIEnv *env, jclass cls, jlong peer, jlong ha
       }
     }
   }
-  strait__native_leave(&entry);
+  strait__native_leave(env, &entry);
   return r;
 }
 

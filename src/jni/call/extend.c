@@ -112,7 +112,7 @@ static jobject JNICALL n_invoke_adapter(JNIEnv *env, jclass c, jlong peer, jobje
     else if (!JSValueIsUndefined(s.ctx, r) && !JSValueIsNull(s.ctx, r))
       out = strait__to_java(env, s.jrt, owner, r);
   }
-  strait__native_leave(&s);
+  strait__native_leave(env, &s);
   return out;
 }
 

@@ -75,9 +75,12 @@ static JSValueRef settle_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   jobject future = (*env)->NewLocalRef(env, rec->future);
   settle_done(env, st, rec);
   strait_runtime *rt = jrt->rt;
+  /* completing runs the future's dependent stages (Java code): not in a
+   * stopped script, and the script stops when they were long */
+  bool refused = strait__java_call_refused(rt);
   strait_suspension susp;
-  strait_gate_suspend(rt, &susp);
-  if (!future)
+  if (!refused) strait_gate_suspend(rt, &susp);
+  if (!future || refused)
     ;                      /* no memory for the local ref: nothing to complete */
   else if (failure)
     (*env)->CallBooleanMethod(env, future, strait__hc.CompletableFuture_completeExceptionally,
@@ -85,12 +88,15 @@ static JSValueRef settle_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   else
     (*env)->CallBooleanMethod(env, future, strait__hc.CompletableFuture_complete, value);
   (*env)->ExceptionClear(env);
-  strait_gate_resume(rt, &susp);
+  if (!refused) {
+    strait_gate_resume(rt, &susp);
+    refused = strait__java_returned(env, rt, JNI_FALSE);
+  }
   if (future) (*env)->DeleteLocalRef(env, future);
   if (failure) (*env)->DeleteLocalRef(env, failure);
   if (value) (*env)->DeleteLocalRef(env, value);
   if (owner) (*env)->DeleteLocalRef(env, owner);
-  return JSValueMakeUndefined(ctx);
+  return refused ? NULL : JSValueMakeUndefined(ctx);
 }
 
 /* Finalizer of a callback object: counts down; frees a settled record with
@@ -167,7 +173,7 @@ void JNICALL strait__n_when_settled(JNIEnv *env, jclass c, jlong peer, jobject o
     if (!atomic_load(&rec->done)) settle_done(env, st, rec);
   }
 out:
-  strait__native_leave(&n);
+  strait__native_leave(env, &n);
 }
 
 /* Completes every pending future exceptionally (see call/call.h). */

@@ -56,7 +56,7 @@ static jobject JNICALL n_get(JNIEnv *env, jclass c, jlong peer, jobject owner, j
     JSValueRef exc = NULL;
     JSValueRef r = JSObjectGetProperty(s.ctx, obj_of(&s, obj), k, &exc);
     out = finish(env, &s, owner, r, exc);
-    strait__native_leave(&s);
+    strait__native_leave(env, &s);
   }
   JSStringRelease(k);
   return out;
@@ -70,7 +70,7 @@ static jobject JNICALL n_get_at(JNIEnv *env, jclass c, jlong peer, jobject owner
   JSValueRef exc = NULL;
   JSValueRef r = JSObjectGetPropertyAtIndex(s.ctx, obj_of(&s, obj), (unsigned)index, &exc);
   jobject out = finish(env, &s, owner, r, exc);
-  strait__native_leave(&s);
+  strait__native_leave(env, &s);
   return out;
 }
 
@@ -128,7 +128,7 @@ static void JNICALL n_set(JNIEnv *env, jclass c, jlong peer, jlong obj, jstring 
   strait__native s;
   if (strait__native_enter(env, &s, STRAIT__PEER(peer)) == 0) {
     store(env, &s, obj, k, 0, vals, refs);
-    strait__native_leave(&s);
+    strait__native_leave(env, &s);
   }
   JSStringRelease(k);
 }
@@ -139,7 +139,7 @@ static void JNICALL n_set_at(JNIEnv *env, jclass c, jlong peer, jlong obj, jint 
   strait__native s;
   if (strait__native_enter(env, &s, STRAIT__PEER(peer))) return;
   store(env, &s, obj, NULL, (unsigned)index, vals, refs);
-  strait__native_leave(&s);
+  strait__native_leave(env, &s);
 }
 
 /* Natives.has: key in obj. Any Java thread. */
@@ -158,7 +158,7 @@ static jboolean JNICALL n_has(JNIEnv *env, jclass c, jlong peer, jlong obj, jstr
       r = JNI_FALSE;
       strait__rethrow_to_java(env, s.jrt, exc);
     }
-    strait__native_leave(&s);
+    strait__native_leave(env, &s);
   }
   JSStringRelease(k);
   return r;
@@ -174,7 +174,7 @@ static jboolean JNICALL n_delete(JNIEnv *env, jclass c, jlong peer, jlong obj, j
     JSValueRef exc = NULL;
     r = JSObjectDeleteProperty(s.ctx, obj_of(&s, obj), k, &exc) ? JNI_TRUE : JNI_FALSE;
     if (exc) strait__rethrow_to_java(env, s.jrt, exc);
-    strait__native_leave(&s);
+    strait__native_leave(env, &s);
   }
   JSStringRelease(k);
   return r;
@@ -237,7 +237,7 @@ static jobjectArray JNICALL n_keys(JNIEnv *env, jclass c, jlong peer, jlong obj)
     }
   }
 done:
-  strait__native_leave(&s);
+  strait__native_leave(env, &s);
   return out;
 }
 
@@ -252,7 +252,7 @@ static jlong JNICALL n_length(JNIEnv *env, jclass c, jlong peer, jlong obj) {
   double d = v && !exc ? JSValueToNumber(s.ctx, v, &exc) : 0;
   /* a throwing length getter (a Proxy) or valueOf is the JS error, not 0 */
   if (exc) strait__rethrow_to_java(env, s.jrt, exc);
-  strait__native_leave(&s);
+  strait__native_leave(env, &s);
   if (exc) return 0;
   if (!(d > 0)) return 0;
   return d > 9007199254740991.0 ? (jlong)9007199254740991LL : (jlong)d;
@@ -309,7 +309,7 @@ static jobject JNICALL n_call(JNIEnv *env, jclass c, jlong peer, jobject owner, 
   if (strait__native_enter(env, &s, STRAIT__PEER(peer))) return NULL;
   JSObjectRef f = (JSObjectRef)strait__handle_value(fn);
   jobject out = call_packed(env, &s, owner, f, NULL, flags, vals, refs, argc);
-  strait__native_leave(&s);
+  strait__native_leave(env, &s);
   return out;
 }
 
@@ -333,7 +333,7 @@ static jobject invoke_member(JNIEnv *env, jlong peer, jobject owner, jlong obj, 
     } else {
       out = call_packed(env, &s, owner, (JSObjectRef)m, o, 0, vals, refs, argc);
     }
-    strait__native_leave(&s);
+    strait__native_leave(env, &s);
   }
   return out;
 }
@@ -391,14 +391,14 @@ static jintArray JNICALL n_member_kinds(JNIEnv *env, jclass c, jlong peer, jlong
     JSStringRef k = js ? strait__jsstring_from_java(env, js) : NULL;
     if (js) (*env)->DeleteLocalRef(env, js);
     if (!k) {
-      strait__native_leave(&s);
-      if (!(*env)->ExceptionCheck(env)) strait__throw_status(env, STRAIT_ENOMEM, "memberKinds");
+      if (!strait__native_leave(env, &s) && !(*env)->ExceptionCheck(env))
+        strait__throw_status(env, STRAIT_ENOMEM, "memberKinds");
       return NULL;
     }
     kinds[i] = member_kind(s.ctx, o, k);
     JSStringRelease(k);
   }
-  strait__native_leave(&s);
+  if (strait__native_leave(env, &s)) return NULL;
   jintArray out = (*env)->NewIntArray(env, n);
   if (out) (*env)->SetIntArrayRegion(env, out, 0, n, kinds);
   return out;
@@ -430,8 +430,7 @@ static void JNICALL n_enter_args(JNIEnv *env, jclass c, jlong peer) {
 static void JNICALL n_leave_args(JNIEnv *env, jclass c, jlong peer) {
   strait__native n;
   strait__native_push(&n, STRAIT__PEER(peer));
-  strait_leave(n.jrt->rt);
-  strait__native_pop(&n);
+  strait__native_leave(env, &n);   /* its jobs stopped: the termination's exception */
 }
 
 /* Natives.objectTable: the runtime's org.strait.internal.ObjectTable (set

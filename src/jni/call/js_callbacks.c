@@ -124,11 +124,17 @@ static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRe
   }
   jb_maybe_flush(env, b);
   jobject obj = e->ref;   /* a global ref: the entry may move while Java runs, the ref stays */
+  if (strait__java_call_refused(b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jobject it = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterator, obj);
   strait_gate_resume(b->rt, &susp);
-  if ((*env)->ExceptionCheck(env)) {
+  jboolean threw = (*env)->ExceptionCheck(env);
+  if (strait__java_returned(env, b->rt, threw)) {
+    if (it) (*env)->DeleteLocalRef(env, it);
+    return NULL;
+  }
+  if (threw) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
@@ -166,11 +172,17 @@ static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
+  if (strait__java_call_refused(b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jint k = (*env)->CallStaticIntMethod(env, jb.Bridge, m, it, out, max, (jboolean)pairs);
   strait_gate_resume(b->rt, &susp);
-  if ((*env)->ExceptionCheck(env)) {
+  jboolean threw = (*env)->ExceptionCheck(env);
+  if (strait__java_returned(env, b->rt, threw)) {
+    (*env)->DeleteLocalRef(env, out);
+    return NULL;
+  }
+  if (threw) {
     (*env)->DeleteLocalRef(env, out);
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
@@ -1093,11 +1105,17 @@ static JSValueRef json_tree(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_entry *e
     atomic_store_explicit(&json_mid, mid, memory_order_release);
   }
   jb_maybe_flush(env, b);
+  if (strait__java_call_refused(b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jobjectArray a = (*env)->CallStaticObjectMethod(env, jb.Bridge, mid, ref, b->policy);
   strait_gate_resume(b->rt, &susp);
-  if ((*env)->ExceptionCheck(env)) {
+  jboolean threw = (*env)->ExceptionCheck(env);
+  if (strait__java_returned(env, b->rt, threw)) {
+    if (a) (*env)->DeleteLocalRef(env, a);
+    return NULL;
+  }
+  if (threw) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
@@ -1177,11 +1195,17 @@ static JSValueRef native_items(JSContextRef ctx, JSObjectRef fn, JSObjectRef sel
     atomic_store_explicit(&items_mid, mid, memory_order_release);
   }
   jb_maybe_flush(env, b);
+  if (strait__java_call_refused(b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jobjectArray a = (*env)->CallStaticObjectMethod(env, jb.Bridge, mid, ref);
   strait_gate_resume(b->rt, &susp);
-  if ((*env)->ExceptionCheck(env)) {
+  jboolean threw = (*env)->ExceptionCheck(env);
+  if (strait__java_returned(env, b->rt, threw)) {
+    if (a) (*env)->DeleteLocalRef(env, a);
+    return NULL;
+  }
+  if (threw) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }

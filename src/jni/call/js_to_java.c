@@ -333,6 +333,8 @@ static jvalue call_sensitive(JNIEnv *env, jb_rt *b, jb_member *m, jobject recv, 
   res = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_invokeSensitive, exe,
                                        m->kind == 'c' ? NULL : recv, prims, refs);
   strait_gate_resume(b->rt, &susp);
+  /* jb_invoke asks strait__java_returned after the call: the pending
+   * exception, or the stop, is seen there */
   if ((*env)->ExceptionCheck(env)) { res = NULL; goto out; }
   if (m->kind == 'c' || is_object_code(m->ret)) goto out;
   jlong bits = 0;
@@ -545,6 +547,8 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     JSUnlock(ctx);
     locked = false;
   }
+  /* a stopped script makes no Java call (docs/sandbox.md) */
+  if (strait__java_call_refused(b->rt)) goto done;
   if (m->kind == 'c') {
     jobject o;
     if (caller_sensitive(env, m)) {
@@ -554,6 +558,10 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
       strait_gate_suspend(b->rt, &susp);
       o = (*env)->NewObjectA(env, g->cls->ref, m->mid, jv);
       strait_gate_resume(b->rt, &susp);
+    }
+    if (strait__java_returned(env, b->rt, (*env)->ExceptionCheck(env))) {
+      if (o) (*env)->DeleteLocalRef(env, o);
+      goto done;
     }
     if (!o) { jb_throw_pending(env, b, ctx, exc); goto done; }
     /* exactly g->cls, and new to this runtime: no table lookup in Java;
@@ -575,7 +583,12 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
   JSObjectRef self = c->self;
   /* one flag test: caller-sensitive members need a Java caller frame */
   jvalue r = caller_sensitive(env, m) ? call_sensitive(env, b, m, recv, jv) : call_java(env, b, m, g->cls->ref, recv, jv);
-  if ((*env)->ExceptionCheck(env)) {
+  jboolean threw = (*env)->ExceptionCheck(env);
+  if (strait__java_returned(env, b->rt, threw)) {
+    if (!threw && is_object_code(m->ret) && r.l) (*env)->DeleteLocalRef(env, r.l);
+    goto done;
+  }
+  if (threw) {
     jb_throw_pending(env, b, ctx, exc);
     goto done;
   }
@@ -604,7 +617,7 @@ done:
   if (args != stack_args) free(args);
   if (jv != stack_jv) free(jv);
   JB_CHECK(l.n == 0 && l.nmore == 0 && !l.more);
-  JB_CHECK(result || *exc);
+  JB_CHECK(result || *exc || strait_terminating(b->rt));
   return result;
 }
 

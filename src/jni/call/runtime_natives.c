@@ -289,7 +289,7 @@ static jobject JNICALL n_eval(JNIEnv *env, jclass cls, jlong peer, jobject owner
     else if (rc == STRAIT_EEXIT) strait__throw_exit(env, jrt->exit_code);
     else if (strait__is_termination(rc)) strait__throw_termination(env, rt, rc);
     else strait__throw_status(env, rc, "eval");
-    strait__native_leave(&nf);
+    strait__native_leave(env, &nf);
   }
   free(cfile);
   if (src != stackbuf) free(src);

@@ -443,11 +443,17 @@ static JSValueRef java_from(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   jb_maybe_flush(env, b);
   jobject src = e->ref;   /* a global ref: stays while Java runs */
   /* toArray() runs the collection's own code: the gate is suspended */
+  if (strait__java_call_refused(b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jobjectArray items = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toArray, src);
   strait_gate_resume(b->rt, &susp);
-  if ((*env)->ExceptionCheck(env)) {
+  jboolean threw = (*env)->ExceptionCheck(env);
+  if (strait__java_returned(env, b->rt, threw)) {
+    if (items) (*env)->DeleteLocalRef(env, items);
+    return NULL;
+  }
+  if (threw) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }

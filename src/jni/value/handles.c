@@ -103,7 +103,7 @@ static jstring JNICALL n_value_to_string(JNIEnv *env, jclass cls, jlong peer, jl
   } else {
     strait__throw_js(env, n.jrt->rt, exc);
   }
-  strait__native_leave(&n);
+  strait__native_leave(env, &n);
   return r;
 }
 
@@ -127,7 +127,7 @@ static jstring JNICALL n_value_type_of(JNIEnv *env, jclass cls, jlong peer, jlon
       break;
     default: t = "bigint"; break;
   }
-  strait__native_leave(&n);
+  if (strait__native_leave(env, &n)) return NULL;
   return strait__jstring_from_utf8(env, t, strlen(t));
 }
 
@@ -162,7 +162,7 @@ static jboolean JNICALL n_value_own_key(JNIEnv *env, jclass cls, jlong peer, jlo
       }
     }
   }
-  strait__native_leave(&n);
+  strait__native_leave(env, &n);
   return r;
 }
 
