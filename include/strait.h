@@ -216,6 +216,29 @@ STRAIT_API int strait_terminating(strait_runtime *rt);
 STRAIT_API int strait_check_stop(strait_runtime *rt);
 
 /*
+ * A stop that comes while rt's JS waits in a host call (a callback that
+ * suspended the gate around a call into Java or the embedder) takes effect
+ * when the call returns (strait_check_stop). To end the wait itself, the
+ * layer above gives a hook that wakes such a call (the JNI layer
+ * interrupts the Java thread); the core calls it:
+ *   - from strait_wake_waiting(), which an interrupt or close path calls
+ *     after strait_interrupt();
+ *   - from its watcher thread (one per process, started with the first
+ *     runtime that has a time limit and a hook), once per suspension, when
+ *     the time limit of the waiting stay passes.
+ * The hook runs on either of those threads, under the core's lock of the
+ * watched runtimes (it must be short and must not enter rt's gate), never
+ * after strait_runtime_free() began tearing rt down. NULL removes it.
+ * Inside the gate.
+ */
+STRAIT_API void strait_set_wait_hook(strait_runtime *rt, void (*hook)(strait_runtime *rt, void *ud),
+                                     void *ud);
+/* Calls rt's wait hook when its JS waits in a host call now; 1 if it did.
+ * Any thread but the one rt's JS runs on, outside rt's gate (not from a
+ * signal handler). */
+STRAIT_API int strait_wake_waiting(strait_runtime *rt);
+
+/*
  * A poll of the embedder, asked on the thread running JS at each watchdog
  * tick (about every 10 ms while JS runs): a non-zero answer terminates the
  * running entry as strait_interrupt() does (e.g. the JNI layer asks

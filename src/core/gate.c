@@ -117,6 +117,7 @@ void strait__gate_init(strait__gate *g) {
   atomic_init(&g->waiters, 0);
   atomic_init(&g->closing, 0);
   atomic_init(&g->away, 0);
+  atomic_init(&g->away_deadline_ns, 0);
   atomic_init(&g->susp_pops, 0);
   atomic_init(&g->turn_waiters, 0);
   atomic_init(&g->spinner, 0);
@@ -458,6 +459,7 @@ int strait_enter_or_give_up(strait_runtime *rt, int (*give_up)(void *), void *ud
 
 /* Arms suspension s: the owner is in Java and may be taken over. */
 static void arm(strait__gate *g, strait__susp_rec *s) {
+  atomic_store_explicit(&g->away_deadline_ns, s->stay.deadline_ns, memory_order_relaxed);
   s->seq = ++g->next_seq;
   s->state = SUSP_ARMED;
   atomic_store_explicit(&g->away, s->seq, memory_order_release);

@@ -80,6 +80,10 @@ typedef struct strait__gate {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   _Atomic uint64_t away;     /* seq of the armed suspension, or 0 */
+  /* the deadline (CLOCK_MONOTONIC ns, 0: none) of the stay whose
+   * suspension is armed, written before `away` is: read by the watcher of
+   * host calls (watchdog.c) on its own thread */
+  _Atomic int64_t away_deadline_ns;
   uint64_t next_seq;         /* word holder only */
   strait__susp_rec *top;     /* newest live suspension; word holder only */
   size_t nsusp;              /* live suspensions (STRAIT_DEBUG builds); word holder only */

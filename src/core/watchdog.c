@@ -33,6 +33,7 @@
 #include "value.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +155,95 @@ void strait__watch_init(strait_runtime *rt) {
   w->armed = true;
 }
 
+/* ---- the watcher of host calls ---------------------------------------------
+ *
+ * A time limit is checked at the watchdog's tick, which runs only while JS
+ * runs: a script waiting in a host call (a Java method that blocks) was
+ * not stopped until the call returned. One thread per process, started with
+ * the first runtime that has a time limit and a wait hook, looks every tick
+ * at those runtimes: one whose suspension is armed (its thread is in a host
+ * call, strait_gate_suspend) past its stay's deadline gets its hook called
+ * once for that suspension, and the layer above wakes the call (the JNI
+ * layer interrupts the Java thread). The stop itself then holds when the
+ * call returns (strait_check_stop). */
+
+static pthread_mutex_t watcher_mu = PTHREAD_MUTEX_INITIALIZER;
+static strait_runtime *watched_head;   /* under watcher_mu */
+static bool watcher_started;           /* under watcher_mu */
+
+static void *watcher_main(void *unused) {
+  (void)unused;
+  for (;;) {
+    struct timespec ts = {0, (long)(TICK_S * 1e9)};
+    nanosleep(&ts, NULL);
+    int64_t now = now_ns();
+    pthread_mutex_lock(&watcher_mu);
+    for (strait_runtime *rt = watched_head; rt; rt = rt->wd.watch_next) {
+      uint64_t away = atomic_load_explicit(&rt->gate.away, memory_order_acquire);
+      if (!away || away == rt->wd.wait_poked) continue;
+      int64_t deadline = atomic_load_explicit(&rt->gate.away_deadline_ns, memory_order_relaxed);
+      if (!deadline || now < deadline) continue;
+      rt->wd.wait_poked = away;
+      rt->wd.wait_hook(rt, rt->wd.wait_ud);
+    }
+    pthread_mutex_unlock(&watcher_mu);
+  }
+  return NULL;
+}
+
+/* Sets the wait hook (see strait.h). */
+void strait_set_wait_hook(strait_runtime *rt, void (*hook)(strait_runtime *rt, void *ud), void *ud) {
+  pthread_mutex_lock(&watcher_mu);
+  rt->wd.wait_hook = hook;
+  rt->wd.wait_ud = hook ? ud : NULL;
+  if (hook && rt->wd.limit_ns && !rt->wd.watched) {
+    rt->wd.watch_next = watched_head;
+    watched_head = rt;
+    rt->wd.watched = true;
+    if (!watcher_started) {
+      pthread_t t;
+      pthread_attr_t a;
+      pthread_attr_init(&a);
+      pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+      pthread_attr_setstacksize(&a, 256 << 10);
+      if (pthread_create(&t, &a, watcher_main, NULL) == 0) watcher_started = true;
+      pthread_attr_destroy(&a);
+    }
+  }
+  pthread_mutex_unlock(&watcher_mu);
+}
+
+/* Wakes the host call rt's thread waits in, if it does (see strait.h). */
+int strait_wake_waiting(strait_runtime *rt) {
+  pthread_mutex_lock(&watcher_mu);
+  int woke = 0;
+  if (rt->wd.wait_hook && atomic_load_explicit(&rt->gate.away, memory_order_acquire)) {
+    rt->wd.wait_hook(rt, rt->wd.wait_ud);
+    woke = 1;
+  }
+  pthread_mutex_unlock(&watcher_mu);
+  return woke;
+}
+
+/* Takes rt out of the watcher's list. */
+static void unwatch(strait_runtime *rt) {
+  pthread_mutex_lock(&watcher_mu);
+  if (rt->wd.watched) {
+    for (strait_runtime **p = &watched_head; *p; p = &(*p)->wd.watch_next) {
+      if (*p == rt) {
+        *p = rt->wd.watch_next;
+        break;
+      }
+    }
+    rt->wd.watched = false;
+  }
+  rt->wd.wait_hook = NULL;
+  rt->wd.wait_ud = NULL;
+  pthread_mutex_unlock(&watcher_mu);
+}
+
 void strait__watch_destroy(strait_runtime *rt) {
+  unwatch(rt);
   if (!rt->wd.armed) return;
   JSContextGroupClearExecutionTimeLimit(rt->group);
   rt->wd.armed = false;

@@ -44,13 +44,23 @@ typedef struct strait__watch {
   bool fast;                 /* armed at FAST_S: a stay is being terminated */
   bool heap_dead;            /* live data exceeds heap_limit: entries refused */
   bool armed;                /* the group's watchdog is set (runtime made) */
+  /* The layer above's hook for a stay that must stop while its thread
+   * waits outside JS in a host call (strait_set_wait_hook), and the
+   * suspension it was last called for. Set inside the gate; called by the
+   * watcher of host calls under its list lock. */
+  void (*wait_hook)(strait_runtime *rt, void *ud);
+  void *wait_ud;
+  uint64_t wait_poked;       /* watcher's thread only */
+  struct strait_runtime *watch_next;   /* in the watcher's list; under its lock */
+  bool watched;              /* in the watcher's list; under its lock */
 } strait__watch;
 
 /* Reads the limits of rt->opts and arms the tick on rt->group. Inside the
  * gate is not needed; before the first stay. */
 void strait__watch_init(strait_runtime *rt);
-/* Clears the group's watchdog (before the group goes away). Inside the
- * gate. */
+/* Clears the group's watchdog (before the group goes away) and takes rt
+ * out of the watcher of host calls (no wait hook runs for it afterwards).
+ * Inside the gate. */
 void strait__watch_destroy(strait_runtime *rt);
 /* A new stay begins (gate.c, depth 0 -> 1, JSC lock held). */
 void strait__watch_stay_begin(strait_runtime *rt);

@@ -47,25 +47,3 @@ int strait__java_enter(JNIEnv *env, strait__jrt *jrt) {
   return rc;
 }
 
-/* After a Java call made from rt's JS (see jni_base.h). */
-int strait__java_returned(JNIEnv *env, strait_runtime *rt, jboolean threw) {
-  int stop = strait_check_stop(rt);
-  if (!stop && threw) {
-    strait__jrt *jrt = strait_runtime_embedder(rt);
-    if (jrt && jrt->embedded) {
-      /* no JNI call but a few may be made with an exception pending:
-       * take it, look, and throw it again unless it is the stop */
-      jthrowable t = (*env)->ExceptionOccurred(env);
-      (*env)->ExceptionClear(env);
-      jboolean ie = t && (*env)->IsInstanceOf(env, t, strait__hc.InterruptedException);
-      if (t && !ie) (*env)->Throw(env, t);
-      if (t) (*env)->DeleteLocalRef(env, t);
-      if (ie) {
-        strait_interrupt(rt);
-        stop = strait_check_stop(rt);
-      }
-    }
-  }
-  if (stop && threw) (*env)->ExceptionClear(env);
-  return stop;
-}

@@ -243,6 +243,11 @@ typedef struct strait__jrt {
    * (call/runtime_natives.c), or NULL. Deleted by the teardown, which runs
    * after the core freed the runtime's workers. */
   jobject worker_policy;
+  /* The Java thread of the latest Java call this runtime's JS made (a weak
+   * ref owned by the thread cache of base/stop.c, never deleted while its
+   * thread lives), for the wait hook that interrupts it. Written by the
+   * thread inside the gate before each call; read under stop.c's lock. */
+  _Atomic(jweak) waiting_thread;
 } strait__jrt;
 
 /*
@@ -356,7 +361,7 @@ static inline int strait__native_leave(JNIEnv *env, strait__native *n) {
  * callback suspends the gate around it), so that a stop holds on every
  * route back into JS (docs/sandbox.md, "Stopping a script"):
  *
- *   if (strait__java_call_refused(rt)) return NULL;      // stopped: no Java call
+ *   if (strait__java_call_refused(env, rt)) return NULL;   // stopped: no Java call
  *   strait_gate_suspend(rt, &susp);  ... the Java call ...  strait_gate_resume(rt, &susp);
  *   jboolean threw = (*env)->ExceptionCheck(env);
  *   if (strait__java_returned(env, rt, threw)) return NULL;   // stopped meanwhile
@@ -366,13 +371,19 @@ static inline int strait__native_leave(JNIEnv *env, strait__native *n) {
  * *exception alone and makes no JSC call that could run JS. Inside the
  * gate, in the callback.
  */
-static inline int strait__java_call_refused(strait_runtime *rt) { return strait_check_stop(rt); }
+int strait__java_call_refused(JNIEnv *env, strait_runtime *rt);
 /* threw: a Java exception is pending. A runtime of JsRuntime.create()
  * whose Java call ended in an InterruptedException was stopped by a
  * Thread.interrupt() of its thread (the call consumed the flag the watchdog
  * polls): that is a stop too. The pending Java exception is cleared when
  * it returns non-zero. */
 int strait__java_returned(JNIEnv *env, strait_runtime *rt, jboolean threw);
+
+/* The wait hook of an embedded runtime (strait_set_wait_hook; ud: its
+ * jrt): interrupts the Java thread its JS waits in, so that an interrupt,
+ * close() or a passed time limit ends a blocking Java call (sleep, a
+ * queue's take, interruptible I/O). base/stop.c. */
+void strait__wake_java(strait_runtime *rt, void *ud);
 
 /* A native's peer argument as its runtime's JNI state. */
 #define STRAIT__PEER(p) ((strait__jrt *)(intptr_t)(p))

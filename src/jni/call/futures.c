@@ -77,7 +77,7 @@ static JSValueRef settle_call(JSContextRef ctx, JSObjectRef fn, JSObjectRef self
   strait_runtime *rt = jrt->rt;
   /* completing runs the future's dependent stages (Java code): not in a
    * stopped script, and the script stops when they were long */
-  bool refused = strait__java_call_refused(rt);
+  bool refused = strait__java_call_refused(env, rt);
   strait_suspension susp;
   if (!refused) strait_gate_suspend(rt, &susp);
   if (!future || refused)

@@ -124,7 +124,7 @@ static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRe
   }
   jb_maybe_flush(env, b);
   jobject obj = e->ref;   /* a global ref: the entry may move while Java runs, the ref stays */
-  if (strait__java_call_refused(b->rt)) return NULL;
+  if (strait__java_call_refused(env, b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jobject it = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterator, obj);
@@ -172,7 +172,7 @@ static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
-  if (strait__java_call_refused(b->rt)) return NULL;
+  if (strait__java_call_refused(env, b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jint k = (*env)->CallStaticIntMethod(env, jb.Bridge, m, it, out, max, (jboolean)pairs);
@@ -1105,7 +1105,7 @@ static JSValueRef json_tree(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_entry *e
     atomic_store_explicit(&json_mid, mid, memory_order_release);
   }
   jb_maybe_flush(env, b);
-  if (strait__java_call_refused(b->rt)) return NULL;
+  if (strait__java_call_refused(env, b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jobjectArray a = (*env)->CallStaticObjectMethod(env, jb.Bridge, mid, ref, b->policy);
@@ -1195,7 +1195,7 @@ static JSValueRef native_items(JSContextRef ctx, JSObjectRef fn, JSObjectRef sel
     atomic_store_explicit(&items_mid, mid, memory_order_release);
   }
   jb_maybe_flush(env, b);
-  if (strait__java_call_refused(b->rt)) return NULL;
+  if (strait__java_call_refused(env, b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jobjectArray a = (*env)->CallStaticObjectMethod(env, jb.Bridge, mid, ref);

@@ -548,7 +548,7 @@ JSValueRef jb_invoke(JNIEnv *env, jb_rt *b, JSContextRef ctx, const jb_call *c, 
     locked = false;
   }
   /* a stopped script makes no Java call (docs/sandbox.md) */
-  if (strait__java_call_refused(b->rt)) goto done;
+  if (strait__java_call_refused(env, b->rt)) goto done;
   if (m->kind == 'c') {
     jobject o;
     if (caller_sensitive(env, m)) {

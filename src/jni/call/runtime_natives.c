@@ -187,6 +187,8 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner, jobje
     strait__jrt_capture(jrt);
     strait__hstate_of(jrt);
     strait_set_interrupt_poll(rt, java_thread_interrupted, NULL);
+    /* a stop ends a blocking Java call the script waits in */
+    strait_set_wait_hook(rt, strait__wake_java, jrt);
     JSValueRef exc = NULL;
     rc = strait__java_attach_policy(env, rt, policy, &exc);
     if (rc == STRAIT_EJS) strait__throw_js(env, rt, exc);
@@ -224,7 +226,8 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner, jobje
 static void JNICALL n_interrupt(JNIEnv *env, jclass cls, jlong peer) {
   (void)env;
   (void)cls;
-  strait_interrupt(STRAIT__PEER(peer)->rt);
+  strait_runtime *rt = STRAIT__PEER(peer)->rt;
+  if (strait_interrupt(rt) == 0) strait_wake_waiting(rt);
 }
 
 /* Natives.runtimeFree(peer): frees the runtime; its teardown frees the jrt.

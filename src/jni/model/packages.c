@@ -443,7 +443,7 @@ static JSValueRef java_from(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, 
   jb_maybe_flush(env, b);
   jobject src = e->ref;   /* a global ref: stays while Java runs */
   /* toArray() runs the collection's own code: the gate is suspended */
-  if (strait__java_call_refused(b->rt)) return NULL;
+  if (strait__java_call_refused(env, b->rt)) return NULL;
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jobjectArray items = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_toArray, src);
