@@ -239,11 +239,21 @@ STRAIT_API void strait_set_wait_hook(strait_runtime *rt, void (*hook)(strait_run
 STRAIT_API int strait_wake_waiting(strait_runtime *rt);
 
 /*
+ * Terminates every worker rt started, as their terminate() does (their own
+ * workers end with them): for an interrupt that stops the script's work on
+ * every thread. Returns at once; each worker's thread ends and its parent
+ * gets its exit event. Any thread but a worker's own, outside rt's gate or
+ * inside it; not from a signal handler.
+ */
+STRAIT_API void strait_terminate_workers(strait_runtime *rt);
+
+/*
  * A poll of the embedder, asked on the thread running JS at each watchdog
- * tick (about every 10 ms while JS runs): a non-zero answer terminates the
- * running entry as strait_interrupt() does (e.g. the JNI layer asks
- * whether the Java thread was interrupted). NULL removes it. Inside the
- * gate.
+ * tick (about every 10 ms while JS runs), and every 10 ms on the thread of
+ * a strait_loop_run() that waits idle (outside the gate): a non-zero answer
+ * terminates the running entry, or ends the loop's run, as
+ * strait_interrupt() does (e.g. the JNI layer asks whether the Java thread
+ * was interrupted). NULL removes it. Inside the gate.
  */
 STRAIT_API void strait_set_interrupt_poll(strait_runtime *rt, int (*poll)(void *ud), void *ud);
 

@@ -112,12 +112,20 @@ static int take_pending(strait_runtime *rt, JSValueRef *exception) {
   return 1;
 }
 
+/* How often an idle loop asks the embedder's poll (the watchdog's tick):
+ * a Thread.interrupt() of the Java thread running the loop stops it while
+ * it waits, not only while JS runs. */
+#define POLL_MS 10.0
+
 /* Sleeps until a waker bumps l->wake or wait_ms passes (<0: no limit),
  * unless work arrived or the interrupt generation moved on from gen0
- * meanwhile. Any thread (the loop's). */
+ * meanwhile. With an embedder's poll, wakes every POLL_MS to ask it: a
+ * yes interrupts the loop. Any thread (the loop's). */
 static void sleep_until_woken(strait_runtime *rt, double wait_ms, uint32_t gen0,
                               strait__member *m, uint64_t epoch) {
   strait__loop *l = &rt->loop;
+  bool poll = rt->wd.poll != NULL;
+  if (poll && (wait_ms < 0 || wait_ms > POLL_MS)) wait_ms = POLL_MS;
   atomic_store(&l->sleeping, 1);
   uint32_t seen = atomic_load(&l->wake);
   if (atomic_load(&l->ntasks) == 0 && !atomic_load(&l->stop) && !atomic_load(&l->halt) &&
@@ -131,6 +139,7 @@ static void sleep_until_woken(strait_runtime *rt, double wait_ms, uint32_t gen0,
     syscall(SYS_futex, (uint32_t *)&l->wake, FUTEX_WAIT_PRIVATE, seen, tp, NULL, 0);
   }
   atomic_store(&l->sleeping, 0);
+  if (poll && strait__watch_gen(rt) == gen0 && rt->wd.poll(rt->wd.poll_ud)) strait_interrupt(rt);
 }
 
 /* The status that ends a loop run after a callback was terminated, with
@@ -226,7 +235,8 @@ static int loop_run(strait_runtime *rt, JSValueRef *exception) {
       if (!alive && atomic_load(&l->refs) <= 0) {
         strait__member *m = rt->member;
         if (l->weak <= 0 || !m || !m->group) return 0;
-        if (!wait_for_messages(rt, m, next, gen0)) return 0;
+        if (!wait_for_messages(rt, m, next, gen0))
+          return strait__watch_gen(rt) != gen0 ? STRAIT_ETERM : 0;
         continue;
       }
       if (next < 0) {

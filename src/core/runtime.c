@@ -151,6 +151,7 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
     }
   }
   strait__gate_init(&rt->gate);
+  pthread_mutex_init(&rt->kids_mu, NULL);
   if (rt->opts.gate_spin_us || rt->opts.gate_takeover_us)
     strait__gate_configure(&rt->gate, rt->opts.gate_spin_us, rt->opts.gate_takeover_us);
   strait__loop_init(&rt->loop);
@@ -233,6 +234,7 @@ void strait_runtime_free(strait_runtime *rt) {
   (void)depth;
   if (rt->group) JSContextGroupRelease(rt->group);
   strait__gate_destroy(&rt->gate);
+  pthread_mutex_destroy(&rt->kids_mu);
   pthread_mutex_destroy(&rt->loop.mu);
   for (int i = 0; i < rt->argc; i++) free(rt->argv[i]);
   free(rt->argv);

@@ -52,6 +52,10 @@ struct strait_runtime {
   /* Workers and message ports (worker.c): NULL until the runtime makes its
    * first port or worker, or the worker record for a worker's runtime. */
   struct strait__workers *workers;
+  /* Guards workers->children for threads outside the gate
+   * (strait_terminate_workers); the gate's owner takes it to change the
+   * list. Made and destroyed with the runtime. */
+  pthread_mutex_t kids_mu;
   /* Transfer hooks of the clone engine (clone.h), set with workers. */
   const struct strait__clone_hooks *clone_hooks;
   /* protected: internal.clone once clone.js is loaded (clone.c); NULL before */

@@ -855,10 +855,12 @@ int strait_worker_on_stop(strait_runtime *worker, void (*fn)(void *data), void (
 }
 
 /* Joins w's thread once and drops the parent's reference. Parent's gate. */
-static void worker_join(strait__workers *ws, worker_rec *w) {
+static void worker_join(strait_runtime *rt, strait__workers *ws, worker_rec *w) {
+  pthread_mutex_lock(&rt->kids_mu);
   for (worker_rec **pp = &ws->children; *pp; pp = &(*pp)->next) {
     if (*pp == w) { *pp = w->next; break; }
   }
+  pthread_mutex_unlock(&rt->kids_mu);
   if (!w->joined) {
     w->joined = true;
     pthread_join(w->thread, NULL);
@@ -1096,8 +1098,10 @@ NATIVE(js_worker_start) {
     *exception = strait_make_error(ctx, "Error", "cannot start a thread for the worker: %s", strerror(rc));
     return NULL;
   }
+  pthread_mutex_lock(&rt->kids_mu);
   w->next = ws->children;
   ws->children = w;
+  pthread_mutex_unlock(&rt->kids_mu);
   /* the Worker keeps its parent's loop alive (weakly) until its exit */
   pthread_mutex_lock(&ch->mu);
   set_refed_locked(&ch->end[0], true);
@@ -1135,7 +1139,7 @@ NATIVE(js_worker_exited) {
   set_refed_locked(r.pe, false);
   r.pe->worker = NULL;
   pthread_mutex_unlock(&r.ch->mu);
-  worker_join(ws, w);
+  worker_join(rt, ws, w);
   release_end(rt, &r, JSValueToNumber(ctx, idv, NULL));
   return JSValueMakeUndefined(ctx);
 }
@@ -1179,11 +1183,20 @@ void strait__worker_natives(JSContextRef ctx, JSObjectRef native) {
 
 /* ---- teardown and hooks ------------------------------------------------------ */
 
+/* Terminates the workers rt started (see strait.h). */
+void strait_terminate_workers(strait_runtime *rt) {
+  if (!rt) return;
+  pthread_mutex_lock(&rt->kids_mu);
+  strait__workers *ws = rt->workers;
+  for (worker_rec *w = ws ? ws->children : NULL; w; w = w->next) worker_terminate(w);
+  pthread_mutex_unlock(&rt->kids_mu);
+}
+
 void strait__workers_free(strait_runtime *rt) {
   strait__workers *ws = rt->workers;
   if (!ws) return;
   /* workers first: terminate them all, then wait for each thread */
-  for (worker_rec *w = ws->children; w; w = w->next) worker_terminate(w);
+  strait_terminate_workers(rt);
   while (ws->children) {
     worker_rec *w = ws->children;
     if (w->ch) {
@@ -1191,7 +1204,7 @@ void strait__workers_free(strait_runtime *rt) {
       w->ch->end[0].worker = NULL;
       pthread_mutex_unlock(&w->ch->mu);
     }
-    worker_join(ws, w);
+    worker_join(rt, ws, w);
   }
   for (size_t i = 0; i < ws->nbuckets; i++) {
     for (tentry *e = ws->buckets[i]; e;) {

@@ -101,6 +101,7 @@ int strait__java_returned(JNIEnv *env, strait_runtime *rt, jboolean threw) {
       if (t) (*env)->DeleteLocalRef(env, t);
       if (ie) {
         strait_interrupt(rt);
+        strait_terminate_workers(rt);   /* as interrupt() */
         stop = strait_check_stop(rt);
       }
     }

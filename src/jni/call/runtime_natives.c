@@ -29,10 +29,11 @@ static void embedded_exit(void *ud, int code) {
 /* The interrupt poll of an embedded runtime (strait_set_interrupt_poll):
  * Thread.interrupted() of the Java thread running its JS, so that a
  * Thread.interrupt() of that thread terminates the call (and, as
- * InterruptedException does, clears the flag). At a watchdog tick, on the
- * thread running JS, inside the gate. */
+ * InterruptedException does, clears the flag); the runtime's workers are
+ * terminated with it, as by interrupt(). ud: the runtime. At a watchdog
+ * tick, on the thread running JS, inside the gate, or from the idle wait of
+ * the loop on its thread. */
 static int java_thread_interrupted(void *ud) {
-  (void)ud;
   JNIEnv *env = strait__env();
   if (!env || (*env)->ExceptionCheck(env)) return 0;
   jboolean r = (*env)->CallStaticBooleanMethod(env, strait__hc.Thread, strait__hc.Thread_interrupted);
@@ -40,6 +41,8 @@ static int java_thread_interrupted(void *ud) {
     (*env)->ExceptionClear(env);
     return 0;
   }
+  /* a stop of the script's work, as interrupt(): its workers end too */
+  if (r) strait_terminate_workers(ud);
   return r ? 1 : 0;
 }
 
@@ -186,7 +189,7 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner, jobje
      * interop state captures the realm's Promise the same way */
     strait__jrt_capture(jrt);
     strait__hstate_of(jrt);
-    strait_set_interrupt_poll(rt, java_thread_interrupted, NULL);
+    strait_set_interrupt_poll(rt, java_thread_interrupted, rt);
     /* a stop ends a blocking Java call the script waits in */
     strait_set_wait_hook(rt, strait__wake_java, jrt);
     JSValueRef exc = NULL;
@@ -227,7 +230,9 @@ static void JNICALL n_interrupt(JNIEnv *env, jclass cls, jlong peer) {
   (void)env;
   (void)cls;
   strait_runtime *rt = STRAIT__PEER(peer)->rt;
-  if (strait_interrupt(rt) == 0) strait_wake_waiting(rt);
+  if (strait_interrupt(rt) != 0) return;
+  strait_wake_waiting(rt);
+  strait_terminate_workers(rt);   /* the script's work on other threads */
 }
 
 /* Natives.runtimeFree(peer): frees the runtime; its teardown frees the jrt.
