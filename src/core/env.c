@@ -21,7 +21,8 @@
 /* Load order: inspect first (console needs it), module and intrinsics last.
  * The parts loaded on first use (kLazy) come after, by strait__env_load. */
 static const char *const kBootstrap[] = {
-  "inspect.js", "path.js", "console.js", "process.js", "module.js", "intrinsics.js", "wasm.js", "bootstrap.js",
+  "inspect.js", "path.js", "console.js", "process.js", "module.js", "intrinsics.js", "wasm.js", "sort.js",
+  "bootstrap.js",
 };
 
 /* Evaluates one bootstrap script and calls the function it yields with
