@@ -157,6 +157,14 @@ typedef struct strait_options {
    * is STRAIT_ENOENT, one that is not a directory (or "") STRAIT_EINVAL.
    * Copied. */
   const char *fs_root;
+  /* Characters (UTF-16 code units) of one source text the runtime compiles
+   * (strait_eval, strait_run_main and the modules require() loads, worker
+   * scripts): the engine's parser cannot be stopped, so a stop waits for
+   * the parse of the source being compiled, and a larger one is a
+   * RangeError before it starts (docs/sandbox.md, "Limits"). 0: 8 Mi
+   * characters when time_limit_us is set, else none; -1: none; other
+   * negative values are refused (STRAIT_EINVAL). */
+  int64_t max_source;
 } strait_options;
 
 /* Bits of strait_options.deny. */
@@ -246,6 +254,16 @@ STRAIT_API int strait_wake_waiting(strait_runtime *rt);
  * inside it; not from a signal handler.
  */
 STRAIT_API void strait_terminate_workers(strait_runtime *rt);
+
+/*
+ * How many milliseconds rt's running stay is past a stop that has not
+ * taken effect yet (its time limit passed, or an interrupt came, and it
+ * still runs: the engine does not stop some long native operations, nor
+ * Java code busy in a loop); 0 when nothing runs or nothing is overdue.
+ * For a backstop that must end the work otherwise (the launcher ends the
+ * process). Any thread, without the gate (an approximate answer).
+ */
+STRAIT_API int64_t strait_stop_overdue_ms(strait_runtime *rt);
 
 /*
  * A poll of the embedder, asked on the thread running JS at each watchdog

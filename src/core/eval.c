@@ -69,6 +69,18 @@ int strait__checkpoint(strait_runtime *rt) {
   return strait__watch_reason(rt);
 }
 
+/* Whether rt compiles a source of len characters (see eval.h). */
+int strait__source_allowed(strait_runtime *rt, size_t len, JSValueRef *exception) {
+  if (!rt->max_source || (uint64_t)len <= (uint64_t)rt->max_source) return 0;
+  if (exception)
+    *exception = strait_make_error(
+        rt->ctx, "RangeError",
+        "source of %zu characters is over the runtime's max-source-size of %lld characters "
+        "(a parse cannot be stopped, so sources are bounded)",
+        len, (long long)rt->max_source);
+  return STRAIT_EJS;
+}
+
 /* Evaluates UTF-16 source (see strait.h). Inside the gate. */
 int strait_eval(strait_runtime *rt, const JSChar *src, size_t len,
                 const char *file, JSValueRef *result, JSValueRef *exception) {
@@ -77,6 +89,7 @@ int strait_eval(strait_runtime *rt, const JSChar *src, size_t len,
   if (!src && len) return STRAIT_EINVAL;
   int refused = strait__watch_refused(rt, exception);
   if (refused) return refused;
+  if ((refused = strait__source_allowed(rt, len, exception)) != 0) return refused;
   JSStringRef s = JSStringCreateWithCharacters(src ? src : (const JSChar *)u"", len);
   JSStringRef url = file ? strait_jsstring_from_utf8(file, strlen(file)) : NULL;
   JSValueRef exc = NULL;

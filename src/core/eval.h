@@ -9,6 +9,10 @@
 
 /* Milliseconds on the monotonic clock. Any thread. */
 double strait__now_ms(void);
+/* 0 when a source of len characters may be compiled in rt (its
+ * max_source), else STRAIT_EJS with *exception a RangeError that names the
+ * limit (exception may be NULL). Inside the gate. */
+int strait__source_allowed(strait_runtime *rt, size_t len, JSValueRef *exception);
 /* Makes rt's drainer, the host function checkpoints call. Inside the gate,
  * once, from strait_runtime_new() before any script. */
 void strait__checkpoint_init(strait_runtime *rt);

@@ -10,6 +10,7 @@
  * again (internal.wrapOffset).
  */
 #include "env.h"
+#include "eval.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -249,6 +250,11 @@ static JSValueRef js_compile(JSContextRef ctx, JSObjectRef f, JSObjectRef self, 
   if (!file) { JSStringRelease(src); return NULL; }
   size_t head = sizeof kWrapHead - 1, tail = sizeof kWrapTail - 1;
   size_t n = JSStringGetLength(src);
+  if (strait__source_allowed(strait__runtime_of(ctx), n, exception)) {
+    JSStringRelease(src);
+    JSStringRelease(file);
+    return NULL;
+  }
   JSChar *buf = malloc((head + n + tail) * sizeof(JSChar));
   JSValueRef r = NULL;
   if (!buf) {

@@ -114,7 +114,7 @@ static void capture_error_ctors(strait_runtime *rt) {
 /* Creates a runtime (see strait.h). Any thread. */
 int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
   *out = NULL;
-  if (opts && (opts->time_limit_us < 0 || opts->heap_limit < 0 ||
+  if (opts && (opts->time_limit_us < 0 || opts->heap_limit < 0 || opts->max_source < -1 ||
                opts->time_limit_us > INT64_MAX / 1000 ||
                (opts->deny & ~(STRAIT_DENY_ENV | STRAIT_DENY_FS | STRAIT_DENY_EXIT | STRAIT_DENY_WORKERS))))
     return STRAIT_EINVAL;
@@ -132,6 +132,9 @@ int strait_runtime_new(const strait_options *opts, strait_runtime **out) {
   strait_runtime *rt = calloc(1, sizeof *rt);
   if (!rt) { free(root); return STRAIT_ENOMEM; }
   if (opts) rt->opts = *opts;
+  rt->max_source = rt->opts.max_source > 0 ? rt->opts.max_source
+                   : rt->opts.max_source == 0 && rt->opts.time_limit_us > 0 ? STRAIT__DEFAULT_MAX_SOURCE
+                   : 0;
   rt->opts.argv = NULL;
   rt->opts.fs_root = NULL;
   rt->fs_root = root;

@@ -28,6 +28,8 @@ struct strait_runtime {
   strait_options opts;       /* argv deep-copied below; fs_root is NULL
                                 (see fs_root) */
   char *fs_root;             /* realpath of opts.fs_root, malloc'd, or NULL */
+  int64_t max_source;        /* characters of one source it compiles; 0: any
+                                (opts.max_source resolved, eval.c) */
   char **argv;
   int argc;
   void *embedder;
@@ -66,6 +68,11 @@ struct strait_runtime {
   strait__member *member;
   strait__member own_member;
 };
+
+/* The default of strait_options.max_source under a time limit: 8 Mi
+ * characters (parsed in about 0.3-0.8 s here, which bounds how late a stop
+ * is during a parse). */
+#define STRAIT__DEFAULT_MAX_SOURCE ((int64_t)8 << 20)
 
 /* The class of every runtime's global object, set before the first
  * runtime's context is made (runtime.c); NULL until then. A context whose

@@ -395,9 +395,25 @@ int strait__watch_refused(strait_runtime *rt, JSValueRef *exception) {
 int strait_interrupt(strait_runtime *rt) {
   if (!rt) return STRAIT_EINVAL;
   if (atomic_load(&rt->gate.closing)) return STRAIT_ECLOSED;
+  atomic_store_explicit(&rt->wd.intr_at_ns, now_ns(), memory_order_relaxed);
   atomic_fetch_add_explicit(&rt->wd.intr_gen, 1, memory_order_release);
   strait__loop_wake(&rt->loop);
   return 0;
+}
+
+/* How long the running stay is past a stop (see strait.h). Reads the
+ * owner's stay without the gate: an approximation, for a backstop. */
+int64_t strait_stop_overdue_ms(strait_runtime *rt) {
+  if (!atomic_load_explicit(&rt->gate.word, memory_order_acquire)) return 0;
+  int64_t now = now_ns(), late = 0;
+  volatile strait__stay *cur = &rt->wd.cur;
+  int64_t deadline = cur->deadline_ns;
+  if (deadline && now > deadline) late = now - deadline;
+  if (atomic_load_explicit(&rt->wd.intr_gen, memory_order_acquire) != cur->gen) {
+    int64_t at = atomic_load_explicit(&rt->wd.intr_at_ns, memory_order_relaxed);
+    if (at && now - at > late) late = now - at;
+  }
+  return late / 1000000;
 }
 
 /* Why the running entry is being terminated (see strait.h). Inside the

@@ -33,6 +33,7 @@ typedef struct strait__watch {
   /* Bumped by strait_interrupt (any thread, signal handlers too): a stay
    * whose gen differs is terminated at the next tick. */
   _Atomic uint32_t intr_gen;
+  _Atomic int64_t intr_at_ns; /* CLOCK_MONOTONIC of the last strait_interrupt */
   int (*poll)(void *ud);     /* the embedder's poll; inside the gate */
   void *poll_ud;
   strait__stay cur;          /* the running stay; word holder only */

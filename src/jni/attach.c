@@ -137,6 +137,8 @@ int strait__java_attach_policy(JNIEnv *env, strait_runtime *rt, jobject policy, 
   if (rc == 0) rc = jb_packages_install(b, b->ctx, &exc);
   if (rc == 0 && b->java) jb_extend_install(b, b->ctx, b->java);
   if (rc == 0) worker_stops_java(env, rt);
+  /* a stop ends a blocking Java call the script waits in (base/stop.c) */
+  if (rc == 0) strait_set_wait_hook(rt, strait__wake_java, jrt);
   if (rc && exc && exception) *exception = exc;
   return rc;
 }

@@ -33,6 +33,8 @@ static const char kUsage[] =
     "  --timeout=DURATION       stop a script entry (the main run, each timer or\n"
     "                           callback) after DURATION: 500ms, 2s, 1m or ms\n"
     "  --heap-limit=SIZE        stop the script when its JS heap passes SIZE\n"
+    "  --max-source-size=SIZE   refuse a source of more than SIZE characters (default\n"
+    "                           8m under --timeout, else none; none: no limit)\n"
     "                           bytes (suffix k, m or g: 512m)\n"
     "  --deny-env               process.env is empty\n"
     "  --deny-fs                require() of files is refused (built-ins load)\n"
@@ -233,6 +235,12 @@ int launch_parse(int argc, char **argv, launch_args *a) {
     if ((r = take_value(argc, argv, &i, NULL, "--heap-limit", NULL, &val)) != 0) {
       if (r < 0 || parse_size(val, &a->heap_limit) != 0)
         return usage_error("--heap-limit needs a size such as 64m, 1g or 500000, got", r < 0 ? "" : val);
+      continue;
+    }
+    if ((r = take_value(argc, argv, &i, NULL, "--max-source-size", NULL, &val)) != 0) {
+      if (r >= 0 && strcmp(val, "none") == 0) a->max_source = -1;
+      else if (r < 0 || parse_size(val, &a->max_source) != 0)
+        return usage_error("--max-source-size needs a size such as 16m or none, got", r < 0 ? "" : val);
       continue;
     }
     if ((r = take_value(argc, argv, &i, NULL, "--fs-root", NULL, &val)) != 0) {

@@ -39,6 +39,7 @@ typedef struct launch_args {
   int njvm_opts;
   int64_t time_limit_us;    /* --timeout (per entry), 0: none */
   int64_t heap_limit;       /* --heap-limit in bytes, 0: none */
+  int64_t max_source;       /* --max-source-size in characters; 0: the default, -1: none */
   unsigned deny;            /* --deny-env, --deny-fs, --deny-exit: STRAIT_DENY_* */
   const char *fs_root;      /* --fs-root */
   strait_java_policy java;  /* --host-access, --deny-threads, --deny-native,
@@ -132,6 +133,24 @@ void launch_sigint_install(void);
 void launch_sigint_target(strait_runtime *rt);
 /* Non-zero once Ctrl-C was pressed. */
 int launch_sigint_seen(void);
+/* Waits up to ms for a Ctrl-C press (one the handler posted): 1 when one
+ * came. Any thread but a signal handler. */
+int launch_sigint_wait(int ms);
+
+/*
+ * The backstop of a run's stops (backstop.c): a thread that, while rt
+ * runs, wakes a Java call the script waits in when Ctrl-C is pressed
+ * (strait_wake_waiting), and ends the process when the script was told to
+ * stop (Ctrl-C, or its --timeout passed) and is still running
+ * LAUNCH_BACKSTOP_MS later: a long native operation of the engine, or Java
+ * code that does not return, would otherwise keep it alive. It prints what
+ * ended it and exits 130 (Ctrl-C) or 1 (--timeout), as a stopped run does.
+ * launch_backstop_start before the script runs; launch_backstop_stop (joins
+ * the thread) before rt is freed. The run's thread.
+ */
+#define LAUNCH_BACKSTOP_MS 2000
+int launch_backstop_start(strait_runtime *rt, int64_t time_limit_us);
+void launch_backstop_stop(void);
 
 /* Writes all of buf to fd, retrying on EINTR and short writes and waiting
  * on a full non-blocking fd (EAGAIN); other errors drop the rest. Any

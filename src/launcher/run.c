@@ -294,7 +294,8 @@ int launch_run(const launch_args *a) {
   int argc = 0;
   const char **argv = make_argv(a, paths.exe, abs, &argc);
   strait_options ro = {.argc = argc, .argv = argv, .time_limit_us = a->time_limit_us,
-                       .heap_limit = a->heap_limit, .deny = a->deny, .fs_root = a->fs_root};
+                       .heap_limit = a->heap_limit, .deny = a->deny, .fs_root = a->fs_root,
+                       .max_source = a->max_source};
   strait_runtime *rt = NULL;
   int rc = argv ? strait_runtime_new(&ro, &rt) : STRAIT_ENOMEM;
   free(argv);
@@ -313,6 +314,7 @@ int launch_run(const launch_args *a) {
   int code = LAUNCH_OK;
   JSValueRef exc = NULL;
   launch_sigint_target(rt);
+  launch_backstop_start(rt, a->time_limit_us);
   strait_enter(rt);
   /* Under all access the globals are lazy (the JVM starts on first use);
    * under a narrower policy there are no globals to be lazy about (or only
@@ -367,6 +369,7 @@ int launch_run(const launch_args *a) {
     code = LAUNCH_UNCAUGHT;
   }
   launch_sigint_target(NULL);
+  launch_backstop_stop();
   strait_runtime_free(rt);
   /* A clean end waits for non-daemon Java threads, as `java` does; after an
    * uncaught error the process exits at once, as Node does (main() returns

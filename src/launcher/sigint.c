@@ -10,13 +10,22 @@
  */
 #include "launcher.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static _Atomic(strait_runtime *) target;
 static atomic_int presses;
+/* posted by the handler (sem_post is async-signal-safe): the backstop's
+ * thread wakes a Java call the script waits in (launch_sigint_wait) */
+static sem_t pressed;
+static pthread_once_t pressed_once = PTHREAD_ONCE_INIT;
+static void pressed_init(void) { sem_init(&pressed, 0, 0); }
 
 static void on_sigint(int sig) {
   (void)sig;
@@ -28,9 +37,11 @@ static void on_sigint(int sig) {
     _exit(130);
   }
   strait_interrupt(rt);
+  sem_post(&pressed);
 }
 
 void launch_sigint_install(void) {
+  pthread_once(&pressed_once, pressed_init);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
@@ -42,3 +53,15 @@ void launch_sigint_install(void) {
 void launch_sigint_target(strait_runtime *rt) { atomic_store(&target, rt); }
 
 int launch_sigint_seen(void) { return atomic_load(&presses) > 0; }
+
+int launch_sigint_wait(int ms) {
+  pthread_once(&pressed_once, pressed_init);
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  long ns = ts.tv_nsec + (long)ms * 1000000L;
+  ts.tv_sec += ns / 1000000000L;
+  ts.tv_nsec = ns % 1000000000L;
+  while (sem_timedwait(&pressed, &ts) != 0)
+    if (errno != EINTR) return 0;
+  return 1;
+}

@@ -30,6 +30,15 @@ for bad in --timeout=abc --timeout=0 --timeout=-5 --timeout=5h --heap-limit=lots
   st "$bad" -e 1
   check "bad value $bad" '[[ $RC -eq 2 && "$ERR" == *"${bad%%=*}"* ]]'
 done
+printf 'module.exports = 1;%*s' 9000000 '' >"$TMP/big.js"
+st --timeout=5s "$TMP/big.js"
+check "--timeout: a source over 8 Mi characters is refused before its parse" '[[ $RC -eq 1 && "$ERR" == *"RangeError: source of 9000019 characters is over the runtime'"'"'s max-source-size of 8388608"* ]]'
+st --timeout=5s --max-source-size=none "$TMP/big.js"
+check "--max-source-size=none" '[[ $RC -eq 0 ]]'
+st --max-source-size=1k -e "require('$TMP/big.js')"
+check "--max-source-size=1k refuses a module" '[[ $RC -eq 1 && "$ERR" == *"max-source-size of 1024"* ]]'
+st --max-source-size=lots -e 1
+check "bad --max-source-size" '[[ $RC -eq 2 && "$ERR" == *"--max-source-size"* ]]'
 st --heap-limit=64m -e 'const a = []; for (;;) a.push({ i: a.length })'
 check "--heap-limit" '[[ $RC -eq 1 && "$ERR" == *"heap limit of 67108864 bytes exceeded"* ]]'
 st --deny-env -e 'console.log(Object.keys(process.env).length)'

@@ -75,7 +75,7 @@ int strait__java_call_refused(JNIEnv *env, strait_runtime *rt) {
   int stop = strait_check_stop(rt);
   if (stop) return stop;
   strait__jrt *jrt = strait_runtime_embedder(rt);
-  if (jrt && jrt->embedded) {
+  if (jrt) {
     jweak w = tl_thread ? tl_thread : thread_ref(env);
     atomic_store_explicit(&jrt->waiting_thread, w, memory_order_relaxed);
   }

@@ -122,7 +122,7 @@ static void argv_free(char **v, int n) {
  * exception pending. Any Java thread. */
 static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner, jobject policy,
                                    jobjectArray args, jlong time_limit_us, jlong heap_limit,
-                                   jint deny, jstring fs_root) {
+                                   jint deny, jstring fs_root, jlong max_source) {
   char **argv = NULL;
   int argc = 0;
   char *root = NULL;
@@ -167,6 +167,7 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner, jobje
   opts.heap_limit = heap_limit;
   opts.deny = (unsigned)deny;
   opts.fs_root = root;
+  opts.max_source = max_source;
   strait_runtime *rt = NULL;
   int rc = strait_runtime_new(&opts, &rt);   /* copies argv and fs_root */
   argv_free(argv, argc);
@@ -190,8 +191,6 @@ static jlong JNICALL n_runtime_new(JNIEnv *env, jclass cls, jobject owner, jobje
     strait__jrt_capture(jrt);
     strait__hstate_of(jrt);
     strait_set_interrupt_poll(rt, java_thread_interrupted, rt);
-    /* a stop ends a blocking Java call the script waits in */
-    strait_set_wait_hook(rt, strait__wake_java, jrt);
     JSValueRef exc = NULL;
     rc = strait__java_attach_policy(env, rt, policy, &exc);
     if (rc == STRAIT_EJS) strait__throw_js(env, rt, exc);
@@ -309,7 +308,7 @@ done:
 }
 
 const JNINativeMethod strait__runtime_natives[] = {
-    {"runtimeNew", "(Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/String;JJILjava/lang/String;)J",
+    {"runtimeNew", "(Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/String;JJILjava/lang/String;J)J",
      (void *)n_runtime_new},
     {"interrupt", "(J)V", (void *)n_interrupt},
     {"runtimeFree", "(J)V", (void *)n_runtime_free},

@@ -99,7 +99,7 @@ public final class JsRuntime implements AutoCloseable {
 
     private JsRuntime(RuntimeOptions o) {
         this.peer = Natives.runtimeNew(this, o.policy(), o.arguments, o.timeLimitUs, o.heapLimit,
-                o.denyBits(), o.allowFs ? o.fsRoot : null);
+                o.denyBits(), o.allowFs ? o.fsRoot : null, o.maxSource);
         this.adopted = false;
         this.engine = CLEANER.register(this, new EngineFree(peer));
     }
@@ -334,6 +334,19 @@ public final class JsRuntime implements AutoCloseable {
             return put("heap-limit", bytes);
         }
 
+        /**
+         * Characters of one source the runtime compiles ({@link #eval}, the
+         * modules {@code require()} loads, worker scripts): a larger one is
+         * a {@link JsException} (RangeError) before the engine parses it,
+         * since a parse cannot be stopped by a time limit or an interrupt.
+         * Positive; the default is 8 Mi characters when a time limit is
+         * set, else no limit; {@code option("max-source-size", "none")}
+         * removes it.
+         */
+        public Builder maxSourceSize(long characters) {
+            return put("max-source-size", characters);
+        }
+
         /** Validates the options and creates the runtime. */
         public JsRuntime build() {
             return new JsRuntime(RuntimeOptions.parse(RuntimeOptions.copy(options)));
@@ -504,9 +517,12 @@ public final class JsRuntime implements AutoCloseable {
      * Stops the JavaScript running in this runtime, from any thread: an
      * uncatchable termination (JS {@code catch} and {@code finally} do not
      * run script again) that the Java caller of the running call gets as
-     * {@link JsInterruptedException}, within about 10 ms. The runtime
+     * {@link JsInterruptedException}, within about 10 ms. Its promise jobs
+     * are stopped and dropped with it; a Java call the script waits in is
+     * interrupted ({@link Thread#interrupt()}) and the script ends when it
+     * returns; the workers the script started are terminated. The runtime
      * stays usable for the next call. A no-op when no JS runs or the
-     * runtime is closed.
+     * runtime is closed (docs/sandbox.md, "Stopping a script").
      */
     public void interrupt() {
         if (!tryEnter()) return;

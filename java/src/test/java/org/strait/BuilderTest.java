@@ -38,6 +38,9 @@ class BuilderTest {
         refused("heap-limit", () -> JsRuntime.newBuilder().heapLimit(-1));
         refused("heap-limit", () -> JsRuntime.newBuilder().heapLimit(1000));
         refused("heap-limit", () -> JsRuntime.newBuilder().option("heap-limit", "lots"));
+        refused("max-source-size", () -> JsRuntime.newBuilder().maxSourceSize(0));
+        refused("max-source-size", () -> JsRuntime.newBuilder().maxSourceSize(-5));
+        refused("max-source-size", () -> JsRuntime.newBuilder().option("max-source-size", "huge"));
         refused("host-access", () -> JsRuntime.newBuilder().option("host-access", "some"));
         refused("allow-env", () -> JsRuntime.newBuilder().option("allow-env", "yes"));
         refused("fs-root", () -> JsRuntime.newBuilder().option("fs-root", "/no/such/dir"));

@@ -44,6 +44,35 @@ class LimitsTest {
         }
     }
 
+    /**
+     * A parse cannot be stopped: sources over max-source-size are refused
+     * before it, as a RangeError (8 Mi characters by default under a time
+     * limit, none without one, "none" lifts it); a refused eval leaves the
+     * runtime working.
+     */
+    @Test
+    @Timeout(120)
+    void maxSourceSizeRefusesLargeSourcesBeforeTheParse() {
+        String big = "1" + " ".repeat((8 << 20) + 10);
+        try (JsRuntime rt = JsRuntime.newBuilder().timeLimit(Duration.ofSeconds(30)).build()) {
+            JsException e = assertThrows(JsException.class, () -> rt.eval(big));
+            assertTrue(e.getMessage().startsWith("RangeError: source of " + big.length() + " characters is over the"
+                    + " runtime's max-source-size of 8388608 characters"), e.getMessage());
+            assertEquals(2, rt.eval("1 + 1"));
+        }
+        try (JsRuntime rt = JsRuntime.newBuilder().timeLimit(Duration.ofSeconds(30))
+                .option("max-source-size", "none").build()) {
+            assertEquals(1, rt.eval(big));
+        }
+        try (JsRuntime rt = JsRuntime.create()) {
+            assertEquals(1, rt.eval(big));
+        }
+        try (JsRuntime rt = JsRuntime.newBuilder().maxSourceSize(100).build()) {
+            assertEquals(3, rt.eval("1 + 2"));
+            assertThrows(JsException.class, () -> rt.eval("1" + " ".repeat(100)));
+        }
+    }
+
     @Test
     @Timeout(60)
     void timeLimitIsPerEntry() {

@@ -42,7 +42,8 @@ public final class Natives {
      * all validated by the builder. Returns its peer. Throws on failure.
      */
     public static native long runtimeNew(Object owner, Object policy, String[] argv,
-                                         long timeLimitUs, long heapLimit, int deny, String fsRoot);
+                                         long timeLimitUs, long heapLimit, int deny, String fsRoot,
+                                         long maxSource);
 
     /** Terminates the JS running in the runtime (strait_interrupt). Any thread, no gate. */
     public static native void interrupt(long peer);

@@ -31,7 +31,7 @@ public final class RuntimeOptions {
     public static final List<String> NAMES = List.of(
             "arguments", "allow-all-access", "host-access", "class-filter", "allow-reflection",
             "allow-env", "allow-fs", "fs-root", "allow-exit", "allow-threads", "allow-native",
-            "time-limit", "heap-limit");
+            "time-limit", "heap-limit", "max-source-size");
 
     public final String[] arguments;
     public final HostAccess hostAccess;
@@ -41,6 +41,8 @@ public final class RuntimeOptions {
     public final String fsRoot;
     public final long timeLimitUs;
     public final long heapLimit;
+    /** strait_options.max_source: 0 the default (8 Mi characters under a time limit), -1 none. */
+    public final long maxSource;
 
     private RuntimeOptions(Map<String, Object> o) {
         boolean all = bool(o, "allow-all-access", false);
@@ -59,7 +61,9 @@ public final class RuntimeOptions {
             throw bad("fs-root", o.get("fs-root"), "contradicts allow-fs=false (a root allows files under it)");
         allowFs = fs;
         timeLimitUs = o.containsKey("time-limit") ? duration(o.get("time-limit")) : 0;
-        heapLimit = o.containsKey("heap-limit") ? size(o.get("heap-limit")) : 0;
+        heapLimit = o.containsKey("heap-limit") ? size("heap-limit", o.get("heap-limit"), 1 << 20) : 0;
+        Object ms = o.get("max-source-size");
+        maxSource = ms == null ? 0 : "none".equals(ms) ? -1 : size("max-source-size", ms, 1);
     }
 
     /**
@@ -207,8 +211,8 @@ public final class RuntimeOptions {
         return (long) us;
     }
 
-    /** A size in bytes: a Long/Integer, or "64m", "1g", "512k", "1048576". */
-    static long size(Object v) {
+    /** A size in bytes (characters): a Long/Integer, or "64m", "1g", "512k", "1048576"; at least min. */
+    static long size(String name, Object v, long min) {
         double n;
         if (v instanceof Long || v instanceof Integer) {
             n = ((Number) v).doubleValue();
@@ -222,14 +226,14 @@ public final class RuntimeOptions {
             try {
                 n = Double.parseDouble(s) * unit;
             } catch (NumberFormatException e) {
-                throw bad("heap-limit", v, "expected a size such as 64m, 1g or a number of bytes");
+                throw bad(name, v, "expected a size such as 64m, 1g or a number");
             }
         } else {
-            throw bad("heap-limit", v, "expected a number of bytes or a string such as 64m");
+            throw bad(name, v, "expected a number or a string such as 64m");
         }
-        if (!(n > 0)) throw bad("heap-limit", v, "must be positive");
-        if (n < (1 << 20)) throw bad("heap-limit", v, "below the minimum of 1 MiB");
-        if (n > (double) (1L << 50)) throw bad("heap-limit", v, "too large");
+        if (!(n > 0)) throw bad(name, v, "must be positive");
+        if (n < min) throw bad(name, v, "below the minimum of " + (min == 1 << 20 ? "1 MiB" : String.valueOf(min)));
+        if (n > (double) (1L << 50)) throw bad(name, v, "too large");
         return (long) n;
     }
 
