@@ -340,6 +340,19 @@ STRAIT_API int strait_leave(strait_runtime *rt);
  * a call, before reporting success). Inside the gate.
  */
 STRAIT_API int strait_checkpoint(strait_runtime *rt);
+/*
+ * Calls f with this (NULL: undefined), or constructs with f when construct
+ * is non-zero. At the outermost level of the caller's stay it goes through
+ * the runtime's trampoline, which holds the stay's checkpoint inside the
+ * call's own VM entry (one outermost entry instead of two: about 0.7 us
+ * less here), and the stay's last leave then holds none; elsewhere it is a
+ * plain JSObjectCallAsFunction / JSObjectCallAsConstructor. strait_eval()
+ * goes the same way. A caller that runs more JS with the C API afterwards
+ * in the same stay holds strait_checkpoint() itself. Returns the result, or
+ * NULL with *exception set (exception may be NULL). Inside the gate.
+ */
+STRAIT_API JSValueRef strait_call(strait_runtime *rt, JSObjectRef f, JSObjectRef self, int construct,
+                                  size_t argc, const JSValueRef argv[], JSValueRef *exception);
 /* Non-zero when the calling thread is inside rt's gate. Any thread. */
 STRAIT_API int strait_inside(strait_runtime *rt);
 /*
@@ -423,7 +436,11 @@ STRAIT_API void strait_gate_resume_unlocked(strait_runtime *rt, int ticket);
  * Evaluates UTF-16 source as a classic script named file (UTF-8, may be
  * NULL). On success returns 0 and stores the completion value in *result
  * (may be NULL). On a JS exception returns STRAIT_EJS and stores the thrown
- * value in *exception (may be NULL). Inside the gate.
+ * value in *exception (may be NULL). At the outermost level of the caller's
+ * stay the promise jobs the script queued run before it returns (a
+ * microtask checkpoint, through the trampoline of strait_call): when they
+ * are stopped it returns the termination's status, as for the script
+ * itself. Inside the gate.
  */
 STRAIT_API int strait_eval(strait_runtime *rt, const JSChar *src, size_t len,
                 const char *file, JSValueRef *result, JSValueRef *exception);

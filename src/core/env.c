@@ -9,6 +9,7 @@
  * the global object; rt->internal keeps `internal` alive.
  */
 #include "env.h"
+#include "eval.h"
 #include "clone.h"
 #include "js_sources.h"
 #include "worker.h"
@@ -92,6 +93,13 @@ int strait__env_install(strait_runtime *rt, JSValueRef *exception) {
   rt->natives = native;
   JSValueProtect(ctx, native);
   strait_set_function(ctx, native, "load", js_load);
+  {
+    JSStringRef n = JSStringCreateWithUTF8CString("entryFrame");
+    JSStringRef v = JSStringCreateWithUTF8CString(STRAIT__ENTRY_FRAME);
+    JSObjectSetProperty(ctx, native, n, JSValueMakeString(ctx, v), kJSPropertyAttributeReadOnly, NULL);
+    JSStringRelease(n);
+    JSStringRelease(v);
+  }
   strait__console_natives(ctx, native);
   strait__process_natives(ctx, native);
   strait__module_natives(ctx, native);

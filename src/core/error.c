@@ -7,6 +7,7 @@
  * prints as "Uncaught " + util.inspect(value).
  */
 #include "env.h"
+#include "eval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,8 @@ static int is_error(JSContextRef ctx, JSValueRef v) {
 
 /* obj[name] as malloc'd UTF-8 when it is a string (or, with any set, any
  * value but undefined/null); NULL otherwise. Inside the gate. */
+static void strip_entry_frames(char *stack);
+
 static char *string_prop(JSContextRef ctx, JSObjectRef obj, const char *name, int any) {
   JSValueRef v = strait_get_property(ctx, obj, name);
   if (!v || JSValueIsUndefined(ctx, v) || JSValueIsNull(ctx, v)) return NULL;
@@ -100,6 +103,7 @@ int strait_error_describe(strait_runtime *rt, JSValueRef exception, strait_error
     out->message = string_prop(ctx, e, "message", 1);
     out->file = string_prop(ctx, e, "sourceURL", 0);
     out->stack = string_prop(ctx, e, "stack", 0);
+    strip_entry_frames(out->stack);
     out->line = int_prop(ctx, e, "line");
     out->column = int_prop(ctx, e, "column");
     if (out->line == 1 && out->column > 0 && out->file) {
@@ -148,6 +152,25 @@ static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
   *len += n;
   (*buf)[*len] = 0;
   return 0;
+}
+
+/* Drops the lines of the runtime's entry frame (eval.h) from a raw stack,
+ * in place. */
+static void strip_entry_frames(char *stack) {
+  if (!stack) return;
+  const size_t fl = strlen(STRAIT__ENTRY_FRAME);
+  char *w = stack;
+  for (const char *p = stack; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    if (!(n == fl && memcmp(p, STRAIT__ENTRY_FRAME, fl) == 0)) {
+      if (w != stack) *w++ = '\n';
+      memmove(w, p, n);
+      w += n;
+    }
+    p = nl ? nl + 1 : p + n;
+  }
+  *w = 0;
 }
 
 /* Appends one "\n    at fn (file:line:col)" line per frame of JSC's raw

@@ -232,6 +232,10 @@ void strait_runtime_free(strait_runtime *rt) {
       JSValueUnprotect(rt->ctx, rt->drainer);
       rt->drainer = NULL;
     }
+    if (rt->trampoline) {
+      JSValueUnprotect(rt->ctx, rt->trampoline);
+      rt->trampoline = NULL;
+    }
     JSGlobalContextRelease(rt->ctx);
   }
   (void)depth;

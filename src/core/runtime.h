@@ -39,8 +39,11 @@ struct strait_runtime {
                                 parts loaded on first use (env.c) */
   JSObjectRef drainer;       /* protected: the host function a checkpoint calls
                                 to run the promise jobs (eval.c) */
-  bool drain_discard;        /* the drainer drops the jobs instead (eval.c);
-                                inside the gate */
+  JSObjectRef trampoline;    /* protected: the host function an outermost eval
+                                or call goes through, its checkpoint inside
+                                its own VM entry (eval.c) */
+  bool checkpoint_clean;     /* the queue was drained since the stay's last
+                                JS that strait ran (eval.c); inside the gate */
   unsigned lazy_loaded;      /* bits of the parts loaded (env.c) */
   JSValueRef pending_error;  /* protected: uncaught error from a callback */
   JSValueRef returned_error; /* protected: the error strait_loop_run last returned */

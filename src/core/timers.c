@@ -269,13 +269,13 @@ double strait__timers_run_due(strait_runtime *rt) {
       t->when_ms = now + t->interval_ms;
       t->seq = l->next_seq++;
       heap_push(l, t);
-      JSObjectCallAsFunction(rt->ctx, cb, NULL, t->nargs, t->args, &exc);
+      strait_call(rt, cb, NULL, 0, t->nargs, t->args, &exc);
     } else {
       /* Gone from the table first: clearTimeout(id) in the callback finds
        * nothing. Keep the values reachable from this frame while the
        * callback runs. */
       byid_remove(l, t);
-      JSObjectCallAsFunction(rt->ctx, cb, NULL, t->nargs, t->args, &exc);
+      strait_call(rt, cb, NULL, 0, t->nargs, t->args, &exc);
       timer_free(rt, t);
     }
     if (exc) strait__set_uncaught(rt, exc);

@@ -177,6 +177,9 @@ JSValueRef strait__call_method(JSContextRef ctx, JSObjectRef obj, const char *na
   JSValueRef f = strait_get_property(ctx, obj, name);
   if (!f || !JSValueIsObject(ctx, f) || !JSObjectIsFunction(ctx, (JSObjectRef)f))
     return NULL;
+  /* JS that strait runs: the stay's checkpoint is due again (eval.c) */
+  strait_runtime *rt = strait__runtime_of(ctx);
+  if (rt) rt->checkpoint_clean = false;
   JSValueRef exc = NULL;
   JSValueRef r = JSObjectCallAsFunction(ctx, (JSObjectRef)f, obj, argc, argv, &exc);
   if (exc) {

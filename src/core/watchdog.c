@@ -251,6 +251,7 @@ void strait__watch_destroy(strait_runtime *rt) {
 
 void strait__watch_stay_begin(strait_runtime *rt) {
   strait__watch *w = &rt->wd;
+  rt->checkpoint_clean = false;   /* a new stay's JS has its checkpoint to come */
   w->cur.gen = atomic_load_explicit(&w->intr_gen, memory_order_relaxed);
   w->cur.deadline_ns = w->limit_ns ? now_ns() + w->limit_ns : 0;
   w->cur.reason = 0;
@@ -367,6 +368,7 @@ int strait__heap_admit(strait_runtime *rt, double bytes) {
 
 void strait__watch_entry_begin(strait_runtime *rt) {
   strait__watch *w = &rt->wd;
+  rt->checkpoint_clean = false;
   if (w->limit_ns) w->cur.deadline_ns = now_ns() + w->limit_ns;
 }
 

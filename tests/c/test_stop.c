@@ -74,9 +74,9 @@ static const char *const kJobLoops[] = {
     "for (let i = 0; i < 1000; i++) Promise.resolve().then(() => { for (;;) { n++; } }); 1",
 };
 
-/* Each loop of jobs, interrupted from another thread: the eval's own value
- * was made, the stay's last leave (its checkpoint) is what the interrupt
- * ends, and strait_leave says so; the jobs are gone afterwards. */
+/* Each loop of jobs, interrupted from another thread: the eval's
+ * checkpoint runs the jobs, the interrupt ends them, and the eval and the
+ * stay's last leave say so; the jobs are gone afterwards. */
 static void job_loops_end_by_interrupt(void) {
   for (size_t i = 0; i < sizeof kJobLoops / sizeof kJobLoops[0]; i++) {
     tcap c = {0};
@@ -84,10 +84,10 @@ static void job_loops_end_by_interrupt(void) {
     T_EVAL(rt, "globalThis.n = 0; 0", "0");
     strait_enter(rt);
     JSValueRef exc = NULL;
-    T_EQ_INT(strait_eval_utf8(rt, kJobLoops[i], strlen(kJobLoops[i]), "[test]", NULL, &exc), 0);
     later l;
     interrupt_later(&l, rt, 50);
     double t0 = now_ms();
+    T_EQ_INT(strait_eval_utf8(rt, kJobLoops[i], strlen(kJobLoops[i]), "[test]", NULL, &exc), STRAIT_ETERM);
     T_EQ_INT(strait_leave(rt), STRAIT_ETERM);
     double took = now_ms() - t0;
     pthread_join(l.tid, NULL);
@@ -105,9 +105,10 @@ static void job_loops_end_by_interrupt(void) {
   }
 }
 
-/* The same loops under a 100 ms time limit: strait_checkpoint() returns
- * STRAIT_ETIMEDOUT (where the launcher and a worker's main script ask),
- * and the next stay has a deadline of its own. */
+/* The same loops under a 100 ms time limit: the eval returns
+ * STRAIT_ETIMEDOUT, and so do a strait_checkpoint() after it (where the
+ * launcher and a worker's main script ask) and the stay's leave; the next
+ * stay has a deadline of its own. A plain call (strait_call) the same. */
 static void job_loops_end_by_time_limit(void) {
   for (size_t i = 0; i < sizeof kJobLoops / sizeof kJobLoops[0]; i++) {
     tcap c = {0};
@@ -116,7 +117,7 @@ static void job_loops_end_by_time_limit(void) {
     strait_enter(rt);
     JSValueRef exc = NULL;
     double t0 = now_ms();
-    T_EQ_INT(strait_eval_utf8(rt, kJobLoops[i], strlen(kJobLoops[i]), "[test]", NULL, &exc), 0);
+    T_EQ_INT(strait_eval_utf8(rt, kJobLoops[i], strlen(kJobLoops[i]), "[test]", NULL, &exc), STRAIT_ETIMEDOUT);
     T_EQ_INT(strait_checkpoint(rt), STRAIT_ETIMEDOUT);
     double took = now_ms() - t0;
     T_EQ_INT(strait_leave(rt), STRAIT_ETIMEDOUT);

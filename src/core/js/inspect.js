@@ -193,9 +193,13 @@
   }
 
   // Node-style text of a JSC stack string: one "    at ..." line per frame.
+  // The frame of the host function an entry or a microtask checkpoint of
+  // the runtime runs in (src/core/eval.c) is the runtime's, not the
+  // script's: left out.
+  const ENTRY_FRAME = native.entryFrame;
   function stackLines(stack) {
     if (typeof stack !== 'string' || stack === '') return '';
-    return stack.split('\n').filter((l) => l !== '').map(frameLine).join('\n');
+    return stack.split('\n').filter((l) => l !== '' && l !== ENTRY_FRAME).map(frameLine).join('\n');
   }
 
   function errorHeader(err, constructor, tag) {

@@ -103,7 +103,7 @@ static jobject JNICALL n_invoke_adapter(JNIEnv *env, jclass c, jlong peer, jobje
     JSValueRef r = NULL;
     if (rc == 0) {
       JSObjectRef thiz = JSValueIsObject(s.ctx, argv[0]) ? (JSObjectRef)argv[0] : NULL;
-      r = JSObjectCallAsFunction(s.ctx, (JSObjectRef)m, thiz, (size_t)argc - 1, argv + 1, &exc);
+      r = strait_call(s.jrt->rt, (JSObjectRef)m, thiz, 0, (size_t)argc - 1, argv + 1, &exc);
     }
     if (strait_exiting(s.jrt->rt)) strait__throw_exit(env, s.jrt->exit_code);
     else if (rc && !exc) {

@@ -293,10 +293,10 @@ static jobject call_packed(JNIEnv *env, strait__native *s, jobject owner, JSObje
       exc = strait_make_error(s->ctx, "TypeError", "the function is not a constructor");
       r = NULL;
     } else {
-      r = JSObjectCallAsConstructor(s->ctx, f, n, args, &exc);
+      r = strait_call(s->jrt->rt, f, NULL, 1, n, args, &exc);
     }
   } else {
-    r = JSObjectCallAsFunction(s->ctx, f, thiz, n, args, &exc);
+    r = strait_call(s->jrt->rt, f, thiz, 0, n, args, &exc);
   }
   return finish(env, s, owner, r, exc);
 }
