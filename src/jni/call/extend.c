@@ -27,7 +27,7 @@
 /* Adapters and the Throwable member this file calls (loaded once, at init). */
 static struct {
   jclass Adapters;
-  jmethodID newRuntime;     /* () Object: a runtime's PerRuntime */
+  jmethodID newRuntime;     /* (HostPolicy) Object: a runtime's PerRuntime */
   jmethodID adapterClass;   /* (Object, Class[]) Class */
   jmethodID isAdapter;      /* (Object) boolean */
   jmethodID abstractNames;  /* (Class) String[] */
@@ -42,7 +42,7 @@ static struct {
 static const strait__jid extend_ids[] = {
     JID_CLASS(X, Adapters, A_SIG),
     JID_CLASS(X, Class, "java/lang/Class"),
-    JID_SMETHOD(X, newRuntime, X.Adapters, "newRuntime", "()Ljava/lang/Object;"),
+    JID_SMETHOD(X, newRuntime, X.Adapters, "newRuntime", "(Lorg/strait/internal/HostPolicy;)Ljava/lang/Object;"),
     JID_SMETHOD(X, adapterClass, X.Adapters, "adapterClass",
                 "(Ljava/lang/Object;[Ljava/lang/Class;)Ljava/lang/Class;"),
     JID_SMETHOD(X, isAdapter, X.Adapters, "isAdapter", "(Ljava/lang/Object;)Z"),
@@ -321,7 +321,7 @@ static JSObjectRef ext_construct(JSContextRef ctx, JSObjectRef ctor, size_t argc
  * (jb_extend_free): nothing process-wide keeps them. Inside the gate. */
 static jclass adapter_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray types, JSValueRef *exc) {
   if (!b->adapters) {
-    jobject pr = (*env)->CallStaticObjectMethod(env, X.Adapters, X.newRuntime);
+    jobject pr = (*env)->CallStaticObjectMethod(env, X.Adapters, X.newRuntime, b->policy);
     if (pr && !(*env)->ExceptionCheck(env)) b->adapters = (*env)->NewGlobalRef(env, pr);
     if (pr) (*env)->DeleteLocalRef(env, pr);
     if (!b->adapters) {

@@ -51,6 +51,24 @@ public final class HostPolicy {
     static final int M_THREAD = 8;
     /** Neither exported nor the one functional-interface method of its class (denied under EXPLICIT). */
     static final int M_HIDDEN = 16;
+    /**
+     * Reaches the machine rather than the object: opens a URL or a named
+     * file ({@code URL.openStream}, {@code new FileInputStream(name)}),
+     * leads from a file to others or to the file system
+     * ({@code File.getParentFile}, {@code toURI}, {@code toPath},
+     * {@code Path.toFile}, {@code getFileSystem}), reads system properties
+     * ({@code Long.getLong}, {@code Integer.getInteger},
+     * {@code Boolean.getBoolean}) or changes JVM-wide defaults
+     * ({@code Locale.setDefault}). Denied under every level but ALL.
+     */
+    static final int M_MACHINE = 32;
+    /**
+     * Loads (and may initialize) a class its caller names, before anything
+     * could ask the policy: a {@code ClassLoader} parameter,
+     * {@code ObjectInputStream.readObject}, {@code ResourceBundle.getBundle}.
+     * Denied under every level but ALL, and under ALL with a class filter.
+     */
+    static final int M_LOADS = 64;
 
     /** Classes unreachable under every policy but ALL (and their subclasses where noted). */
     static final Set<String> REFLECTIVE_CLASSES = Set.of(
@@ -69,11 +87,35 @@ public final class HostPolicy {
     static final List<Class<?>> REFLECTIVE_SUPERS = List.of(
             ClassLoader.class, Process.class, ProcessHandle.class,
             java.lang.reflect.AccessibleObject.class);
+    /**
+     * Classes that reach the machine as a whole (the file system, URL
+     * connections, JVM-wide configuration, class loading by name), denied
+     * with their subclasses under every policy but ALL, as System is.
+     */
+    static final Set<String> MACHINE_CLASSES = Set.of(
+            "java.nio.file.Files", "java.nio.file.Paths", "java.nio.file.FileSystems", "java.nio.file.FileSystem",
+            "java.nio.file.spi.FileSystemProvider", "java.nio.file.spi.FileTypeDetector", "java.nio.file.FileStore",
+            "java.nio.file.WatchService", "java.net.URLConnection", "java.net.URLStreamHandler",
+            "java.net.URLStreamHandlerFactory", "java.util.prefs.Preferences", "java.util.prefs.PreferencesFactory",
+            "java.util.logging.LogManager", "java.security.Security", "java.sql.DriverManager",
+            "javax.sql.rowset.RowSetProvider", "java.rmi.server.RMIClassLoader", "java.io.Console");
     /** Classes that create threads, denied when threads are not allowed (with subclasses / implementations). */
     static final List<String> THREAD_CLASSES = List.of(
             "java.lang.Thread", "java.lang.ThreadGroup", "java.util.concurrent.ThreadFactory",
             "java.util.concurrent.Executors", "java.util.concurrent.Executor", "java.util.Timer",
             "javax.swing.Timer", "java.util.concurrent.ForkJoinTask");
+    /**
+     * strait's own API: runtimes, their values, ports, builders,
+     * exceptions (with subclasses and nested classes). Under every policy
+     * but ALL none of them becomes a wrapper: another runtime's value would
+     * lead to that runtime ({@code v.runtime().eval(...)}); a runtime's own
+     * value goes back as its JS value before any verdict is asked.
+     */
+    static final List<Class<?>> API_CLASSES = List.of(
+            org.strait.JsRuntime.class, org.strait.JsRuntime.Builder.class, org.strait.JsValue.class,
+            org.strait.JsMessagePort.class, org.strait.JsException.class, org.strait.JsExitException.class,
+            org.strait.JsInterruptedException.class, org.strait.ValueConversionException.class,
+            org.strait.ValueFormatException.class, org.strait.HostAccess.class, org.strait.ValueExt.class);
     /** Packages of native access, denied when native access is not allowed. */
     static final List<String> NATIVE_PACKAGES = List.of(
             "java.lang.foreign.", "jdk.incubator.foreign.", "jdk.internal.");
@@ -156,7 +198,8 @@ public final class HostPolicy {
     /** The member facts (M_*) this runtime denies. */
     int memberDenyMask() {
         int m = 0;
-        if (access != HostAccess.ALL) m |= M_REFLECT;
+        if (access != HostAccess.ALL) m |= M_REFLECT | M_MACHINE | M_LOADS;
+        if (classFilter != null) m |= M_LOADS;
         if (access == HostAccess.EXPLICIT) m |= M_HIDDEN;
         if (!allowThreads) m |= M_THREAD;
         if (!allowNative) m |= M_NATIVE;
@@ -181,19 +224,45 @@ public final class HostPolicy {
         return false;
     }
 
-    private static boolean isA(Class<?> c, String name) {
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) if (k.getName().equals(name)) return true;
-        ArrayDeque<Class<?>> todo = new ArrayDeque<>(Arrays.asList(c.getInterfaces()));
-        for (Class<?> k = c.getSuperclass(); k != null; k = k.getSuperclass()) todo.addAll(Arrays.asList(k.getInterfaces()));
+    /** The binary names of c, its superclasses and every interface they implement. */
+    private static Set<String> supertypeNames(Class<?> c) {
+        Set<String> out = new HashSet<>();
+        ArrayDeque<Class<?>> todo = new ArrayDeque<>();
+        todo.add(c);
         while (!todo.isEmpty()) {
-            Class<?> i = todo.poll();
-            if (i.getName().equals(name)) return true;
-            todo.addAll(Arrays.asList(i.getInterfaces()));
+            Class<?> k = todo.poll();
+            if (!out.add(k.getName())) continue;
+            if (k.getSuperclass() != null) todo.add(k.getSuperclass());
+            todo.addAll(Arrays.asList(k.getInterfaces()));
         }
+        return out;
+    }
+
+    /** True when c is, extends or implements the class named name. */
+    private static boolean isA(Class<?> c, String name) {
+        return supertypeNames(c).contains(name);
+    }
+
+    /** True when c is one of strait's API classes, a subclass, or nested in one. */
+    static boolean isApi(Class<?> c) {
+        Class<?> host;
+        try {
+            host = c.getNestHost();
+        } catch (RuntimeException | LinkageError e) {
+            host = c;
+        }
+        for (Class<?> a : API_CLASSES) if (a.isAssignableFrom(c) || a == host) return true;
         return false;
     }
 
-    /** Why c is denied whatever the filter says, or null. */
+    /**
+     * Why c is denied whatever the filter says, or null. Denied types are
+     * matched by assignability (a subclass or implementation of a denied
+     * class is denied: a ClassValue subclass, the JDK's StackFrame
+     * implementation) and by the packages of c and its superclasses; a
+     * name the embedder allows lifts the denial of that name and of what
+     * extends it.
+     */
     String denial(Class<?> c) {
         while (c.isArray()) c = c.getComponentType();
         if (c.isPrimitive()) return null;
@@ -201,11 +270,25 @@ public final class HostPolicy {
         if (n.startsWith(INTERNAL)) return "strait's internals";
         if (named(n)) return null;
         if (!allowNative && (inPackages(n, NATIVE_PACKAGES) || NATIVE_CLASSES.contains(n))) return "native access";
-        if (!allowThreads)
-            for (String t : THREAD_CLASSES) if (isA(c, t)) return "threads";
+        Set<String> sup = null;
+        if (!allowThreads) {
+            sup = supertypeNames(c);
+            for (String t : THREAD_CLASSES) if (sup.contains(t) && !named(t)) return "threads";
+        }
         if (access != HostAccess.ALL) {
-            if (REFLECTIVE_CLASSES.contains(n) || inPackages(n, REFLECTIVE_PACKAGES)) return "reflection";
+            if (inPackages(n, REFLECTIVE_PACKAGES)) return "reflection";
+            if (sup == null) sup = supertypeNames(c);
+            for (String r : REFLECTIVE_CLASSES) if (sup.contains(r) && !named(r)) return "reflection";
             for (Class<?> s : REFLECTIVE_SUPERS) if (s.isAssignableFrom(c) && !named(s.getName())) return "reflection";
+            /* a subclass inherits the public members of a class of a denied
+             * package; a proxy class (java.lang.reflect.Proxy) is only its
+             * interfaces */
+            for (Class<?> k = c.getSuperclass(); k != null && k != java.lang.reflect.Proxy.class; k = k.getSuperclass())
+                if (inPackages(k.getName(), REFLECTIVE_PACKAGES) && !named(k.getName())) return "reflection";
+            for (String m : MACHINE_CLASSES) if (sup.contains(m) && !named(m)) return "the machine";
+            if (isApi(c)) return "strait's API";
+            /* another runtime's Java.extend class calls that runtime's JS */
+            if (Adapters.isAdapterClass(c) && Adapters.policyOf(c) != this) return "another runtime";
         }
         return null;
     }
@@ -269,6 +352,17 @@ public final class HostPolicy {
                     && java.util.stream.BaseStream.class.isAssignableFrom(d))
                     || (d == Arrays.class && name.startsWith("parallel")))
                 f |= M_THREAD;
+            if (machineMethod(d, name, np, Modifier.isStatic(m.getModifiers()))) f |= M_MACHINE;
+            if (loadsByName(d, name, (Method) m)) f |= M_LOADS;
+        }
+        if (m instanceof Executable) {
+            Class<?>[] pt = ((Executable) m).getParameterTypes();
+            for (Class<?> p : pt) {
+                while (p.isArray()) p = p.getComponentType();
+                if (ClassLoader.class.isAssignableFrom(p)) f |= M_LOADS;
+            }
+            boolean ctorOrStatic = m instanceof java.lang.reflect.Constructor || Modifier.isStatic(m.getModifiers());
+            if (ctorOrStatic && opens(d, m instanceof java.lang.reflect.Constructor, pt)) f |= M_MACHINE;
         }
         boolean exported = false;
         ClassLoader l = d.getClassLoader();
@@ -285,6 +379,83 @@ public final class HostPolicy {
                 && name.equals(sam.getName()) && np == sam.getParameterCount();
         if (!exported && !func) f |= M_HIDDEN;
         return f;
+    }
+
+    /** Classes whose constructors open the file a String names. */
+    private static final Set<String> FILE_OPENERS = Set.of(
+            "java.io.FileInputStream", "java.io.FileOutputStream", "java.io.RandomAccessFile", "java.io.FileReader",
+            "java.io.FileWriter", "java.io.PrintStream", "java.io.PrintWriter", "java.util.Formatter",
+            "java.util.zip.ZipFile", "java.util.jar.JarFile", "java.util.logging.FileHandler");
+
+    /** True when d is or extends the class named name (a class of a module strait does not read). */
+    private static boolean extendsNamed(Class<?> d, String name) {
+        for (Class<?> k = d; k != null; k = k.getSuperclass()) if (k.getName().equals(name)) return true;
+        return false;
+    }
+
+    /** True when d's class loader is the boot or platform loader (a JDK class). */
+    private static boolean jdk(Class<?> d) {
+        ClassLoader l = d.getClassLoader();
+        return l == null || l == ClassLoader.getPlatformClassLoader();
+    }
+
+    /** M_MACHINE of method name of d (see M_MACHINE). */
+    private static boolean machineMethod(Class<?> d, String name, int np, boolean isStatic) {
+        if (java.io.File.class.isAssignableFrom(d))
+            return name.equals("toURI") || name.equals("toURL") || name.equals("toPath") || name.equals("getParentFile")
+                    || name.equals("getAbsoluteFile") || name.equals("getCanonicalFile") || name.equals("listRoots")
+                    || name.equals("createTempFile");
+        if (java.nio.file.Path.class.isAssignableFrom(d) || java.nio.file.Watchable.class.isAssignableFrom(d)) {
+            if (name.equals("toFile") || name.equals("toUri") || name.equals("getFileSystem") || name.equals("register")
+                    || name.equals("toRealPath") || name.equals("toAbsolutePath") || (isStatic && name.equals("of")))
+                return true;
+        }
+        if (d == java.net.URI.class) return name.equals("toURL");
+        if (d == java.net.URL.class)
+            return name.equals("openStream") || name.equals("openConnection") || name.equals("getContent")
+                    || name.equals("setURLStreamHandlerFactory");
+        /* system properties, though System is denied */
+        if ((d == Long.class && name.equals("getLong")) || (d == Integer.class && name.equals("getInteger"))
+                || (d == Boolean.class && name.equals("getBoolean")))
+            return true;
+        /* JVM-wide state: Locale.setDefault, TimeZone.setDefault,
+         * Thread.setDefaultUncaughtExceptionHandler, URL and socket factories */
+        return isStatic && name.startsWith("set") && jdk(d) && d != Arrays.class;
+    }
+
+    /** M_LOADS of method m of d, beyond a ClassLoader parameter (see M_LOADS). */
+    private static boolean loadsByName(Class<?> d, String name, Method m) {
+        int np = m.getParameterCount();
+        if (java.io.ObjectInput.class.isAssignableFrom(d))
+            return (name.equals("readObject") || name.equals("readUnshared")) && np == 0;
+        if (java.util.ResourceBundle.class.isAssignableFrom(d)) return name.equals("getBundle");
+        if (extendsNamed(d, "java.util.logging.Logger"))
+            return (name.equals("getLogger") && np == 2) || (name.equals("getAnonymousLogger") && np == 1);
+        String dn = d.getName();
+        if (dn.equals("javax.xml.xpath.XPathFactory") || dn.equals("javax.xml.validation.SchemaFactory"))
+            return name.equals("newInstance") || name.equals("newDefaultInstance");
+        if (d == Class.class) return name.equals("forName");
+        if (ClassLoader.class.isAssignableFrom(d)) return name.equals("loadClass");
+        return false;
+    }
+
+    /**
+     * True when constructor or static member of d with parameters pt opens
+     * a file or URL it is given: a File, Path, URL or FileDescriptor
+     * parameter (outside File, Path, URI and URL themselves, which only
+     * name one), or a String file name given to a FILE_OPENERS constructor.
+     */
+    private static boolean opens(Class<?> d, boolean ctor, Class<?>[] pt) {
+        if (d == java.io.File.class || d == java.net.URI.class || d == java.net.URL.class
+                || java.nio.file.Path.class.isAssignableFrom(d))
+            return false;
+        for (Class<?> p : pt) {
+            while (p.isArray()) p = p.getComponentType();
+            if (p == java.io.File.class || p == java.net.URL.class || p == java.io.FileDescriptor.class
+                    || java.nio.file.Path.class.isAssignableFrom(p))
+                return true;
+        }
+        return ctor && pt.length > 0 && pt[0] == String.class && FILE_OPENERS.contains(d.getName());
     }
 
     /**

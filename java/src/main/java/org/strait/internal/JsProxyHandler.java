@@ -49,12 +49,17 @@ public final class JsProxyHandler implements InvocationHandler {
     private final Class<?>[] ifaces;
     /** made by an argument conversion (a JS function passed as a Comparator), not asked for */
     private final boolean implicit;
-
-    private JsProxyHandler(JsValue impl, boolean isFunction, Class<?>[] ifaces, boolean implicit) {
+    /**
+     * made for a script (an argument conversion, Java.implement, `new I(impl)`), not by
+     * the embedder (JsObject.as): what Java passes to it is a result, as a call's result is
+     */
+    private final boolean scripted;
+    private JsProxyHandler(JsValue impl, boolean isFunction, Class<?>[] ifaces, boolean implicit, boolean scripted) {
         this.impl = impl;
         this.isFunction = isFunction;
         this.ifaces = ifaces;
         this.implicit = implicit;
+        this.scripted = scripted;
     }
 
     /** The JS object (or function) behind a proxy made here, or null. */
@@ -71,7 +76,7 @@ public final class JsProxyHandler implements InvocationHandler {
      * functions.
      */
     static Object create(JsObject impl, Class<?>[] ifaces) {
-        return createFor(impl, ifaces, false);
+        return createFor(impl, ifaces, false, true);
     }
 
     /**
@@ -82,7 +87,7 @@ public final class JsProxyHandler implements InvocationHandler {
      * Java.implement, JsObject.as) stays a Java object.
      */
     static Object createImplicit(JsObject impl, Class<?>[] ifaces) {
-        return createFor(impl, ifaces, true);
+        return createFor(impl, ifaces, true, true);
     }
 
     /**
@@ -96,9 +101,26 @@ public final class JsProxyHandler implements InvocationHandler {
         return h instanceof JsProxyHandler && ((JsProxyHandler) h).implicit ? ((JsProxyHandler) h).impl : null;
     }
 
+    /**
+     * What a proxy is as it goes to JS in the runtime whose JsRuntime is
+     * owner (src/jni/model/wrappers.c, one upcall per proxy object): the JS
+     * value behind it when an argument conversion made it over a value of
+     * that runtime (it goes back as that value); Boolean.FALSE when its JS
+     * is another runtime's (refused but under ALL: it leads to that
+     * runtime); null otherwise (wrapped as a Java object).
+     */
+    static Object crossing(Object proxy, Object owner) {
+        if (proxy == null || !Proxy.isProxyClass(proxy.getClass())) return null;
+        InvocationHandler ih = Proxy.getInvocationHandler(proxy);
+        if (!(ih instanceof JsProxyHandler)) return null;
+        JsProxyHandler h = (JsProxyHandler) ih;
+        if (h.impl.runtime() != owner) return Boolean.FALSE;
+        return h.implicit ? h.impl : null;
+    }
+
     /** create() for any JS object handle (a JsArray too: JsArray.as). */
-    private static Object createFor(JsValue impl, Class<?>[] ifaces, boolean implicit) {
-        JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone(), implicit);
+    private static Object createFor(JsValue impl, Class<?>[] ifaces, boolean implicit, boolean scripted) {
+        JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone(), implicit, scripted);
         if (ifaces.length == 1) {
             java.lang.reflect.Constructor<?> c = PROXY_CTOR.get(ifaces[0]);
             if (c != null) {
@@ -150,7 +172,7 @@ public final class JsProxyHandler implements InvocationHandler {
                     throw new IllegalArgumentException("cannot implement " + ownerOf(ifaces, names[i])
                             + ": member '" + names[i] + "' of the JS object is not a function");
         }
-        return createFor(impl, ifaces, false);
+        return createFor(impl, ifaces, false, false);
     }
 
     /**
@@ -210,7 +232,10 @@ public final class JsProxyHandler implements InvocationHandler {
         Object r;
         JsRuntime rt = A.enterUse(impl);
         try {
-            Args a = Args.pack(rt, false, null, args);
+            /* what Java code passes to a script's function is a result (the
+             * policy's verdict on results applies); the embedder's own
+             * JsObject.as proxies take what the embedder gives */
+            Args a = scripted ? Args.packResults(rt, false, null, args) : Args.pack(rt, false, null, args);
             long name = isFunction && !isDefault ? 0 : nameRef(method.getName());
             try {
                 r = Natives.invokeNamed(A.peer(rt), rt, A.handle(impl), name, a.hold().vals, a.refs, a.argc);
