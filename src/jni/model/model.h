@@ -295,6 +295,11 @@ typedef struct jb_rt {
   struct jb_pin { int index; jobject ref; } *pins;
   uint32_t npins, cappins;
   jobject adapters;         /* global ref: the runtime's Adapters.PerRuntime (call/extend.c), or NULL */
+  /* the thread that attached the bridge (model/policy.c): the one that runs
+   * the JS of a runtime not made by JsRuntime.create() (the launcher's main
+   * thread, a worker's own), which is inside it whatever holds the gate
+   * (Natives.insideRuntime, call/extend.c) */
+  pthread_t home;
   jobject policy;
   unsigned char *verdict;
   size_t nverdict;

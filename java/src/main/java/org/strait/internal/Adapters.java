@@ -245,7 +245,9 @@ public final class Adapters {
      */
     static void arm(Class<?> adapter, org.strait.JsObject impl) {
         Info info = infoOf(adapter);
-        info.next.set(new AdapterHandler(impl, impl instanceof org.strait.JsFunction));
+        HostPolicy p = policyOf(adapter);
+        info.next.set(new AdapterHandler(impl, impl instanceof org.strait.JsFunction,
+                p != null && !p.threadsAllowed() ? p.toString() : null));
     }
 
     /** Clears what {@link #arm} set if the constructor did not take it. */
@@ -557,10 +559,13 @@ public final class Adapters {
 
         private final org.strait.JsObject impl;
         private final boolean isFunction;
+        /** The policy's name when its threads are not allowed (JS runs only on a thread inside), else null. */
+        private final String confined;
 
-        AdapterHandler(org.strait.JsObject impl, boolean isFunction) {
+        AdapterHandler(org.strait.JsObject impl, boolean isFunction, String confined) {
             this.impl = impl;
             this.isFunction = isFunction;
+            this.confined = confined;
         }
 
         private static long nameRef(String name) {
@@ -591,6 +596,7 @@ public final class Adapters {
             Object r;
             org.strait.JsRuntime rt = A.enterUse(impl);
             try {
+                if (confined != null) JsProxyHandler.checkThread(rt, confined);
                 /* the receiver and the arguments come from Java code: the
                  * policy's verdict on results applies to them */
                 Args a = Args.packResults(rt, true, self, args);

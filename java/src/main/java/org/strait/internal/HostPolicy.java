@@ -103,7 +103,10 @@ public final class HostPolicy {
     static final List<String> THREAD_CLASSES = List.of(
             "java.lang.Thread", "java.lang.ThreadGroup", "java.util.concurrent.ThreadFactory",
             "java.util.concurrent.Executors", "java.util.concurrent.Executor", "java.util.Timer",
-            "javax.swing.Timer", "java.util.concurrent.ForkJoinTask");
+            "javax.swing.Timer", "java.util.concurrent.ForkJoinTask", "java.util.concurrent.SubmissionPublisher",
+            "java.util.stream.StreamSupport", "java.lang.ref.Cleaner", "java.net.http.HttpClient",
+            "java.nio.channels.AsynchronousChannel", "java.nio.channels.AsynchronousChannelGroup",
+            "java.awt.EventQueue", "javax.swing.SwingUtilities", "javax.swing.SwingWorker");
     /**
      * strait's own API: runtimes, their values, ports, builders,
      * exceptions (with subclasses and nested classes). Under every policy
@@ -188,6 +191,11 @@ public final class HostPolicy {
     /** True when scripts may look classes up (the package globals and Java exist). */
     boolean lookups() {
         return access == HostAccess.ALL || (access != HostAccess.NONE && classFilter != null);
+    }
+
+    /** True when scripts may create threads (JS a script made may then run on any thread). */
+    boolean threadsAllowed() {
+        return allowThreads;
     }
 
     /** True when allowedNames holds members ("C#m"). */
@@ -351,6 +359,18 @@ public final class HostPolicy {
             if ((name.equals("parallelStream") && np == 0) || (name.equals("parallel") && np == 0
                     && java.util.stream.BaseStream.class.isAssignableFrom(d))
                     || (d == Arrays.class && name.startsWith("parallel")))
+                f |= M_THREAD;
+            if (name.endsWith("Async") && java.util.concurrent.CompletionStage.class.isAssignableFrom(d))
+                f |= M_THREAD;
+            /* ConcurrentHashMap's bulk operations run on the common pool past
+             * their parallelismThreshold (the first parameter) */
+            if (java.util.concurrent.ConcurrentHashMap.class.isAssignableFrom(d) && np >= 2
+                    && ((Method) m).getParameterTypes()[0] == long.class
+                    && (name.startsWith("forEach") || name.startsWith("search") || name.startsWith("reduce")))
+                f |= M_THREAD;
+            /* Preferences deliver events on a dispatch thread of their own */
+            if (extendsNamed(d, "java.util.prefs.Preferences") && name.startsWith("add")
+                    && name.endsWith("Listener"))
                 f |= M_THREAD;
             if (machineMethod(d, name, np, Modifier.isStatic(m.getModifiers()))) f |= M_MACHINE;
             if (loadsByName(d, name, (Method) m)) f |= M_LOADS;

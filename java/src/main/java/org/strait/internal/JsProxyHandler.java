@@ -54,12 +54,37 @@ public final class JsProxyHandler implements InvocationHandler {
      * the embedder (JsObject.as): what Java passes to it is a result, as a call's result is
      */
     private final boolean scripted;
-    private JsProxyHandler(JsValue impl, boolean isFunction, Class<?>[] ifaces, boolean implicit, boolean scripted) {
+    /**
+     * The name of the runtime's policy when it does not allow threads: the
+     * script's JS then runs only on a thread inside the runtime ({@link #checkThread}); else null.
+     */
+    private final String confined;
+
+    private JsProxyHandler(JsValue impl, boolean isFunction, Class<?>[] ifaces, boolean implicit, boolean scripted,
+                           String confined) {
         this.impl = impl;
         this.isFunction = isFunction;
         this.ifaces = ifaces;
         this.implicit = implicit;
         this.scripted = scripted;
+        this.confined = confined;
+    }
+
+    /**
+     * Throws IllegalStateException unless the calling thread is inside rt
+     * (runs its JS, or is in a Java call that JS made): the check of JS a
+     * script made for Java (a proxy of this class, a Java.extend object)
+     * in a runtime whose policy (named policy) does not allow threads, so
+     * that no Java API (a pool, a listener thread, a Cleaner) runs the
+     * script's JS on a thread it started. The caller holds an in-flight
+     * count of rt.
+     */
+    static void checkThread(JsRuntime rt, String policy) {
+        if (Natives.insideRuntime(A.peer(rt))) return;
+        throw new IllegalStateException("JavaScript that a script made cannot run on thread \""
+                + Thread.currentThread().getName() + "\": the runtime's policy (" + policy
+                + ", threads not allowed) runs it only on a thread inside the runtime; allow threads with "
+                + "JsRuntime.Builder.allowCreateThread(true) (the launcher: leave out --deny-threads)");
     }
 
     /** The JS object (or function) behind a proxy made here, or null. */
@@ -76,7 +101,17 @@ public final class JsProxyHandler implements InvocationHandler {
      * functions.
      */
     static Object create(JsObject impl, Class<?>[] ifaces) {
-        return createFor(impl, ifaces, false, true);
+        return createFor(impl, ifaces, false, true, null);
+    }
+
+    /**
+     * create() or createImplicit() for src/jni/value/proxies.c, under the
+     * runtime's policy: when it does not allow threads the proxy runs its
+     * JS only on a thread inside the runtime ({@link #checkThread}).
+     */
+    static Object createScripted(JsObject impl, Class<?>[] ifaces, boolean implicit, HostPolicy policy) {
+        return createFor(impl, ifaces, implicit, true,
+                policy != null && !policy.threadsAllowed() ? policy.toString() : null);
     }
 
     /**
@@ -87,7 +122,7 @@ public final class JsProxyHandler implements InvocationHandler {
      * Java.implement, JsObject.as) stays a Java object.
      */
     static Object createImplicit(JsObject impl, Class<?>[] ifaces) {
-        return createFor(impl, ifaces, true, true);
+        return createFor(impl, ifaces, true, true, null);
     }
 
     /**
@@ -119,8 +154,10 @@ public final class JsProxyHandler implements InvocationHandler {
     }
 
     /** create() for any JS object handle (a JsArray too: JsArray.as). */
-    private static Object createFor(JsValue impl, Class<?>[] ifaces, boolean implicit, boolean scripted) {
-        JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone(), implicit, scripted);
+    private static Object createFor(JsValue impl, Class<?>[] ifaces, boolean implicit, boolean scripted,
+                                    String confined) {
+        JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone(), implicit, scripted,
+                confined);
         if (ifaces.length == 1) {
             java.lang.reflect.Constructor<?> c = PROXY_CTOR.get(ifaces[0]);
             if (c != null) {
@@ -172,7 +209,7 @@ public final class JsProxyHandler implements InvocationHandler {
                     throw new IllegalArgumentException("cannot implement " + ownerOf(ifaces, names[i])
                             + ": member '" + names[i] + "' of the JS object is not a function");
         }
-        return createFor(impl, ifaces, false, false);
+        return createFor(impl, ifaces, false, false, null);
     }
 
     /**
@@ -232,6 +269,7 @@ public final class JsProxyHandler implements InvocationHandler {
         Object r;
         JsRuntime rt = A.enterUse(impl);
         try {
+            if (confined != null) checkThread(rt, confined);
             /* what Java code passes to a script's function is a result (the
              * policy's verdict on results applies); the embedder's own
              * JsObject.as proxies take what the embedder gives */
