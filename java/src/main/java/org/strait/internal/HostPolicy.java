@@ -24,12 +24,18 @@ import org.strait.HostAccess;
  *
  * <p>Denied under every policy but {@link HostAccess#ALL}, unless named in
  * allowedNames ({@link #REFLECTIVE_CLASSES}, {@link #REFLECTIVE_PACKAGES}):
- * reflection and class loading, process and environment control. Denied
+ * reflection and class loading, process and environment control; the
+ * machine behind an object ({@link #MACHINE_CLASSES}, {@link #M_MACHINE},
+ * {@link #M_LOADS}, the last also under a class filter); strait's own API
+ * and another runtime's JS ({@link #API_CLASSES}, another runtime's
+ * Java.extend classes; its proxies in src/jni/model/wrappers.c). Denied
  * when threads are not allowed ({@link #THREAD_CLASSES}, the members
- * {@link #memberFacts} marks {@link #M_THREAD}); when native access is not
- * allowed ({@link #NATIVE_PACKAGES}, {@link #NATIVE_CLASSES},
- * {@code System/Runtime.load/loadLibrary}). {@code org.strait.internal} is
- * denied always.
+ * {@link #memberFacts} marks {@link #M_THREAD}; JS a script made then runs
+ * only on a thread inside its runtime, JsProxyHandler.checkThread); when
+ * native access is not allowed ({@link #NATIVE_PACKAGES},
+ * {@link #NATIVE_CLASSES}, {@code System/Runtime.load/loadLibrary}). Denied
+ * types are matched by assignability. {@code org.strait.internal} is denied
+ * always. docs/sandbox.md says it for users.
  */
 public final class HostPolicy {
     // ---- verdict bits (src/jni/model/model.h JB_V_*) ----
