@@ -366,29 +366,37 @@ public final class HostPolicy {
                     && java.util.stream.BaseStream.class.isAssignableFrom(d))
                     || (d == Arrays.class && name.startsWith("parallel")))
                 f |= M_THREAD;
-            if (name.endsWith("Async") && java.util.concurrent.CompletionStage.class.isAssignableFrom(d))
-                f |= M_THREAD;
+            int k = KINDS.get(d);
+            if ((k & K_STAGE) != 0 && name.endsWith("Async")) f |= M_THREAD;
             /* ConcurrentHashMap's bulk operations run on the common pool past
              * their parallelismThreshold (the first parameter) */
-            if (java.util.concurrent.ConcurrentHashMap.class.isAssignableFrom(d) && np >= 2
-                    && ((Method) m).getParameterTypes()[0] == long.class
+            if ((k & K_CHM) != 0 && np >= 2 && ((Method) m).getParameterTypes()[0] == long.class
                     && (name.startsWith("forEach") || name.startsWith("search") || name.startsWith("reduce")))
                 f |= M_THREAD;
             /* Preferences deliver events on a dispatch thread of their own */
-            if (extendsNamed(d, "java.util.prefs.Preferences") && name.startsWith("add")
-                    && name.endsWith("Listener"))
-                f |= M_THREAD;
-            if (machineMethod(d, name, np, Modifier.isStatic(m.getModifiers()))) f |= M_MACHINE;
-            if (loadsByName(d, name, (Method) m)) f |= M_LOADS;
+            if ((k & K_PREFS) != 0 && name.startsWith("add") && name.endsWith("Listener")) f |= M_THREAD;
+            if (machineMethod(d, k, name, Modifier.isStatic(m.getModifiers()))) f |= M_MACHINE;
+            if ((k & K_LOADS) != 0 && loadsByName(d, k, name, np)) f |= M_LOADS;
         }
-        if (m instanceof Executable) {
+        if (np > 0) {
             Class<?>[] pt = ((Executable) m).getParameterTypes();
+            boolean opener = false;
             for (Class<?> p : pt) {
                 while (p.isArray()) p = p.getComponentType();
-                if (ClassLoader.class.isAssignableFrom(p)) f |= M_LOADS;
+                if (p.isPrimitive()) continue;
+                int pk = KINDS.get(p);
+                if ((pk & K_LOADER) != 0) f |= M_LOADS;
+                if ((pk & K_OPENED) != 0) opener = true;
             }
-            boolean ctorOrStatic = m instanceof java.lang.reflect.Constructor || Modifier.isStatic(m.getModifiers());
-            if (ctorOrStatic && opens(d, m instanceof java.lang.reflect.Constructor, pt)) f |= M_MACHINE;
+            /* a constructor or static member that opens the File, Path, URL
+             * or FileDescriptor it is given (not File, Path, URI and URL
+             * themselves, which only name one), or a FILE_OPENERS
+             * constructor given a file name */
+            boolean ctor = m instanceof java.lang.reflect.Constructor;
+            if ((ctor || Modifier.isStatic(m.getModifiers()))
+                    && ((opener && (KINDS.get(d) & K_NAMES) == 0)
+                        || (ctor && pt[0] == String.class && (KINDS.get(d) & K_OPENER) != 0)))
+                f |= M_MACHINE;
         }
         boolean exported = false;
         ClassLoader l = d.getClassLoader();
@@ -413,31 +421,64 @@ public final class HostPolicy {
             "java.io.FileWriter", "java.io.PrintStream", "java.io.PrintWriter", "java.util.Formatter",
             "java.util.zip.ZipFile", "java.util.jar.JarFile", "java.util.logging.FileHandler");
 
+    // what a declaring or parameter class is, for memberFacts (KINDS)
+    private static final int K_FILE = 1, K_PATH = 2, K_URI = 4, K_URL = 8, K_STAGE = 16, K_CHM = 32,
+            K_PREFS = 64, K_LOADER = 128, K_JDK = 256, K_OPENER = 512, K_OPENED = 1024, K_OBJIN = 2048,
+            K_BUNDLE = 4096, K_LOGGER = 8192, K_XMLFACTORY = 16384, K_CLASS = 32768;
+    /** Classes that only name a file or a resource (their own members are judged by name). */
+    private static final int K_NAMES = K_FILE | K_PATH | K_URI | K_URL;
+    /** Classes with members that load a class by name (loadsByName). */
+    private static final int K_LOADS = K_OBJIN | K_BUNDLE | K_LOGGER | K_XMLFACTORY | K_CLASS | K_LOADER;
+
+    /** K_* of a class, once per class per process: memberFacts asks per member. */
+    private static final ClassValue<Integer> KINDS = new ClassValue<>() {
+        @Override
+        protected Integer computeValue(Class<?> c) {
+            int k = 0;
+            if (java.io.File.class.isAssignableFrom(c)) k |= K_FILE;
+            if (java.nio.file.Path.class.isAssignableFrom(c) || java.nio.file.Watchable.class.isAssignableFrom(c))
+                k |= K_PATH;
+            if (c == java.net.URI.class) k |= K_URI;
+            if (c == java.net.URL.class) k |= K_URL;
+            if (java.util.concurrent.CompletionStage.class.isAssignableFrom(c)) k |= K_STAGE;
+            if (java.util.concurrent.ConcurrentHashMap.class.isAssignableFrom(c)) k |= K_CHM;
+            if (extendsNamed(c, "java.util.prefs.Preferences")) k |= K_PREFS;
+            if (ClassLoader.class.isAssignableFrom(c)) k |= K_LOADER;
+            ClassLoader l = c.getClassLoader();
+            if (l == null || l == ClassLoader.getPlatformClassLoader()) k |= K_JDK;
+            if (FILE_OPENERS.contains(c.getName())) k |= K_OPENER;
+            if (c == java.io.File.class || c == java.net.URL.class || c == java.io.FileDescriptor.class
+                    || java.nio.file.Path.class.isAssignableFrom(c))
+                k |= K_OPENED;
+            if (java.io.ObjectInput.class.isAssignableFrom(c)) k |= K_OBJIN;
+            if (java.util.ResourceBundle.class.isAssignableFrom(c)) k |= K_BUNDLE;
+            if (extendsNamed(c, "java.util.logging.Logger")) k |= K_LOGGER;
+            String n = c.getName();
+            if (n.equals("javax.xml.xpath.XPathFactory") || n.equals("javax.xml.validation.SchemaFactory"))
+                k |= K_XMLFACTORY;
+            if (c == Class.class) k |= K_CLASS;
+            return k;
+        }
+    };
+
     /** True when d is or extends the class named name (a class of a module strait does not read). */
     private static boolean extendsNamed(Class<?> d, String name) {
         for (Class<?> k = d; k != null; k = k.getSuperclass()) if (k.getName().equals(name)) return true;
         return false;
     }
 
-    /** True when d's class loader is the boot or platform loader (a JDK class). */
-    private static boolean jdk(Class<?> d) {
-        ClassLoader l = d.getClassLoader();
-        return l == null || l == ClassLoader.getPlatformClassLoader();
-    }
-
-    /** M_MACHINE of method name of d (see M_MACHINE). */
-    private static boolean machineMethod(Class<?> d, String name, int np, boolean isStatic) {
-        if (java.io.File.class.isAssignableFrom(d))
+    /** M_MACHINE of method name of d, whose KINDS are k (see M_MACHINE). */
+    private static boolean machineMethod(Class<?> d, int k, String name, boolean isStatic) {
+        if ((k & K_FILE) != 0)
             return name.equals("toURI") || name.equals("toURL") || name.equals("toPath") || name.equals("getParentFile")
                     || name.equals("getAbsoluteFile") || name.equals("getCanonicalFile") || name.equals("listRoots")
                     || name.equals("createTempFile");
-        if (java.nio.file.Path.class.isAssignableFrom(d) || java.nio.file.Watchable.class.isAssignableFrom(d)) {
-            if (name.equals("toFile") || name.equals("toUri") || name.equals("getFileSystem") || name.equals("register")
-                    || name.equals("toRealPath") || name.equals("toAbsolutePath") || (isStatic && name.equals("of")))
-                return true;
-        }
-        if (d == java.net.URI.class) return name.equals("toURL");
-        if (d == java.net.URL.class)
+        if ((k & K_PATH) != 0 && (name.equals("toFile") || name.equals("toUri") || name.equals("getFileSystem")
+                || name.equals("register") || name.equals("toRealPath") || name.equals("toAbsolutePath")
+                || (isStatic && name.equals("of"))))
+            return true;
+        if ((k & K_URI) != 0) return name.equals("toURL");
+        if ((k & K_URL) != 0)
             return name.equals("openStream") || name.equals("openConnection") || name.equals("getContent")
                     || name.equals("setURLStreamHandlerFactory");
         /* system properties, though System is denied */
@@ -446,42 +487,19 @@ public final class HostPolicy {
             return true;
         /* JVM-wide state: Locale.setDefault, TimeZone.setDefault,
          * Thread.setDefaultUncaughtExceptionHandler, URL and socket factories */
-        return isStatic && name.startsWith("set") && jdk(d) && d != Arrays.class;
+        return isStatic && (k & K_JDK) != 0 && name.startsWith("set") && d != Arrays.class;
     }
 
-    /** M_LOADS of method m of d, beyond a ClassLoader parameter (see M_LOADS). */
-    private static boolean loadsByName(Class<?> d, String name, Method m) {
-        int np = m.getParameterCount();
-        if (java.io.ObjectInput.class.isAssignableFrom(d))
-            return (name.equals("readObject") || name.equals("readUnshared")) && np == 0;
-        if (java.util.ResourceBundle.class.isAssignableFrom(d)) return name.equals("getBundle");
-        if (extendsNamed(d, "java.util.logging.Logger"))
+    /** M_LOADS of method name (np parameters) of d, whose KINDS are k, beyond a ClassLoader parameter. */
+    private static boolean loadsByName(Class<?> d, int k, String name, int np) {
+        if ((k & K_OBJIN) != 0) return (name.equals("readObject") || name.equals("readUnshared")) && np == 0;
+        if ((k & K_BUNDLE) != 0) return name.equals("getBundle");
+        if ((k & K_LOGGER) != 0)
             return (name.equals("getLogger") && np == 2) || (name.equals("getAnonymousLogger") && np == 1);
-        String dn = d.getName();
-        if (dn.equals("javax.xml.xpath.XPathFactory") || dn.equals("javax.xml.validation.SchemaFactory"))
-            return name.equals("newInstance") || name.equals("newDefaultInstance");
-        if (d == Class.class) return name.equals("forName");
-        if (ClassLoader.class.isAssignableFrom(d)) return name.equals("loadClass");
+        if ((k & K_XMLFACTORY) != 0) return name.equals("newInstance") || name.equals("newDefaultInstance");
+        if ((k & K_CLASS) != 0) return name.equals("forName");
+        if ((k & K_LOADER) != 0) return name.equals("loadClass");
         return false;
-    }
-
-    /**
-     * True when constructor or static member of d with parameters pt opens
-     * a file or URL it is given: a File, Path, URL or FileDescriptor
-     * parameter (outside File, Path, URI and URL themselves, which only
-     * name one), or a String file name given to a FILE_OPENERS constructor.
-     */
-    private static boolean opens(Class<?> d, boolean ctor, Class<?>[] pt) {
-        if (d == java.io.File.class || d == java.net.URI.class || d == java.net.URL.class
-                || java.nio.file.Path.class.isAssignableFrom(d))
-            return false;
-        for (Class<?> p : pt) {
-            while (p.isArray()) p = p.getComponentType();
-            if (p == java.io.File.class || p == java.net.URL.class || p == java.io.FileDescriptor.class
-                    || java.nio.file.Path.class.isAssignableFrom(p))
-                return true;
-        }
-        return ctor && pt.length > 0 && pt[0] == String.class && FILE_OPENERS.contains(d.getName());
     }
 
     /**
