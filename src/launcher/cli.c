@@ -44,7 +44,8 @@ static const char kUsage[] =
     "                           (members annotated @HostAccess.Export), given or\n"
     "                           none (no java, Packages, Java globals)\n"
     "  --deny-threads           scripts cannot create Java threads or workers\n"
-    "  --deny-native            scripts cannot load native code (System.load...)\n"
+    "  --deny-native            scripts cannot load native code (System.load...); under\n"
+    "                           --host-access=all only those members (see the note)\n"
     "  --allow-reflection=NAMES classes (java.lang.Class), packages (java.lang.reflect.*)\n"
     "                           or members (java.lang.Object#getClass) reachable\n"
     "                           under --host-access other than all\n"
@@ -268,5 +269,13 @@ int launch_parse(int argc, char **argv, launch_args *a) {
   }
   a->rest = argv + i;
   a->nrest = argc - i;
+  /* full access reaches native code by other routes than the members
+   * --deny-native denies (reflection, class loading, processes): say so
+   * rather than let the flag read as a boundary (docs/sandbox.md, Native code) */
+  if ((a->java.deny & STRAIT_JAVA_DENY_NATIVE) && a->java.host_access == STRAIT_HOST_ALL)
+    fputs("strait: note: --deny-native does not hold under --host-access=all: it denies System.load,\n"
+          "  Runtime.load, java.lang.foreign and Unsafe, but a script with full access still reaches native\n"
+          "  code through reflection, class loading or a process; use --host-access=given or explicit\n",
+          stderr);
   return 0;
 }

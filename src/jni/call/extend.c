@@ -27,7 +27,7 @@
 /* Adapters and the Throwable member this file calls (loaded once, at init). */
 static struct {
   jclass Adapters;
-  jmethodID newRuntime;     /* () Object: a runtime's PerRuntime */
+  jmethodID newRuntime;     /* (HostPolicy) Object: a runtime's PerRuntime */
   jmethodID adapterClass;   /* (Object, Class[]) Class */
   jmethodID isAdapter;      /* (Object) boolean */
   jmethodID abstractNames;  /* (Class) String[] */
@@ -42,7 +42,7 @@ static struct {
 static const strait__jid extend_ids[] = {
     JID_CLASS(X, Adapters, A_SIG),
     JID_CLASS(X, Class, "java/lang/Class"),
-    JID_SMETHOD(X, newRuntime, X.Adapters, "newRuntime", "()Ljava/lang/Object;"),
+    JID_SMETHOD(X, newRuntime, X.Adapters, "newRuntime", "(Lorg/strait/internal/HostPolicy;)Ljava/lang/Object;"),
     JID_SMETHOD(X, adapterClass, X.Adapters, "adapterClass",
                 "(Ljava/lang/Object;[Ljava/lang/Class;)Ljava/lang/Class;"),
     JID_SMETHOD(X, isAdapter, X.Adapters, "isAdapter", "(Ljava/lang/Object;)Z"),
@@ -116,11 +116,30 @@ static jobject JNICALL n_invoke_adapter(JNIEnv *env, jclass c, jlong peer, jobje
   return out;
 }
 
+/* Natives.insideRuntime(peer): true when the calling thread is inside the
+ * runtime: it owns the gate (running its JS, or in a Java call its JS made
+ * that no other thread took over), has a native entry of it on its stack
+ * (an eval, a call, the loop of a JsRuntime, with any Java call nested in
+ * it: this holds also when another thread took the gate over meanwhile),
+ * or, for a runtime JsRuntime.create() did not make (the launcher's, a
+ * worker's), is the thread that runs its JS (jb_rt.home). The check of JS
+ * functions and objects a script made for Java when the runtime's policy
+ * does not allow threads (JsProxyHandler.checkThread). The caller holds an
+ * in-flight count of the runtime. Any Java thread. */
+static jboolean JNICALL n_inside_runtime(JNIEnv *env, jclass c, jlong peer) {
+  strait__jrt *jrt = STRAIT__PEER(peer);
+  if (!jrt) return JNI_FALSE;
+  if (strait_inside(jrt->rt) || strait__jrt_entered_here(jrt)) return JNI_TRUE;
+  jb_rt *b = jrt->bridge;
+  return !jrt->embedded && b && pthread_equal(b->home, pthread_self()) ? JNI_TRUE : JNI_FALSE;
+}
+
 /* Natives.classGone lives with the class metadata (model/class_meta.c) and
  * is registered here, with the adapters whose classes it mostly frees. */
 const JNINativeMethod strait__extend_natives[] = {
     {"invokeAdapter", "(JLjava/lang/Object;JJ[J[Ljava/lang/Object;I)Ljava/lang/Object;",
      (void *)n_invoke_adapter},
+    {"insideRuntime", "(J)Z", (void *)n_inside_runtime},
     {"classGone", "(I)V", (void *)jb_class_gone},
 };
 const int strait__extend_natives_count = sizeof strait__extend_natives / sizeof strait__extend_natives[0];
@@ -321,7 +340,7 @@ static JSObjectRef ext_construct(JSContextRef ctx, JSObjectRef ctor, size_t argc
  * (jb_extend_free): nothing process-wide keeps them. Inside the gate. */
 static jclass adapter_of(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobjectArray types, JSValueRef *exc) {
   if (!b->adapters) {
-    jobject pr = (*env)->CallStaticObjectMethod(env, X.Adapters, X.newRuntime);
+    jobject pr = (*env)->CallStaticObjectMethod(env, X.Adapters, X.newRuntime, b->policy);
     if (pr && !(*env)->ExceptionCheck(env)) b->adapters = (*env)->NewGlobalRef(env, pr);
     if (pr) (*env)->DeleteLocalRef(env, pr);
     if (!b->adapters) {

@@ -69,7 +69,11 @@ typedef struct jb_member {
 
 /* jb_member.pol: what a member is, once per process (HostPolicy.M_*); a
  * runtime denies the facts in jb_rt.mdeny. */
-enum { JB_MP_EXPORT = 1, JB_MP_REFLECT = 2, JB_MP_NATIVE = 4, JB_MP_THREAD = 8, JB_MP_HIDDEN = 16 };
+enum {
+  JB_MP_EXPORT = 1, JB_MP_REFLECT = 2, JB_MP_NATIVE = 4, JB_MP_THREAD = 8, JB_MP_HIDDEN = 16,
+  JB_MP_MACHINE = 32,   /* opens URLs or named files, leads to the file system, reads system properties */
+  JB_MP_LOADS = 64      /* loads a class its caller names (denied under a class filter too) */
+};
 /* Per-runtime class verdicts (HostPolicy.V_*), kept in jb_rt.verdict as
  * bits | JB_V_KNOWN. */
 enum { JB_V_GIVEN = 1, JB_V_RETURNED = 2, JB_V_LOOKUP = 4, JB_V_KNOWN = 0x80 };
@@ -291,6 +295,11 @@ typedef struct jb_rt {
   struct jb_pin { int index; jobject ref; } *pins;
   uint32_t npins, cappins;
   jobject adapters;         /* global ref: the runtime's Adapters.PerRuntime (call/extend.c), or NULL */
+  /* the thread that attached the bridge (model/policy.c): the one that runs
+   * the JS of a runtime not made by JsRuntime.create() (the launcher's main
+   * thread, a worker's own), which is inside it whatever holds the gate
+   * (Natives.insideRuntime, call/extend.c) */
+  pthread_t home;
   jobject policy;
   unsigned char *verdict;
   size_t nverdict;
@@ -482,6 +491,11 @@ JSValueRef jb_wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o
  * is found without the ObjectTable upcall. Inside the gate. */
 JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
                           JSValueRef *exc);
+/* jb_wrap_hinted() of an object Java code passes to JS a script made (a
+ * JS function as a Comparator, a Java.extend object): the policy's verdict
+ * on results applies, as in jb_wrap(). Inside the gate. */
+JSValueRef jb_wrap_hinted_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
+                                 JSValueRef *exc);
 /* The wrapper of obj, an instance of exactly cls that this runtime just
  * constructed (so no wrapper of it exists): no upcall, see jb_rt.unreg.
  * adopt: the `this` of a JS `new` (already with its prototype) to become

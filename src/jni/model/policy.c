@@ -47,6 +47,7 @@ int jb_policy_init(JNIEnv *env, jb_rt *b, jobject policy) {
   b->lookups = lookups == JNI_TRUE;
   b->named_members = named == JNI_TRUE;
   b->mdeny = (unsigned char)mask;
+  b->home = pthread_self();
   b->policy = (*env)->NewGlobalRef(env, policy);
   return b->policy ? 0 : STRAIT_ENOMEM;
 }

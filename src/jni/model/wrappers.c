@@ -37,6 +37,7 @@
 #include "value/value.h"
 #include "base/interop_ids.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -599,23 +600,47 @@ uintptr_t jb_token_code(jb_rt *b, uint32_t slot, uint32_t gen) { return token_co
 static JSValueRef wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jlong r, bool given,
                                   JSValueRef *exc);
 
-/* The JS value behind obj, a java.lang.reflect.Proxy, when an argument
- * conversion made it (JsProxyHandler.createImplicit: a JS function passed
- * as a Comparator) over a live handle of b's runtime; else NULL (an
- * interface implemented on request, `new I(impl)`, stays a Java object) (also when
- * the upcall fails, which is cleared: the caller then wraps obj). Inside
- * the gate. */
-static JSValueRef proxy_back(JNIEnv *env, jb_rt *b, jobject obj) {
-  jobject impl = (*env)->CallStaticObjectMethod(env, strait__hc.JsProxyHandler,
-                                                strait__hc.JsProxyHandler_implicitImplementationOf, obj);
+/* JsProxyHandler.crossing, looked up once per process (the same answer on
+ * every thread, so a race only repeats the lookup). */
+static _Atomic(jmethodID) crossing_mid;
+
+/* What a java.lang.reflect.Proxy obj is when it goes to JS (one upcall,
+ * JsProxyHandler.crossing): *back is the JS value behind it when an
+ * argument conversion made it (JsProxyHandler.createImplicit: a JS
+ * function passed as a Comparator) over a live handle of b's runtime (an
+ * interface implemented on request, `new I(impl)`, stays a Java object);
+ * the result is true when it is a JS implementation made by another
+ * runtime, which leads to that runtime's JS. A failed upcall is cleared
+ * (the caller then wraps obj). Inside the gate. */
+static bool proxy_back(JNIEnv *env, jb_rt *b, jobject obj, JSValueRef *back) {
+  *back = NULL;
+  jmethodID m = atomic_load_explicit(&crossing_mid, memory_order_acquire);
+  if (!m) {
+    m = (*env)->GetStaticMethodID(env, strait__hc.JsProxyHandler, "crossing",
+                                  "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;");
+    if (!m) {
+      (*env)->ExceptionClear(env);
+      return false;
+    }
+    atomic_store_explicit(&crossing_mid, m, memory_order_release);
+  }
+  strait__jrt *jrt = strait__jrt_of(b->rt);
+  jobject owner = jrt ? strait__owner_of(env, jrt) : NULL;
   if ((*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
-    return NULL;
+    owner = NULL;
   }
-  if (!impl) return NULL;
-  JSValueRef v = jb_handle_back(env, b, impl);
-  (*env)->DeleteLocalRef(env, impl);
-  return v;
+  jobject r = (*env)->CallStaticObjectMethod(env, strait__hc.JsProxyHandler, m, obj, owner);
+  if (owner) (*env)->DeleteLocalRef(env, owner);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    return false;
+  }
+  if (!r) return false;
+  bool foreign = (*env)->IsInstanceOf(env, r, strait__jc.Boolean);
+  if (!foreign) *back = jb_handle_back(env, b, r);
+  (*env)->DeleteLocalRef(env, r);
+  return foreign;
 }
 
 /* Registers obj in the Java table and wraps it. Inside the gate. */
@@ -716,12 +741,17 @@ static JSValueRef wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobje
   if (k->flags & JB_PROXY) {
     /* a Java interface implemented by a JS value of this runtime for an
      * argument (a function passed as a Comparator) going back to JS is that
-     * JS value */
-    JSValueRef back = proxy_back(env, b, obj);
-    if (back) {
+     * JS value; one implemented by another runtime's JS is refused but
+     * under ALL (it would lead to that runtime) */
+    JSValueRef back = NULL;
+    bool foreign = proxy_back(env, b, obj, &back);
+    if (back || (foreign && b->access != JB_HOST_ALL)) {
       jlong one = id;
       release_ids(env, b, &one, 1);
-      return back;
+      if (back) return back;
+      char what[360];
+      snprintf(what, sizeof what, "%.200s (a Java interface implemented by another runtime's JavaScript)", k->name);
+      return jb_deny_class(b, ctx, what, exc);
     }
   }
   if (ensure_index(b) || take_slot(b, &slot)) {
@@ -749,10 +779,10 @@ static JSValueRef wrap_registered(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobje
 
 #define JB_HINTS 4096
 
-/* The JS value for obj, found by its identity hash first; see model/model.h.
- * Inside the gate. */
-JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
-                          JSValueRef *exc) {
+/* The JS value for obj, found by its identity hash first (given: handed
+ * in by the embedder, else a result); see model/model.h. Inside the gate. */
+static JSValueRef wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash, bool given,
+                              JSValueRef *exc) {
   if (!obj) return JSValueMakeNull(ctx);
   if (!b->hints) b->hints = calloc(JB_HINTS, sizeof *b->hints);
   struct jb_hint *h = b->hints ? &b->hints[ihash & (JB_HINTS - 1)] : NULL;
@@ -764,7 +794,7 @@ JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, 
       if (live) return live;
     }
   }
-  JSValueRef w = jb_wrap_given(env, b, ctx, obj, exc);
+  JSValueRef w = wrap(env, b, ctx, obj, given, exc);
   if (h && w && JSValueIsObject(ctx, w)) {
     jb_entry *e = jb_entry_of(b, (JSObjectRef)w);
     if (e) {
@@ -773,6 +803,18 @@ JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, 
     }
   }
   return w;
+}
+
+/* See model/model.h. Inside the gate. */
+JSValueRef jb_wrap_hinted(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
+                          JSValueRef *exc) {
+  return wrap_hinted(env, b, ctx, obj, ihash, true, exc);
+}
+
+/* See model/model.h. Inside the gate. */
+JSValueRef jb_wrap_hinted_result(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, uint32_t ihash,
+                                 JSValueRef *exc) {
+  return wrap_hinted(env, b, ctx, obj, ihash, false, exc);
 }
 
 /* The wrapper of a just-constructed object; see model/model.h. Inside the gate. */

@@ -64,7 +64,7 @@ static int refuse(JNIEnv *env, jb_rt *b, int i, JSValueRef *exc) {
 
 /* JS wrapper of a Java object via the bridge (b: the runtime's bridge, NULL
  * when not attached: TypeError). Inside the gate. */
-static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, uint32_t ihash,
+static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, uint32_t ihash, bool result,
                             JSValueRef *exc) {
   if (!b) {
     *exc = strait_make_error(ctx, "TypeError",
@@ -77,7 +77,7 @@ static JSValueRef wrap_java(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject o, 
     *exc = strait_make_error(ctx, "TypeError", "a Java object cannot cross into JS: host access is NONE");
     return NULL;
   }
-  return jb_wrap_hinted(env, b, ctx, o, ihash, exc);
+  return result ? jb_wrap_hinted_result(env, b, ctx, o, ihash, exc) : jb_wrap_hinted(env, b, ctx, o, ihash, exc);
 }
 
 /* Unpacks Java arguments (see value/value.h). Inside the gate, once per native
@@ -105,7 +105,8 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
   bool keep_locals = argc <= 4;
   for (int i = 0; i < argc; i++) {
     unsigned t = tags[i];
-    if ((t == STRAIT__ARG_STRING || t == STRAIT__ARG_JAVA || t == STRAIT__ARG_JAVA_REG) && i >= nrefs) {
+    if ((t == STRAIT__ARG_STRING || t == STRAIT__ARG_JAVA || t == STRAIT__ARG_JAVA_REG ||
+         t == STRAIT__ARG_JAVA_RESULT) && i >= nrefs) {
       *exc = strait_make_error(ctx, "TypeError", "argument %d: its object is missing", i);
       return STRAIT_EJS;
     }
@@ -145,15 +146,20 @@ int strait__unpack_args(JNIEnv *env, strait__jrt *jrt, jlongArray packed, jobjec
         JSStringRelease(js);
         break;
       }
-      case STRAIT__ARG_JAVA: {
+      case STRAIT__ARG_JAVA:
+      case STRAIT__ARG_JAVA_RESULT: {
         /* Java -> JS calls alone make wrappers too: release the dead ones
          * here, as JS -> Java crossings do, or the tables only grow */
         if (!flushed && b) jb_maybe_flush(env, b);
         flushed = true;
+        bool result = t == STRAIT__ARG_JAVA_RESULT;
         jobject o = (*env)->GetObjectArrayElement(env, refs, i);
-        out[i] = wrap_java(env, b, ctx, o, (uint32_t)vals[i], exc);
+        out[i] = wrap_java(env, b, ctx, o, (uint32_t)vals[i], result, exc);
         if (!keep_locals) (*env)->DeleteLocalRef(env, o);
-        if (!out[i]) return b && b->refused ? refuse(env, b, i, exc) : STRAIT_EJS;
+        /* a result the policy refuses is the JS TypeError, as a call's
+         * result is: Java gets it as a JsException, and the script's catch
+         * sees the TypeError when it reaches JS again */
+        if (!out[i]) return b && b->refused && !result ? refuse(env, b, i, exc) : STRAIT_EJS;
         break;
       }
       case STRAIT__ARG_JAVA_REG: {

@@ -15,6 +15,7 @@
 #pragma weak jb_ctor_class
 #pragma weak jb_class_get
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,21 @@ static const char *kind_name(JSContextRef ctx, JSValueRef v) {
     case kJSTypeObject: return "an object";
     default: return "a bigint";
   }
+}
+
+/* JsProxyHandler.createScripted, looked up once per process (the same
+ * answer on every thread, so a race only repeats the lookup); NULL with a
+ * Java exception pending. */
+static _Atomic(jmethodID) create_scripted;
+
+static jmethodID create_scripted_id(JNIEnv *env) {
+  jmethodID m = atomic_load_explicit(&create_scripted, memory_order_acquire);
+  if (m) return m;
+  m = (*env)->GetStaticMethodID(env, strait__hc.JsProxyHandler, "createScripted",
+                                "(Lorg/strait/JsObject;[Ljava/lang/Class;ZLorg/strait/internal/HostPolicy;)"
+                                "Ljava/lang/Object;");
+  if (m) atomic_store_explicit(&create_scripted, m, memory_order_release);
+  return m;
 }
 
 /* Builds a Proxy implementing ifaces with impl (see value/value.h). Inside the
@@ -121,10 +137,13 @@ jobject strait__js_implement(JNIEnv *env, strait_runtime *rt, jobjectArray iface
     java_to_type_error(env, ctx, "cannot implement", exc);
     goto out;
   }
-  proxy = (*env)->CallStaticObjectMethod(env, strait__hc.JsProxyHandler,
-                                         implicit ? strait__hc.JsProxyHandler_createImplicit
-                                                  : strait__hc.JsProxyHandler_create,
-                                         handle, ifaces);
+  /* under the runtime's policy: one that does not allow threads runs the
+   * proxy's JS only on a thread inside the runtime (JsProxyHandler.checkThread) */
+  jb_rt *b = jb_rt_of ? jb_rt_of(ctx) : NULL;
+  jmethodID scripted = create_scripted_id(env);
+  if (scripted)
+    proxy = (*env)->CallStaticObjectMethod(env, strait__hc.JsProxyHandler, scripted, handle, ifaces,
+                                           (jboolean)implicit, b ? b->policy : NULL);
   if ((*env)->ExceptionCheck(env)) proxy = NULL;
   (*env)->DeleteLocalRef(env, handle);
   if (!proxy) java_to_type_error(env, ctx, "cannot implement", exc);

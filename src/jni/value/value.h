@@ -213,6 +213,10 @@ enum {
                                * runtime's ObjectTable.register() returned for
                                * it, inside this same stay of the gate (see
                                * Natives.enterArgs): no upcall */
+  STRAIT__ARG_JAVA_RESULT = 11, /* as STRAIT__ARG_JAVA, an object Java code passes
+                                 * to JS a script made (Args.packResults): the
+                                 * policy's verdict on results applies, and a
+                                 * refusal is the JS TypeError (STRAIT_EJS) */
 };
 
 /*

@@ -77,6 +77,12 @@ public final class Adapters {
         /** By superclass loader (null key: the boot loader). */
         final Map<ClassLoader, AdapterLoader> loaders = new HashMap<>();
         final Map<List<Class<?>>, Class<?>> classes = new HashMap<>();
+        /** The runtime's policy: its adapters are another runtime's in every other. */
+        final HostPolicy policy;
+
+        PerRuntime(HostPolicy policy) {
+            this.policy = policy;
+        }
     }
 
     /** What an adapter class needs at run time, kept by its loader. */
@@ -105,8 +111,12 @@ public final class Adapters {
         private final Map<Class<?>, Info> infos = Collections.synchronizedMap(new HashMap<>());
         private int serial;
 
-        AdapterLoader(ClassLoader parent) {
+        /** The runtime whose adapters this loader defines. */
+        final PerRuntime owner;
+
+        AdapterLoader(ClassLoader parent, PerRuntime owner) {
             super("strait-adapters", parent);
+            this.owner = owner;
         }
 
         @Override
@@ -132,9 +142,15 @@ public final class Adapters {
         }
     }
 
-    /** A new runtime's adapter state (for jb_rt.adapters). */
-    static Object newRuntime() {
-        return new PerRuntime();
+    /** A new runtime's adapter state (for jb_rt.adapters); policy: the runtime's (jb_rt.policy). */
+    static Object newRuntime(HostPolicy policy) {
+        return new PerRuntime(policy);
+    }
+
+    /** The policy of the runtime that made adapter class c (HostPolicy: another runtime's is denied). */
+    static HostPolicy policyOf(Class<?> c) {
+        ClassLoader l = c.getClassLoader();
+        return l instanceof AdapterLoader ? ((AdapterLoader) l).owner.policy : null;
     }
 
     /**
@@ -183,7 +199,7 @@ public final class Adapters {
         synchronized (pr) {
             Class<?> c = pr.classes.get(key);
             if (c != null) return c;
-            AdapterLoader loader = pr.loaders.computeIfAbsent(sup.getClassLoader(), AdapterLoader::new);
+            AdapterLoader loader = pr.loaders.computeIfAbsent(sup.getClassLoader(), p -> new AdapterLoader(p, pr));
             for (Class<?> i : ifaces) {
                 ClassLoader l = i.getClassLoader();
                 if (l != null && l != sup.getClassLoader()) loader.extra.add(l);
@@ -229,7 +245,9 @@ public final class Adapters {
      */
     static void arm(Class<?> adapter, org.strait.JsObject impl) {
         Info info = infoOf(adapter);
-        info.next.set(new AdapterHandler(impl, impl instanceof org.strait.JsFunction));
+        HostPolicy p = policyOf(adapter);
+        info.next.set(new AdapterHandler(impl, impl instanceof org.strait.JsFunction,
+                p != null && !p.threadsAllowed() ? p.toString() : null));
     }
 
     /** Clears what {@link #arm} set if the constructor did not take it. */
@@ -541,10 +559,13 @@ public final class Adapters {
 
         private final org.strait.JsObject impl;
         private final boolean isFunction;
+        /** The policy's name when its threads are not allowed (JS runs only on a thread inside), else null. */
+        private final String confined;
 
-        AdapterHandler(org.strait.JsObject impl, boolean isFunction) {
+        AdapterHandler(org.strait.JsObject impl, boolean isFunction, String confined) {
             this.impl = impl;
             this.isFunction = isFunction;
+            this.confined = confined;
         }
 
         private static long nameRef(String name) {
@@ -575,7 +596,10 @@ public final class Adapters {
             Object r;
             org.strait.JsRuntime rt = A.enterUse(impl);
             try {
-                Args a = Args.pack(rt, true, self, args);
+                if (confined != null) JsProxyHandler.checkThread(rt, confined);
+                /* the receiver and the arguments come from Java code: the
+                 * policy's verdict on results applies to them */
+                Args a = Args.packResults(rt, true, self, args);
                 long name = isFunction ? 0 : nameRef(m.getName());
                 try {
                     r = Natives.invokeAdapter(A.peer(rt), rt, A.handle(impl), name, a.hold().vals, a.refs, a.argc);

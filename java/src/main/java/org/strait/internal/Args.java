@@ -13,7 +13,7 @@ import org.strait.JsObject;
 public final class Args {
     private static final ApiAccess A = ApiAccess.get();
     static final byte UNDEFINED = 0, NULL = 1, FALSE = 2, TRUE = 3, INT = 4, DOUBLE = 5,
-            STRING = 6, HANDLE = 7, JAVA = 8, BIGINT = 9, JAVA_REG = 10;
+            STRING = 6, HANDLE = 7, JAVA = 8, BIGINT = 9, JAVA_REG = 10, JAVA_RESULT = 11;
 
     private static final long MAX_SAFE = 1L << 53;
 
@@ -119,6 +119,21 @@ public final class Args {
         if (hasThis) off = 1;
         if (args != null)
             for (int i = 0; i < args.length; i++) a.put(rt, i + off, args[i]);
+        return a;
+    }
+
+    /**
+     * pack() for a call Java code makes to JS a script gave it (a JS
+     * function as a Comparator, a Java.extend object): the Java objects
+     * among receiver and args cross as results do, under the policy's
+     * verdict on results (a class filter applies), not as objects the
+     * embedder hands in.
+     */
+    public static Args packResults(JsRuntime rt, boolean hasThis, Object receiver, Object[] args) {
+        Args a = pack(rt, hasThis, receiver, args);
+        if (a.refs != null)
+            for (int i = 0; i < a.argc; i++)
+                if (a.tagOf(i) == JAVA) a.retag(i, JAVA_RESULT);
         return a;
     }
 

@@ -24,12 +24,18 @@ import org.strait.HostAccess;
  *
  * <p>Denied under every policy but {@link HostAccess#ALL}, unless named in
  * allowedNames ({@link #REFLECTIVE_CLASSES}, {@link #REFLECTIVE_PACKAGES}):
- * reflection and class loading, process and environment control. Denied
+ * reflection and class loading, process and environment control; the
+ * machine behind an object ({@link #MACHINE_CLASSES}, {@link #M_MACHINE},
+ * {@link #M_LOADS}, the last also under a class filter); strait's own API
+ * and another runtime's JS ({@link #API_CLASSES}, another runtime's
+ * Java.extend classes; its proxies in src/jni/model/wrappers.c). Denied
  * when threads are not allowed ({@link #THREAD_CLASSES}, the members
- * {@link #memberFacts} marks {@link #M_THREAD}); when native access is not
- * allowed ({@link #NATIVE_PACKAGES}, {@link #NATIVE_CLASSES},
- * {@code System/Runtime.load/loadLibrary}). {@code org.strait.internal} is
- * denied always.
+ * {@link #memberFacts} marks {@link #M_THREAD}; JS a script made then runs
+ * only on a thread inside its runtime, JsProxyHandler.checkThread); when
+ * native access is not allowed ({@link #NATIVE_PACKAGES},
+ * {@link #NATIVE_CLASSES}, {@code System/Runtime.load/loadLibrary}). Denied
+ * types are matched by assignability. {@code org.strait.internal} is denied
+ * always. docs/sandbox.md says it for users.
  */
 public final class HostPolicy {
     // ---- verdict bits (src/jni/model/model.h JB_V_*) ----
@@ -51,6 +57,24 @@ public final class HostPolicy {
     static final int M_THREAD = 8;
     /** Neither exported nor the one functional-interface method of its class (denied under EXPLICIT). */
     static final int M_HIDDEN = 16;
+    /**
+     * Reaches the machine rather than the object: opens a URL or a named
+     * file ({@code URL.openStream}, {@code new FileInputStream(name)}),
+     * leads from a file to others or to the file system
+     * ({@code File.getParentFile}, {@code toURI}, {@code toPath},
+     * {@code Path.toFile}, {@code getFileSystem}), reads system properties
+     * ({@code Long.getLong}, {@code Integer.getInteger},
+     * {@code Boolean.getBoolean}) or changes JVM-wide defaults
+     * ({@code Locale.setDefault}). Denied under every level but ALL.
+     */
+    static final int M_MACHINE = 32;
+    /**
+     * Loads (and may initialize) a class its caller names, before anything
+     * could ask the policy: a {@code ClassLoader} parameter,
+     * {@code ObjectInputStream.readObject}, {@code ResourceBundle.getBundle}.
+     * Denied under every level but ALL, and under ALL with a class filter.
+     */
+    static final int M_LOADS = 64;
 
     /** Classes unreachable under every policy but ALL (and their subclasses where noted). */
     static final Set<String> REFLECTIVE_CLASSES = Set.of(
@@ -69,11 +93,38 @@ public final class HostPolicy {
     static final List<Class<?>> REFLECTIVE_SUPERS = List.of(
             ClassLoader.class, Process.class, ProcessHandle.class,
             java.lang.reflect.AccessibleObject.class);
+    /**
+     * Classes that reach the machine as a whole (the file system, URL
+     * connections, JVM-wide configuration, class loading by name), denied
+     * with their subclasses under every policy but ALL, as System is.
+     */
+    static final Set<String> MACHINE_CLASSES = Set.of(
+            "java.nio.file.Files", "java.nio.file.Paths", "java.nio.file.FileSystems", "java.nio.file.FileSystem",
+            "java.nio.file.spi.FileSystemProvider", "java.nio.file.spi.FileTypeDetector", "java.nio.file.FileStore",
+            "java.nio.file.WatchService", "java.net.URLConnection", "java.net.URLStreamHandler",
+            "java.net.URLStreamHandlerFactory", "java.util.prefs.Preferences", "java.util.prefs.PreferencesFactory",
+            "java.util.logging.LogManager", "java.security.Security", "java.sql.DriverManager",
+            "javax.sql.rowset.RowSetProvider", "java.rmi.server.RMIClassLoader", "java.io.Console");
     /** Classes that create threads, denied when threads are not allowed (with subclasses / implementations). */
     static final List<String> THREAD_CLASSES = List.of(
             "java.lang.Thread", "java.lang.ThreadGroup", "java.util.concurrent.ThreadFactory",
             "java.util.concurrent.Executors", "java.util.concurrent.Executor", "java.util.Timer",
-            "javax.swing.Timer", "java.util.concurrent.ForkJoinTask");
+            "javax.swing.Timer", "java.util.concurrent.ForkJoinTask", "java.util.concurrent.SubmissionPublisher",
+            "java.util.stream.StreamSupport", "java.lang.ref.Cleaner", "java.net.http.HttpClient",
+            "java.nio.channels.AsynchronousChannel", "java.nio.channels.AsynchronousChannelGroup",
+            "java.awt.EventQueue", "javax.swing.SwingUtilities", "javax.swing.SwingWorker");
+    /**
+     * strait's own API: runtimes, their values, ports, builders,
+     * exceptions (with subclasses and nested classes). Under every policy
+     * but ALL none of them becomes a wrapper: another runtime's value would
+     * lead to that runtime ({@code v.runtime().eval(...)}); a runtime's own
+     * value goes back as its JS value before any verdict is asked.
+     */
+    static final List<Class<?>> API_CLASSES = List.of(
+            org.strait.JsRuntime.class, org.strait.JsRuntime.Builder.class, org.strait.JsValue.class,
+            org.strait.JsMessagePort.class, org.strait.JsException.class, org.strait.JsExitException.class,
+            org.strait.JsInterruptedException.class, org.strait.ValueConversionException.class,
+            org.strait.ValueFormatException.class, org.strait.HostAccess.class, org.strait.ValueExt.class);
     /** Packages of native access, denied when native access is not allowed. */
     static final List<String> NATIVE_PACKAGES = List.of(
             "java.lang.foreign.", "jdk.incubator.foreign.", "jdk.internal.");
@@ -148,6 +199,11 @@ public final class HostPolicy {
         return access == HostAccess.ALL || (access != HostAccess.NONE && classFilter != null);
     }
 
+    /** True when scripts may create threads (JS a script made may then run on any thread). */
+    boolean threadsAllowed() {
+        return allowThreads;
+    }
+
     /** True when allowedNames holds members ("C#m"). */
     boolean namesMembers() {
         return namesMembers;
@@ -156,7 +212,8 @@ public final class HostPolicy {
     /** The member facts (M_*) this runtime denies. */
     int memberDenyMask() {
         int m = 0;
-        if (access != HostAccess.ALL) m |= M_REFLECT;
+        if (access != HostAccess.ALL) m |= M_REFLECT | M_MACHINE | M_LOADS;
+        if (classFilter != null) m |= M_LOADS;
         if (access == HostAccess.EXPLICIT) m |= M_HIDDEN;
         if (!allowThreads) m |= M_THREAD;
         if (!allowNative) m |= M_NATIVE;
@@ -181,19 +238,45 @@ public final class HostPolicy {
         return false;
     }
 
-    private static boolean isA(Class<?> c, String name) {
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) if (k.getName().equals(name)) return true;
-        ArrayDeque<Class<?>> todo = new ArrayDeque<>(Arrays.asList(c.getInterfaces()));
-        for (Class<?> k = c.getSuperclass(); k != null; k = k.getSuperclass()) todo.addAll(Arrays.asList(k.getInterfaces()));
+    /** The binary names of c, its superclasses and every interface they implement. */
+    private static Set<String> supertypeNames(Class<?> c) {
+        Set<String> out = new HashSet<>();
+        ArrayDeque<Class<?>> todo = new ArrayDeque<>();
+        todo.add(c);
         while (!todo.isEmpty()) {
-            Class<?> i = todo.poll();
-            if (i.getName().equals(name)) return true;
-            todo.addAll(Arrays.asList(i.getInterfaces()));
+            Class<?> k = todo.poll();
+            if (!out.add(k.getName())) continue;
+            if (k.getSuperclass() != null) todo.add(k.getSuperclass());
+            todo.addAll(Arrays.asList(k.getInterfaces()));
         }
+        return out;
+    }
+
+    /** True when c is, extends or implements the class named name. */
+    private static boolean isA(Class<?> c, String name) {
+        return supertypeNames(c).contains(name);
+    }
+
+    /** True when c is one of strait's API classes, a subclass, or nested in one. */
+    static boolean isApi(Class<?> c) {
+        Class<?> host;
+        try {
+            host = c.getNestHost();
+        } catch (RuntimeException | LinkageError e) {
+            host = c;
+        }
+        for (Class<?> a : API_CLASSES) if (a.isAssignableFrom(c) || a == host) return true;
         return false;
     }
 
-    /** Why c is denied whatever the filter says, or null. */
+    /**
+     * Why c is denied whatever the filter says, or null. Denied types are
+     * matched by assignability (a subclass or implementation of a denied
+     * class is denied: a ClassValue subclass, the JDK's StackFrame
+     * implementation) and by the packages of c and its superclasses; a
+     * name the embedder allows lifts the denial of that name and of what
+     * extends it.
+     */
     String denial(Class<?> c) {
         while (c.isArray()) c = c.getComponentType();
         if (c.isPrimitive()) return null;
@@ -201,11 +284,25 @@ public final class HostPolicy {
         if (n.startsWith(INTERNAL)) return "strait's internals";
         if (named(n)) return null;
         if (!allowNative && (inPackages(n, NATIVE_PACKAGES) || NATIVE_CLASSES.contains(n))) return "native access";
-        if (!allowThreads)
-            for (String t : THREAD_CLASSES) if (isA(c, t)) return "threads";
+        Set<String> sup = null;
+        if (!allowThreads) {
+            sup = supertypeNames(c);
+            for (String t : THREAD_CLASSES) if (sup.contains(t) && !named(t)) return "threads";
+        }
         if (access != HostAccess.ALL) {
-            if (REFLECTIVE_CLASSES.contains(n) || inPackages(n, REFLECTIVE_PACKAGES)) return "reflection";
+            if (inPackages(n, REFLECTIVE_PACKAGES)) return "reflection";
+            if (sup == null) sup = supertypeNames(c);
+            for (String r : REFLECTIVE_CLASSES) if (sup.contains(r) && !named(r)) return "reflection";
             for (Class<?> s : REFLECTIVE_SUPERS) if (s.isAssignableFrom(c) && !named(s.getName())) return "reflection";
+            /* a subclass inherits the public members of a class of a denied
+             * package; a proxy class (java.lang.reflect.Proxy) is only its
+             * interfaces */
+            for (Class<?> k = c.getSuperclass(); k != null && k != java.lang.reflect.Proxy.class; k = k.getSuperclass())
+                if (inPackages(k.getName(), REFLECTIVE_PACKAGES) && !named(k.getName())) return "reflection";
+            for (String m : MACHINE_CLASSES) if (sup.contains(m) && !named(m)) return "the machine";
+            if (isApi(c)) return "strait's API";
+            /* another runtime's Java.extend class calls that runtime's JS */
+            if (Adapters.isAdapterClass(c) && Adapters.policyOf(c) != this) return "another runtime";
         }
         return null;
     }
@@ -269,6 +366,37 @@ public final class HostPolicy {
                     && java.util.stream.BaseStream.class.isAssignableFrom(d))
                     || (d == Arrays.class && name.startsWith("parallel")))
                 f |= M_THREAD;
+            int k = KINDS.get(d);
+            if ((k & K_STAGE) != 0 && name.endsWith("Async")) f |= M_THREAD;
+            /* ConcurrentHashMap's bulk operations run on the common pool past
+             * their parallelismThreshold (the first parameter) */
+            if ((k & K_CHM) != 0 && np >= 2 && ((Method) m).getParameterTypes()[0] == long.class
+                    && (name.startsWith("forEach") || name.startsWith("search") || name.startsWith("reduce")))
+                f |= M_THREAD;
+            /* Preferences deliver events on a dispatch thread of their own */
+            if ((k & K_PREFS) != 0 && name.startsWith("add") && name.endsWith("Listener")) f |= M_THREAD;
+            if (machineMethod(d, k, name, Modifier.isStatic(m.getModifiers()))) f |= M_MACHINE;
+            if ((k & K_LOADS) != 0 && loadsByName(d, k, name, np)) f |= M_LOADS;
+        }
+        if (np > 0) {
+            Class<?>[] pt = ((Executable) m).getParameterTypes();
+            boolean opener = false;
+            for (Class<?> p : pt) {
+                while (p.isArray()) p = p.getComponentType();
+                if (p.isPrimitive()) continue;
+                int pk = KINDS.get(p);
+                if ((pk & K_LOADER) != 0) f |= M_LOADS;
+                if ((pk & K_OPENED) != 0) opener = true;
+            }
+            /* a constructor or static member that opens the File, Path, URL
+             * or FileDescriptor it is given (not File, Path, URI and URL
+             * themselves, which only name one), or a FILE_OPENERS
+             * constructor given a file name */
+            boolean ctor = m instanceof java.lang.reflect.Constructor;
+            if ((ctor || Modifier.isStatic(m.getModifiers()))
+                    && ((opener && (KINDS.get(d) & K_NAMES) == 0)
+                        || (ctor && pt[0] == String.class && (KINDS.get(d) & K_OPENER) != 0)))
+                f |= M_MACHINE;
         }
         boolean exported = false;
         ClassLoader l = d.getClassLoader();
@@ -285,6 +413,93 @@ public final class HostPolicy {
                 && name.equals(sam.getName()) && np == sam.getParameterCount();
         if (!exported && !func) f |= M_HIDDEN;
         return f;
+    }
+
+    /** Classes whose constructors open the file a String names. */
+    private static final Set<String> FILE_OPENERS = Set.of(
+            "java.io.FileInputStream", "java.io.FileOutputStream", "java.io.RandomAccessFile", "java.io.FileReader",
+            "java.io.FileWriter", "java.io.PrintStream", "java.io.PrintWriter", "java.util.Formatter",
+            "java.util.zip.ZipFile", "java.util.jar.JarFile", "java.util.logging.FileHandler");
+
+    // what a declaring or parameter class is, for memberFacts (KINDS)
+    private static final int K_FILE = 1, K_PATH = 2, K_URI = 4, K_URL = 8, K_STAGE = 16, K_CHM = 32,
+            K_PREFS = 64, K_LOADER = 128, K_JDK = 256, K_OPENER = 512, K_OPENED = 1024, K_OBJIN = 2048,
+            K_BUNDLE = 4096, K_LOGGER = 8192, K_XMLFACTORY = 16384, K_CLASS = 32768;
+    /** Classes that only name a file or a resource (their own members are judged by name). */
+    private static final int K_NAMES = K_FILE | K_PATH | K_URI | K_URL;
+    /** Classes with members that load a class by name (loadsByName). */
+    private static final int K_LOADS = K_OBJIN | K_BUNDLE | K_LOGGER | K_XMLFACTORY | K_CLASS | K_LOADER;
+
+    /** K_* of a class, once per class per process: memberFacts asks per member. */
+    private static final ClassValue<Integer> KINDS = new ClassValue<>() {
+        @Override
+        protected Integer computeValue(Class<?> c) {
+            int k = 0;
+            if (java.io.File.class.isAssignableFrom(c)) k |= K_FILE;
+            if (java.nio.file.Path.class.isAssignableFrom(c) || java.nio.file.Watchable.class.isAssignableFrom(c))
+                k |= K_PATH;
+            if (c == java.net.URI.class) k |= K_URI;
+            if (c == java.net.URL.class) k |= K_URL;
+            if (java.util.concurrent.CompletionStage.class.isAssignableFrom(c)) k |= K_STAGE;
+            if (java.util.concurrent.ConcurrentHashMap.class.isAssignableFrom(c)) k |= K_CHM;
+            if (extendsNamed(c, "java.util.prefs.Preferences")) k |= K_PREFS;
+            if (ClassLoader.class.isAssignableFrom(c)) k |= K_LOADER;
+            ClassLoader l = c.getClassLoader();
+            if (l == null || l == ClassLoader.getPlatformClassLoader()) k |= K_JDK;
+            if (FILE_OPENERS.contains(c.getName())) k |= K_OPENER;
+            if (c == java.io.File.class || c == java.net.URL.class || c == java.io.FileDescriptor.class
+                    || java.nio.file.Path.class.isAssignableFrom(c))
+                k |= K_OPENED;
+            if (java.io.ObjectInput.class.isAssignableFrom(c)) k |= K_OBJIN;
+            if (java.util.ResourceBundle.class.isAssignableFrom(c)) k |= K_BUNDLE;
+            if (extendsNamed(c, "java.util.logging.Logger")) k |= K_LOGGER;
+            String n = c.getName();
+            if (n.equals("javax.xml.xpath.XPathFactory") || n.equals("javax.xml.validation.SchemaFactory"))
+                k |= K_XMLFACTORY;
+            if (c == Class.class) k |= K_CLASS;
+            return k;
+        }
+    };
+
+    /** True when d is or extends the class named name (a class of a module strait does not read). */
+    private static boolean extendsNamed(Class<?> d, String name) {
+        for (Class<?> k = d; k != null; k = k.getSuperclass()) if (k.getName().equals(name)) return true;
+        return false;
+    }
+
+    /** M_MACHINE of method name of d, whose KINDS are k (see M_MACHINE). */
+    private static boolean machineMethod(Class<?> d, int k, String name, boolean isStatic) {
+        if ((k & K_FILE) != 0)
+            return name.equals("toURI") || name.equals("toURL") || name.equals("toPath") || name.equals("getParentFile")
+                    || name.equals("getAbsoluteFile") || name.equals("getCanonicalFile") || name.equals("listRoots")
+                    || name.equals("createTempFile");
+        if ((k & K_PATH) != 0 && (name.equals("toFile") || name.equals("toUri") || name.equals("getFileSystem")
+                || name.equals("register") || name.equals("toRealPath") || name.equals("toAbsolutePath")
+                || (isStatic && name.equals("of"))))
+            return true;
+        if ((k & K_URI) != 0) return name.equals("toURL");
+        if ((k & K_URL) != 0)
+            return name.equals("openStream") || name.equals("openConnection") || name.equals("getContent")
+                    || name.equals("setURLStreamHandlerFactory");
+        /* system properties, though System is denied */
+        if ((d == Long.class && name.equals("getLong")) || (d == Integer.class && name.equals("getInteger"))
+                || (d == Boolean.class && name.equals("getBoolean")))
+            return true;
+        /* JVM-wide state: Locale.setDefault, TimeZone.setDefault,
+         * Thread.setDefaultUncaughtExceptionHandler, URL and socket factories */
+        return isStatic && (k & K_JDK) != 0 && name.startsWith("set") && d != Arrays.class;
+    }
+
+    /** M_LOADS of method name (np parameters) of d, whose KINDS are k, beyond a ClassLoader parameter. */
+    private static boolean loadsByName(Class<?> d, int k, String name, int np) {
+        if ((k & K_OBJIN) != 0) return (name.equals("readObject") || name.equals("readUnshared")) && np == 0;
+        if ((k & K_BUNDLE) != 0) return name.equals("getBundle");
+        if ((k & K_LOGGER) != 0)
+            return (name.equals("getLogger") && np == 2) || (name.equals("getAnonymousLogger") && np == 1);
+        if ((k & K_XMLFACTORY) != 0) return name.equals("newInstance") || name.equals("newDefaultInstance");
+        if ((k & K_CLASS) != 0) return name.equals("forName");
+        if ((k & K_LOADER) != 0) return name.equals("loadClass");
+        return false;
     }
 
     /**

@@ -49,12 +49,42 @@ public final class JsProxyHandler implements InvocationHandler {
     private final Class<?>[] ifaces;
     /** made by an argument conversion (a JS function passed as a Comparator), not asked for */
     private final boolean implicit;
+    /**
+     * made for a script (an argument conversion, Java.implement, `new I(impl)`), not by
+     * the embedder (JsObject.as): what Java passes to it is a result, as a call's result is
+     */
+    private final boolean scripted;
+    /**
+     * The name of the runtime's policy when it does not allow threads: the
+     * script's JS then runs only on a thread inside the runtime ({@link #checkThread}); else null.
+     */
+    private final String confined;
 
-    private JsProxyHandler(JsValue impl, boolean isFunction, Class<?>[] ifaces, boolean implicit) {
+    private JsProxyHandler(JsValue impl, boolean isFunction, Class<?>[] ifaces, boolean implicit, boolean scripted,
+                           String confined) {
         this.impl = impl;
         this.isFunction = isFunction;
         this.ifaces = ifaces;
         this.implicit = implicit;
+        this.scripted = scripted;
+        this.confined = confined;
+    }
+
+    /**
+     * Throws IllegalStateException unless the calling thread is inside rt
+     * (runs its JS, or is in a Java call that JS made): the check of JS a
+     * script made for Java (a proxy of this class, a Java.extend object)
+     * in a runtime whose policy (named policy) does not allow threads, so
+     * that no Java API (a pool, a listener thread, a Cleaner) runs the
+     * script's JS on a thread it started. The caller holds an in-flight
+     * count of rt.
+     */
+    static void checkThread(JsRuntime rt, String policy) {
+        if (Natives.insideRuntime(A.peer(rt))) return;
+        throw new IllegalStateException("JavaScript that a script made cannot run on thread \""
+                + Thread.currentThread().getName() + "\": the runtime's policy (" + policy
+                + ", threads not allowed) runs it only on a thread inside the runtime; allow threads with "
+                + "JsRuntime.Builder.allowCreateThread(true) (the launcher: leave out --deny-threads)");
     }
 
     /** The JS object (or function) behind a proxy made here, or null. */
@@ -71,7 +101,17 @@ public final class JsProxyHandler implements InvocationHandler {
      * functions.
      */
     static Object create(JsObject impl, Class<?>[] ifaces) {
-        return createFor(impl, ifaces, false);
+        return createFor(impl, ifaces, false, true, null);
+    }
+
+    /**
+     * create() or createImplicit() for src/jni/value/proxies.c, under the
+     * runtime's policy: when it does not allow threads the proxy runs its
+     * JS only on a thread inside the runtime ({@link #checkThread}).
+     */
+    static Object createScripted(JsObject impl, Class<?>[] ifaces, boolean implicit, HostPolicy policy) {
+        return createFor(impl, ifaces, implicit, true,
+                policy != null && !policy.threadsAllowed() ? policy.toString() : null);
     }
 
     /**
@@ -82,7 +122,7 @@ public final class JsProxyHandler implements InvocationHandler {
      * Java.implement, JsObject.as) stays a Java object.
      */
     static Object createImplicit(JsObject impl, Class<?>[] ifaces) {
-        return createFor(impl, ifaces, true);
+        return createFor(impl, ifaces, true, true, null);
     }
 
     /**
@@ -96,9 +136,28 @@ public final class JsProxyHandler implements InvocationHandler {
         return h instanceof JsProxyHandler && ((JsProxyHandler) h).implicit ? ((JsProxyHandler) h).impl : null;
     }
 
+    /**
+     * What a proxy is as it goes to JS in the runtime whose JsRuntime is
+     * owner (src/jni/model/wrappers.c, one upcall per proxy object): the JS
+     * value behind it when an argument conversion made it over a value of
+     * that runtime (it goes back as that value); Boolean.FALSE when its JS
+     * is another runtime's (refused but under ALL: it leads to that
+     * runtime); null otherwise (wrapped as a Java object).
+     */
+    static Object crossing(Object proxy, Object owner) {
+        if (proxy == null || !Proxy.isProxyClass(proxy.getClass())) return null;
+        InvocationHandler ih = Proxy.getInvocationHandler(proxy);
+        if (!(ih instanceof JsProxyHandler)) return null;
+        JsProxyHandler h = (JsProxyHandler) ih;
+        if (h.impl.runtime() != owner) return Boolean.FALSE;
+        return h.implicit ? h.impl : null;
+    }
+
     /** create() for any JS object handle (a JsArray too: JsArray.as). */
-    private static Object createFor(JsValue impl, Class<?>[] ifaces, boolean implicit) {
-        JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone(), implicit);
+    private static Object createFor(JsValue impl, Class<?>[] ifaces, boolean implicit, boolean scripted,
+                                    String confined) {
+        JsProxyHandler h = new JsProxyHandler(impl, impl instanceof JsFunction, ifaces.clone(), implicit, scripted,
+                confined);
         if (ifaces.length == 1) {
             java.lang.reflect.Constructor<?> c = PROXY_CTOR.get(ifaces[0]);
             if (c != null) {
@@ -150,7 +209,7 @@ public final class JsProxyHandler implements InvocationHandler {
                     throw new IllegalArgumentException("cannot implement " + ownerOf(ifaces, names[i])
                             + ": member '" + names[i] + "' of the JS object is not a function");
         }
-        return createFor(impl, ifaces, false);
+        return createFor(impl, ifaces, false, false, null);
     }
 
     /**
@@ -210,7 +269,11 @@ public final class JsProxyHandler implements InvocationHandler {
         Object r;
         JsRuntime rt = A.enterUse(impl);
         try {
-            Args a = Args.pack(rt, false, null, args);
+            if (confined != null) checkThread(rt, confined);
+            /* what Java code passes to a script's function is a result (the
+             * policy's verdict on results applies); the embedder's own
+             * JsObject.as proxies take what the embedder gives */
+            Args a = scripted ? Args.packResults(rt, false, null, args) : Args.pack(rt, false, null, args);
             long name = isFunction && !isDefault ? 0 : nameRef(method.getName());
             try {
                 r = Natives.invokeNamed(A.peer(rt), rt, A.handle(impl), name, a.hold().vals, a.refs, a.argc);

@@ -161,6 +161,13 @@ public final class Natives {
                                               long[] vals, Object[] refs, int argc);
 
     /**
+     * True when the calling thread is inside the runtime of peer: it runs
+     * the runtime's JS or is in a Java call that JS made (src/jni/call/extend.c).
+     * The caller holds an in-flight count. Any Java thread.
+     */
+    public static native boolean insideRuntime(long peer);
+
+    /**
      * Frees the native metadata of the class of index, unloaded (called once
      * by Bridge's Cleaner; src/jni/model/class_meta.c, registered with
      * src/jni/call/extend.c's natives). Any Java thread, no runtime.
