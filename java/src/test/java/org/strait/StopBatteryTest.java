@@ -73,6 +73,9 @@ class StopBatteryTest {
             }),
             new Way("JS callback inside a Java call (Comparator)", "",
                     eval("list.sort((a, b) => { ready(); for (;;) { n++; } })")),
+            new Way("long native operation (typed-array sort)", "",
+                    eval("const f = new Float64Array(2e7); for (let i = 0; i < f.length; i += 997) f[i] = i % 13;"
+                            + " ready(); f.sort()")),
             new Way("blocking Java call", "", eval("ready(); q.take(); for (;;) { n++; }")),
             new Way("blocking Java call, catch and retry", "",
                     eval("ready(); for (;;) { try { q.take(); } catch (e) { n++; } }")),
