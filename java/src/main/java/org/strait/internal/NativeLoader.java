@@ -43,7 +43,9 @@ import java.util.List;
  * file in {@code java.io.tmpdir}, {@code strait-native-<random>.so}, under an
  * exclusive lock; its descriptor is found in {@code /proc/self/fd}, the file
  * is deleted at once, still empty, and the library is written through the
- * descriptor and loaded by the descriptor's name, {@code /proc/self/fd/N}
+ * descriptor (kept open for the JVM's life: another class loader's
+ * NativeLoader finds the library through it, as it found the file before)
+ * and loaded by the descriptor's name, {@code /proc/self/fd/N}
  * (which System.load accepts: its name exists, and dlopen opens the deleted
  * file through it). The file is on disk for the few microseconds between
  * its creation and its deletion, never with the library in it. Linux keeps
@@ -166,36 +168,49 @@ public final class NativeLoader {
         FileAttribute<?> owner = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
         for (int attempt = 0; ; attempt++) {
             Path file = dir.resolve(PREFIX + Long.toUnsignedString(random.nextLong(), 36) + SUFFIX);
-            try (FileChannel ch = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), owner)) {
-                try (FileLock lock = ch.lock()) {
-                    // another JVM's sweep may have removed the file before the lock was ours
-                    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-                        if (attempt < 3) continue;
-                        throw new IOException(file + " was removed while it was being made");
-                    }
-                    String fd = descriptorPath(file);
-                    if (fd != null) Files.delete(file);      // from here on nothing is on disk
-                    ByteBuffer b = ByteBuffer.wrap(lib);
-                    while (b.hasRemaining()) ch.write(b);
-                    System.load(fd != null ? fd : file.toString());
-                    return file.toString();
+            FileChannel ch = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), owner);
+            boolean keep = false;
+            try (FileLock lock = ch.lock()) {
+                // another JVM's sweep may have removed the file before the lock was ours
+                if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                    if (attempt < 3) continue;
+                    throw new IOException(file + " was removed while it was being made");
                 }
+                String fd = descriptorPath(file);
+                if (fd != null) Files.delete(file);      // from here on nothing is on disk
+                ByteBuffer b = ByteBuffer.wrap(lib);
+                while (b.hasRemaining()) ch.write(b);
+                System.load(fd != null ? fd : file.toString());
+                // the descriptor stays open for the JVM's life: another class loader's
+                // NativeLoader finds the library through it (mappedCopy), as it found the file
+                keep = fd != null;
+                if (keep) copy = ch;
+                return file.toString();
             } finally {
+                if (!keep) ch.close();
                 Files.deleteIfExists(file);
             }
         }
     }
+
+    /** The descriptor of the deleted copy this JVM loaded (never closed), or null. */
+    private static FileChannel copy;
 
     /**
      * {@code /proc/self/fd/N} of the one descriptor of this process open on file, when System.load
      * would accept it (it checks that the name exists), else null (no procfs).
      */
     private static String descriptorPath(Path file) {
+        return descriptorNamed(file.toString());
+    }
+
+    /** The same for the name /proc/self/fd shows (a deleted file's ends with " (deleted)"). */
+    private static String descriptorNamed(String name) {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(Paths.get("/proc/self/fd"))) {
             for (Path p : ds) {
                 try {
-                    if (Files.readSymbolicLink(p).equals(file)) return new File(p.toString()).exists() ? p.toString() : null;
+                    if (Files.readSymbolicLink(p).toString().equals(name)) return new File(p.toString()).exists() ? p.toString() : null;
                 } catch (IOException | RuntimeException e) {
                     // closed meanwhile, or no link
                 }
@@ -366,6 +381,12 @@ public final class NativeLoader {
                 // the installed library maps as its real, versioned file
                 // (libstrait.so.0.1.0), reached through libstrait.so.0
                 if ((name.equals(LIB) || name.startsWith(LIB + ".")) && new File(path).isFile()) return path;
+                // a copy a NativeLoader of this JVM (another class loader's) extracted and
+                // deleted: loaded again through the descriptor it keeps open
+                if (name.startsWith(PREFIX) && path.endsWith(SUFFIX + " (deleted)")) {
+                    String fd = descriptorNamed(path);
+                    if (fd != null) return fd;
+                }
             }
         } catch (IOException | RuntimeException e) {
             // not Linux, or no procfs: fall through to the other places
