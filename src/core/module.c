@@ -13,6 +13,7 @@
 #include "env.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -103,20 +104,25 @@ static int under_root(strait_runtime *rt, const char *real) {
 /* ---- opening beneath the root ----------------------------------------------
  *
  * A path is checked and opened in one step, so nothing can swap it between
- * the two: its real path (realpath) names the candidate, which must be
- * under the root, and that real path is then opened relative to a
- * descriptor of the root with no symbolic link followed at all (openat2
- * with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or a walk of openat calls
- * with O_NOFOLLOW one component at a time where the kernel has no
+ * the two. A path written under the root is first opened by the kernel
+ * beneath a descriptor of the root (openat2 with RESOLVE_BENEATH, which
+ * follows the links that stay beneath it and refuses, atomically, any `..`
+ * or link that leaves it, and any absolute link). Otherwise (an absolute
+ * link, a path reaching the root through a link, no openat2): its real path
+ * (realpath) names the candidate, which must be under the root, and that
+ * real path is opened beneath the root's descriptor with no symbolic link
+ * followed at all (openat2 with RESOLVE_NO_SYMLINKS, or a walk of openat
+ * calls with O_NOFOLLOW one component at a time where the kernel has no
  * openat2). A real path has no link and no `..`, so the open succeeds
  * exactly when the file is still reached from the root through directories
  * only; a component swapped for a link meanwhile makes it fail (ELOOP,
  * ENOTDIR), and the whole step starts again from realpath, which now sees
- * the link (and refuses it when it leads out). What was opened is then
- * checked once more: /proc/self/fd names the file the descriptor holds,
- * which must be under the root (a directory renamed out of the root during
- * the walk). Symbolic links inside the root keep working: realpath follows
- * them, wherever they point within the root. */
+ * the link (and refuses it when it leads out). What is read is then checked
+ * once more: /proc/self/fd names the file the descriptor holds, which must
+ * be under the root (a directory renamed out of the root during the walk).
+ * Symbolic links inside the root keep working, relative and absolute,
+ * wherever they point within the root. A require() costs what it did (one
+ * openat2 for each probe and read instead of a stat or an open). */
 
 /* How files beneath a root are opened: 0 not known yet, 1 openat2, 2 the
  * openat walk (the kernel refused openat2). Tests set 2 to exercise the
@@ -164,15 +170,17 @@ static int walk_beneath(int dirfd, const char *rel, int flags) {
   }
 }
 
-/* Opens rel beneath dirfd following no symbolic link: openat2 where the
- * kernel has it, else the walk. A descriptor, or -errno. Any thread. */
-static int open_beneath(int dirfd, const char *rel, int flags) {
+/* openat2(dirfd, rel) beneath dirfd, following the symbolic links that
+ * stay beneath it (links too, unless no_links): a descriptor, -errno, or
+ * -ENOSYS when the kernel has no openat2 (then the walk is used from now
+ * on). Any thread. */
+static int openat2_beneath(int dirfd, const char *rel, int flags, bool no_links) {
 #if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
   if (strait__fs_open_how != 2) {
     struct open_how how;
     memset(&how, 0, sizeof how);
     how.flags = (unsigned long long)(flags | O_CLOEXEC);
-    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | (no_links ? RESOLVE_NO_SYMLINKS : 0);
     long fd = syscall(SYS_openat2, dirfd, *rel ? rel : ".", &how, sizeof how);
     if (fd >= 0) {
       if (strait__fs_open_how == 0) strait__fs_open_how = 1;
@@ -185,7 +193,34 @@ static int open_beneath(int dirfd, const char *rel, int flags) {
     strait__fs_open_how = 2;
   }
 #endif
-  return walk_beneath(dirfd, rel, flags);
+  (void)dirfd; (void)rel; (void)flags; (void)no_links;
+  return -ENOSYS;
+}
+
+/* Opens rel beneath dirfd following no symbolic link: openat2 where the
+ * kernel has it, else the walk. A descriptor, or -errno. Any thread. */
+static int open_beneath(int dirfd, const char *rel, int flags) {
+  int fd = openat2_beneath(dirfd, rel, flags, true);
+  return fd == -ENOSYS ? walk_beneath(dirfd, rel, flags) : fd;
+}
+
+
+/* What was opened (fd) must lie under the root: not a directory renamed
+ * out of it while it was opened. True when it does (or when verify is
+ * false, or there is no /proc to ask); else fd is closed, *err EACCES and
+ * *outside (when not NULL) where it lies. Any thread. */
+static bool verify_under_root(strait_runtime *rt, int fd, bool verify, char **outside, int *err) {
+  if (!verify) return true;
+  char link[32], at[PATH_MAX + 1];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t k = readlink(link, at, sizeof at - 1);
+  if (k <= 0 || at[0] != '/') return true;
+  at[k] = 0;
+  if (under_root(rt, at)) return true;
+  close(fd);
+  if (outside) *outside = strdup(at);
+  *err = EACCES;
+  return false;
 }
 
 /* Opens path with flags (O_RDONLY ... or O_PATH) as rt's file policy
@@ -194,6 +229,9 @@ static int open_beneath(int dirfd, const char *rel, int flags) {
  * (malloc'd: where the path leads) when it leads out of the root. Any
  * thread. */
 static int open_confined(strait_runtime *rt, const char *path, int flags, int *fd_out, char **outside) {
+  /* a probe (O_PATH: fstat only, nothing read) is not checked after the
+   * open; what is read is (see above) */
+  bool verify = !(flags & O_PATH);
   *fd_out = -1;
   if (outside) *outside = NULL;
   if (!rt->fs_root) {
@@ -207,6 +245,29 @@ static int open_confined(strait_runtime *rt, const char *path, int flags, int *f
   size_t rootlen = strlen(rt->fs_root);
   if (rootlen == 1) rootlen = 0;          /* the root "/" */
   int err = ELOOP;
+  /* first, a path under the root as written, opened by the kernel beneath
+   * it following the links that stay beneath (one call): openat2 refuses
+   * what leaves the root (`..`, a link out: EXDEV) and an absolute link
+   * (EXDEV too), which the steps below then resolve */
+  if (path[0] == '/' && strncmp(path, rt->fs_root, rootlen) == 0 && (path[rootlen] == '/' || !path[rootlen])) {
+    const char *rel = path + rootlen;
+    while (*rel == '/') rel++;
+    int fd = openat2_beneath(rootfd, rel, flags, false);
+    if (fd >= 0 && verify_under_root(rt, fd, verify, outside, &err)) {
+      close(rootfd);
+      *fd_out = fd;
+      return 0;
+    }
+    if (fd >= 0) {
+      close(rootfd);
+      return err;
+    }
+    /* not found (ENOENT) is the answer the steps below would give too */
+    if (fd == -ENOENT || fd == -ENOTDIR || fd == -EISDIR || fd == -EACCES) {
+      close(rootfd);
+      return -fd;
+    }
+  }
   /* a path that keeps changing under the open is given up on (ELOOP) */
   for (int attempt = 0; attempt < 16; attempt++) {
     char *real = realpath(path, NULL);
@@ -227,20 +288,7 @@ static int open_confined(strait_runtime *rt, const char *path, int flags, int *f
       if (err == ELOOP || err == ENOTDIR || err == EXDEV || err == ENOENT || err == EAGAIN) continue;
       break;
     }
-    /* what was opened must lie under the root (not a directory renamed
-     * out of it during the walk); without /proc this check is skipped */
-    char link[32], at[PATH_MAX + 1];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t k = readlink(link, at, sizeof at - 1);
-    if (k > 0 && at[0] == '/') {
-      at[k] = 0;
-      if (!under_root(rt, at)) {
-        close(fd);
-        if (outside) *outside = strdup(at);
-        err = EACCES;
-        break;
-      }
-    }
+    if (!verify_under_root(rt, fd, verify, outside, &err)) break;
     close(rootfd);
     *fd_out = fd;
     return 0;
@@ -336,7 +384,10 @@ static char *path_arg(JSContextRef ctx, size_t argc, const JSValueRef argv[], co
 static int open_for_script(JSContextRef ctx, const char *path, const char *shown, int flags,
                            JSValueRef *exception) {
   strait_runtime *rt = strait__runtime_of(ctx);
-  if (check_file(ctx, path, shown, exception)) return -1;
+  if (rt->opts.deny & STRAIT_DENY_FS) {
+    *exception = denied_error(ctx, shown, "file access is not allowed in this runtime%s%s", "", "");
+    return -1;
+  }
   char *outside = NULL;
   int fd = -1;
   int err = open_confined(rt, path, flags, &fd, &outside);
