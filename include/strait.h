@@ -375,6 +375,20 @@ STRAIT_API const volatile double *strait_crossings(strait_runtime *rt);
  * Arrays.asList list). Inside rt's gate.
  */
 STRAIT_API void strait_cross(strait_runtime *rt);
+/*
+ * The release hook, the counter's other side: fn(rt, ud) runs inside rt's
+ * gate right before code other than rt's JS may run or see what JS left:
+ * at every strait_gate_suspend() and strait_gate_suspend_unlocked(), at the
+ * outermost strait_leave(), and at strait_cross(). The crossing counter
+ * moves after each of them. A host that reads its data ahead of what JS has
+ * used (the Java bridge takes a collection's elements in batches) puts its
+ * state back where JS is before anything else can see or change the data.
+ * fn must not enter JS; it runs on the thread that owns the gate, often
+ * (every Java call), so it returns at once when it has nothing to do. NULL
+ * removes it; one per runtime. Inside rt's gate.
+ */
+STRAIT_API void strait_set_release_hook(strait_runtime *rt, void (*fn)(strait_runtime *rt, void *ud),
+                                        void *ud);
 
 /*
  * strait_enter() whose parked wait wakes every 10 ms to ask give_up(ud)

@@ -25,6 +25,10 @@ void strait__process_natives(JSContextRef ctx, JSObjectRef native);
 /* Adds readFile(path), stat(path), realpath(path), compile(src, file).
  * Inside the gate. */
 void strait__module_natives(JSContextRef ctx, JSObjectRef native);
+/* How module.c opens files beneath a file root: 0 not probed yet, 1
+ * openat2, 2 a walk of openat(O_NOFOLLOW) calls (no openat2 in the
+ * kernel). The C tests set 2 to run the walk. Any thread. (module.c) */
+extern _Atomic int strait__fs_open_how;
 
 /* Writes through the runtime's sink (opts.write or fd). Returns 0 or the
  * errno of a failed write to the fd. Inside the gate. (console.c) */

@@ -365,6 +365,12 @@ static inline void lock_engine(strait_runtime *rt) {
  * the gate. */
 static inline void crossed(strait_runtime *rt) { rt->crossings += 1; }
 
+/* Code other than rt's JS may run next: the release hook puts a host's
+ * read-ahead state back (see strait_set_release_hook). Inside the gate. */
+static inline void releasing(strait_runtime *rt) {
+  if (rt->release_hook) rt->release_hook(rt, rt->release_ud);
+}
+
 /* Shared body of strait_enter and strait_enter_or_give_up. */
 static int enter_gate(strait_runtime *rt, int (*give_up)(void *), void *ud) {
   strait__gate *g = &rt->gate;
@@ -487,6 +493,9 @@ int strait_leave(strait_runtime *rt) {
   }
   strait__susp_rec *s = tl.top ? my_susp(g) : NULL;
   int reason = s ? 0 : strait__checkpoint(rt);
+  /* the stay's own JS (its promise jobs included) is over: other code may
+   * run next */
+  releasing(rt);
   JSUnlock(rt->ctx);
   GATE_DEBUG(g->dbg_locked = 0);
   g->depth = 0;
@@ -517,7 +526,14 @@ const volatile double *strait_crossings(strait_runtime *rt) { return &rt->crossi
 
 void strait_cross(strait_runtime *rt) {
   CHECK_INSIDE(&rt->gate, "strait_cross");
+  releasing(rt);
   crossed(rt);
+}
+
+void strait_set_release_hook(strait_runtime *rt, void (*fn)(strait_runtime *rt, void *ud), void *ud) {
+  CHECK_INSIDE(&rt->gate, "strait_set_release_hook");
+  rt->release_hook = fn;
+  rt->release_ud = ud;
 }
 
 /* Suspends lazily into the caller's record (see gate.h): pushes it on the
@@ -527,6 +543,7 @@ void strait_gate_suspend(strait_runtime *rt, strait_suspension *ps) {
   strait__susp_rec *s = (strait__susp_rec *)ps;
   strait__gate *g = &rt->gate;
   CHECK_INSIDE(g, "suspend");
+  releasing(rt);
   /* JSC dropped its lock around the callback; it takes it back itself. */
   GATE_DEBUG(s->dbg_locked = g->dbg_locked; g->dbg_locked = 0);
   s->gate = g;
@@ -549,6 +566,7 @@ void strait_gate_suspend(strait_runtime *rt, strait_suspension *ps) {
 int strait_gate_suspend_unlocked(strait_runtime *rt) {
   strait__gate *g = &rt->gate;
   CHECK_INSIDE(g, "suspend_unlocked");
+  releasing(rt);
   int ticket = g->depth;
   GATE_CHECK(ticket < TICKET_HAD_SUSP, "depth overflows the ticket");
   strait__susp_rec *s = tl.top ? my_susp(g) : NULL;

@@ -9,17 +9,23 @@
  * wrapper's length (native.wrapLength), which error reports take off
  * again (internal.wrapOffset).
  */
+#define _GNU_SOURCE   /* O_PATH */
 #include "env.h"
 #include "eval.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#if defined(__linux__) && __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
 
 static const char kWrapHead[] = "(function (exports, require, module, __filename, __dirname) { ";
 static const char kWrapTail[] = "\n})";
@@ -29,8 +35,9 @@ static const char kWrapTail[] = "\n})";
 static JSValueRef fs_error(JSContextRef ctx, int err, const char *syscall, const char *path) {
   const char *code = err == ENOENT ? "ENOENT" : err == EACCES ? "EACCES" : err == EISDIR ? "EISDIR"
                    : err == ENOTDIR ? "ENOTDIR" : err == ENOMEM ? "ENOMEM" : err == EFBIG ? "EFBIG"
-                   : err == EINVAL ? "EINVAL" : "EIO";
-  const char *why = err == EINVAL ? "not a regular file" : err == EFBIG ? "file larger than 1 GiB" : strerror(err);
+                   : err == EINVAL ? "EINVAL" : err == ELOOP ? "ELOOP" : "EIO";
+  const char *why = err == EINVAL ? "not a regular file" : err == EFBIG ? "file larger than 1 GiB"
+                  : err == ELOOP ? "the path kept changing while it was opened" : strerror(err);
   JSValueRef e = strait_make_error(ctx, "Error", "%s: %s, %s '%s'", code, why, syscall,
                                     path);
   if (JSValueIsObject(ctx, e)) {
@@ -47,15 +54,13 @@ static JSValueRef fs_error(JSContextRef ctx, int err, const char *syscall, const
  * characters). */
 #define READ_LIMIT ((size_t)1 << 30)
 
-/* Reads a whole regular file into a malloc'd buffer. Returns 0 or an errno:
- * EISDIR for a directory, EINVAL for anything else that is not a regular
- * file (a device such as /dev/zero, a FIFO: never read without end or
- * waited on), EFBIG past READ_LIMIT (also when the file grows while read).
- * Any thread. */
-static int read_all(const char *path, char **out, size_t *len_out) {
+/* Reads the whole regular file open as fd (closed here) into a malloc'd
+ * buffer. Returns 0 or an errno: EISDIR for a directory, EINVAL for
+ * anything else that is not a regular file (a device such as /dev/zero, a
+ * FIFO: never read without end or waited on), EFBIG past READ_LIMIT (also
+ * when the file grows while read). Any thread. */
+static int read_fd(int fd, char **out, size_t *len_out) {
   *out = NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return errno;
   struct stat st;
   if (fstat(fd, &st) != 0) { int e = errno; close(fd); return e; }
   if (S_ISDIR(st.st_mode)) { close(fd); return EISDIR; }
@@ -95,6 +100,202 @@ static int under_root(strait_runtime *rt, const char *real) {
   size_t n = strlen(root);
   if (n == 1 && root[0] == '/') return real[0] == '/';
   return strncmp(real, root, n) == 0 && (real[n] == '/' || real[n] == 0);
+}
+
+/* ---- opening beneath the root ----------------------------------------------
+ *
+ * A path is checked and opened in one step, so nothing can swap it between
+ * the two. A path written under the root is first opened by the kernel
+ * beneath a descriptor of the root (openat2 with RESOLVE_BENEATH, which
+ * follows the links that stay beneath it and refuses, atomically, any `..`
+ * or link that leaves it, and any absolute link). Otherwise (an absolute
+ * link, a path reaching the root through a link, no openat2): its real path
+ * (realpath) names the candidate, which must be under the root, and that
+ * real path is opened beneath the root's descriptor with no symbolic link
+ * followed at all (openat2 with RESOLVE_NO_SYMLINKS, or a walk of openat
+ * calls with O_NOFOLLOW one component at a time where the kernel has no
+ * openat2). A real path has no link and no `..`, so the open succeeds
+ * exactly when the file is still reached from the root through directories
+ * only; a component swapped for a link meanwhile makes it fail (ELOOP,
+ * ENOTDIR), and the whole step starts again from realpath, which now sees
+ * the link (and refuses it when it leads out). What is read is then checked
+ * once more: /proc/self/fd names the file the descriptor holds, which must
+ * be under the root (a directory renamed out of the root during the walk).
+ * Symbolic links inside the root keep working, relative and absolute,
+ * wherever they point within the root. A require() costs what it did (one
+ * openat2 for each probe and read instead of a stat or an open). */
+
+/* How files beneath a root are opened: 0 not known yet, 1 openat2, 2 the
+ * openat walk (the kernel refused openat2). Tests set 2 to exercise the
+ * walk. Any thread (a race only repeats the probe). */
+_Atomic int strait__fs_open_how;
+
+/* Opens rel (relative, no `..`, no links expected) beneath directory dirfd
+ * with the given open flags, following no symbolic link: the walk. A
+ * descriptor, or -errno. Any thread. */
+static int walk_beneath(int dirfd, const char *rel, int flags) {
+  char buf[PATH_MAX];
+  size_t n = strlen(rel);
+  if (n >= sizeof buf) return -ENAMETOOLONG;
+  memcpy(buf, rel, n + 1);
+  int cur = dirfd;
+  char *p = buf;
+  for (;;) {
+    while (*p == '/') p++;
+    char *slash = strchr(p, '/');
+    char *rest = slash;
+    while (rest && *rest == '/') rest++;
+    int last = !slash || !*rest;
+    if (slash) *slash = 0;
+    const char *name = *p ? p : ".";
+    if (strcmp(name, "..") == 0) {
+      if (cur != dirfd) close(cur);
+      return -EXDEV;
+    }
+    int fd = last ? openat(cur, name, flags | O_NOFOLLOW | O_CLOEXEC)
+                  : openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int e = errno;
+    if (cur != dirfd) close(cur);
+    if (fd < 0) return -e;
+    if (last) {
+      /* O_PATH | O_NOFOLLOW opens a link itself: refuse it as openat2 does */
+      struct stat st;
+      if ((flags & O_PATH) && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+        close(fd);
+        return -ELOOP;
+      }
+      return fd;
+    }
+    cur = fd;
+    p = rest;
+  }
+}
+
+/* openat2(dirfd, rel) beneath dirfd, following the symbolic links that
+ * stay beneath it (links too, unless no_links): a descriptor, -errno, or
+ * -ENOSYS when the kernel has no openat2 (then the walk is used from now
+ * on). Any thread. */
+static int openat2_beneath(int dirfd, const char *rel, int flags, bool no_links) {
+#if defined(SYS_openat2) && defined(RESOLVE_BENEATH)
+  if (strait__fs_open_how != 2) {
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)(flags | O_CLOEXEC);
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | (no_links ? RESOLVE_NO_SYMLINKS : 0);
+    long fd = syscall(SYS_openat2, dirfd, *rel ? rel : ".", &how, sizeof how);
+    if (fd >= 0) {
+      if (strait__fs_open_how == 0) strait__fs_open_how = 1;
+      return (int)fd;
+    }
+    int e = errno;
+    /* no openat2 (an old kernel, or a seccomp filter that answers EPERM
+     * or ENOSYS): the walk from now on */
+    if (!(e == ENOSYS || (e == EPERM && strait__fs_open_how == 0))) return -e;
+    strait__fs_open_how = 2;
+  }
+#endif
+  (void)dirfd; (void)rel; (void)flags; (void)no_links;
+  return -ENOSYS;
+}
+
+/* Opens rel beneath dirfd following no symbolic link: openat2 where the
+ * kernel has it, else the walk. A descriptor, or -errno. Any thread. */
+static int open_beneath(int dirfd, const char *rel, int flags) {
+  int fd = openat2_beneath(dirfd, rel, flags, true);
+  return fd == -ENOSYS ? walk_beneath(dirfd, rel, flags) : fd;
+}
+
+
+/* What was opened (fd) must lie under the root: not a directory renamed
+ * out of it while it was opened. True when it does (or when verify is
+ * false, or there is no /proc to ask); else fd is closed, *err EACCES and
+ * *outside (when not NULL) where it lies. Any thread. */
+static bool verify_under_root(strait_runtime *rt, int fd, bool verify, char **outside, int *err) {
+  if (!verify) return true;
+  char link[32], at[PATH_MAX + 1];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t k = readlink(link, at, sizeof at - 1);
+  if (k <= 0 || at[0] != '/') return true;
+  at[k] = 0;
+  if (under_root(rt, at)) return true;
+  close(fd);
+  if (outside) *outside = strdup(at);
+  *err = EACCES;
+  return false;
+}
+
+/* Opens path with flags (O_RDONLY ... or O_PATH) as rt's file policy
+ * allows: without a root, as open() does; with one, beneath it (see
+ * above). Returns 0 with *fd_out, or an errno; EACCES with *outside set
+ * (malloc'd: where the path leads) when it leads out of the root. Any
+ * thread. */
+static int open_confined(strait_runtime *rt, const char *path, int flags, int *fd_out, char **outside) {
+  /* a probe (O_PATH: fstat only, nothing read) is not checked after the
+   * open; what is read is (see above) */
+  bool verify = !(flags & O_PATH);
+  *fd_out = -1;
+  if (outside) *outside = NULL;
+  if (!rt->fs_root) {
+    int fd = open(path, flags | O_CLOEXEC);
+    if (fd < 0) return errno;
+    *fd_out = fd;
+    return 0;
+  }
+  int rootfd = open(rt->fs_root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (rootfd < 0) return errno;
+  size_t rootlen = strlen(rt->fs_root);
+  if (rootlen == 1) rootlen = 0;          /* the root "/" */
+  int err = ELOOP;
+  /* first, a path under the root as written, opened by the kernel beneath
+   * it following the links that stay beneath (one call): openat2 refuses
+   * what leaves the root (`..`, a link out: EXDEV) and an absolute link
+   * (EXDEV too), which the steps below then resolve */
+  if (path[0] == '/' && strncmp(path, rt->fs_root, rootlen) == 0 && (path[rootlen] == '/' || !path[rootlen])) {
+    const char *rel = path + rootlen;
+    while (*rel == '/') rel++;
+    int fd = openat2_beneath(rootfd, rel, flags, false);
+    if (fd >= 0 && verify_under_root(rt, fd, verify, outside, &err)) {
+      close(rootfd);
+      *fd_out = fd;
+      return 0;
+    }
+    if (fd >= 0) {
+      close(rootfd);
+      return err;
+    }
+    /* not found (ENOENT) is the answer the steps below would give too */
+    if (fd == -ENOENT || fd == -ENOTDIR || fd == -EISDIR || fd == -EACCES) {
+      close(rootfd);
+      return -fd;
+    }
+  }
+  /* a path that keeps changing under the open is given up on (ELOOP) */
+  for (int attempt = 0; attempt < 16; attempt++) {
+    char *real = realpath(path, NULL);
+    if (!real) { err = errno; break; }
+    if (!under_root(rt, real)) {
+      if (outside) *outside = real; else free(real);
+      err = EACCES;
+      break;
+    }
+    const char *rel = real + rootlen;
+    while (*rel == '/') rel++;
+    int fd = open_beneath(rootfd, rel, flags);
+    free(real);
+    if (fd < 0) {
+      err = -fd;
+      /* the path changed between realpath and the open: a component is a
+       * link now (ELOOP, ENOTDIR; EXDEV from openat2), or it went away */
+      if (err == ELOOP || err == ENOTDIR || err == EXDEV || err == ENOENT || err == EAGAIN) continue;
+      break;
+    }
+    if (!verify_under_root(rt, fd, verify, outside, &err)) break;
+    close(rootfd);
+    *fd_out = fd;
+    return 0;
+  }
+  close(rootfd);
+  return err;
 }
 
 /* The Error of a request the policy refuses (code ERR_ACCESS_DENIED,
@@ -177,6 +378,33 @@ static char *path_arg(JSContextRef ctx, size_t argc, const JSValueRef argv[], co
   return strait_utf8_from_value(ctx, argv[0], NULL);
 }
 
+/* Opens path for reading (flags: O_RDONLY or O_PATH, plus extras) under
+ * the runtime's file policy, so the descriptor is the file checked (see
+ * open_confined). Returns the descriptor, or -1 with *exception set: the
+ * policy's refusal (naming shown), or an fs error of the open. JS thread. */
+static int open_for_script(JSContextRef ctx, const char *path, const char *shown, int flags,
+                           JSValueRef *exception) {
+  strait_runtime *rt = strait__runtime_of(ctx);
+  if (rt->opts.deny & STRAIT_DENY_FS) {
+    *exception = denied_error(ctx, shown, "file access is not allowed in this runtime%s%s", "", "");
+    return -1;
+  }
+  char *outside = NULL;
+  int fd = -1;
+  int err = open_confined(rt, path, flags, &fd, &outside);
+  if (err == EACCES && outside) {
+    *exception = denied_error(ctx, shown, "'%s' is outside the runtime's file root '%s'", outside,
+                              rt->fs_root);
+    free(outside);
+    return -1;
+  }
+  if (err) {
+    *exception = fs_error(ctx, err, "open", path);
+    return -1;
+  }
+  return fd;
+}
+
 /* native.readFile(path): the file as a string, UTF-8 decoded (invalid bytes
  * become U+FFFD). Throws an Error with .code (ENOENT, EISDIR, ...). JS
  * thread. */
@@ -184,13 +412,14 @@ static JSValueRef js_read_file(JSContextRef ctx, JSObjectRef f, JSObjectRef self
                                const JSValueRef argv[], JSValueRef *exception) {
   char *path = path_arg(ctx, argc, argv, "readFile", exception);
   if (!path) return NULL;
-  if (check_file(ctx, path, path, exception)) {
+  int fd = open_for_script(ctx, path, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, exception);
+  if (fd < 0) {
     free(path);
     return NULL;
   }
   char *buf = NULL;
   size_t len = 0;
-  int err = read_all(path, &buf, &len);
+  int err = read_fd(fd, &buf, &len);
   if (err) {
     *exception = fs_error(ctx, err, "open", path);
     free(path);
@@ -208,15 +437,31 @@ static JSValueRef js_read_file(JSContextRef ctx, JSObjectRef f, JSObjectRef self
   return v;
 }
 
-/* native.stat(path): 1 for a file, 2 for a directory, 0 otherwise. JS
- * thread. */
+/* native.stat(path): 1 for a file, 2 for a directory, 0 otherwise. Under a
+ * file root the answer is about what lies beneath the root (the path
+ * opened as readFile opens it, with O_PATH); a path that leads out of the
+ * root is answered as stat() does, since reading it is refused anyway
+ * (with the message naming where it leads). JS thread. */
 static JSValueRef js_stat(JSContextRef ctx, JSObjectRef f, JSObjectRef self, size_t argc,
                           const JSValueRef argv[], JSValueRef *exception) {
   char *path = path_arg(ctx, argc, argv, "stat", exception);
   if (!path) return NULL;
+  strait_runtime *rt = strait__runtime_of(ctx);
   struct stat st;
-  int kind = 0;
-  if (!(strait__runtime_of(ctx)->opts.deny & STRAIT_DENY_FS) && stat(path, &st) == 0) kind = S_ISDIR(st.st_mode) ? 2 : S_ISREG(st.st_mode) ? 1 : 0;
+  int kind = 0, got = -1;
+  if (!(rt->opts.deny & STRAIT_DENY_FS)) {
+    char *outside = NULL;
+    int fd = -1;
+    int err = rt->fs_root ? open_confined(rt, path, O_PATH, &fd, &outside) : -1;
+    if (fd >= 0) {
+      got = fstat(fd, &st);
+      close(fd);
+    } else if (err == -1 || outside) {
+      got = stat(path, &st);
+    }
+    free(outside);
+  }
+  if (got == 0) kind = S_ISDIR(st.st_mode) ? 2 : S_ISREG(st.st_mode) ? 1 : 0;
   free(path);
   return JSValueMakeNumber(ctx, kind);
 }
@@ -313,10 +558,18 @@ int strait_run_main(strait_runtime *rt, const char *path, JSValueRef *exception)
   if (!file || !JSValueIsString(rt->ctx, file)) return STRAIT_ENOENT;
   char *cfile = strait_utf8_from_value(rt->ctx, file, NULL);
   if (!cfile) return STRAIT_ENOMEM;
-  int fd = open(cfile, O_RDONLY | O_CLOEXEC);
-  int err = fd < 0 ? errno : 0;
+  /* opened as readFile opens it (beneath the root, without blocking on a
+   * FIFO); a file the root refuses is left to runMain, whose readFile
+   * throws the refusal */
+  int fd = -1;
+  char *outside = NULL;
+  int err = open_confined(rt, cfile, O_RDONLY | O_NONBLOCK | O_NOCTTY, &fd, &outside);
   if (fd >= 0) close(fd);
   free(cfile);
+  if (outside) {
+    free(outside);
+    err = 0;
+  }
   if (err) return err == ENOENT ? STRAIT_ENOENT : STRAIT_EIO;
   JSValueRef args[2] = {file, arg};
   strait__call_method(rt->ctx, rt->internal, "runMain", 2, args, &exc);

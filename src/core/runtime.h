@@ -25,6 +25,10 @@ struct strait_runtime {
    * would come back after 2^32 crossings, minutes of calls). Written and
    * read inside the gate only; see strait_crossings(). */
   double crossings;
+  /* the release hook (strait_set_release_hook): called by gate.c where
+   * code other than this runtime's JS may run next. Inside the gate. */
+  void (*release_hook)(strait_runtime *rt, void *ud);
+  void *release_ud;
   strait_options opts;       /* argv deep-copied below; fs_root is NULL
                                 (see fs_root) */
   char *fs_root;             /* realpath of opts.fs_root, malloc'd, or NULL */

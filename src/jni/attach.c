@@ -18,6 +18,7 @@ static void bridge_free(strait__jrt *jrt, JNIEnv *env) {
   jrt->bridge = NULL;
   jb_registry_remove(b);
   if (!env) env = strait__env();
+  jb_iters_free(env, b);
   jb_strcache_free(b, env);
   jb_policy_free(env, b);
   jb_jsclass_free(b);

@@ -44,6 +44,42 @@ bool jb_field_set(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_member *f, jobject
 /* The callbacks the model makes class objects and wrappers with. */
 extern const jb_callbacks jb_js_callbacks;
 
+/* ---- for...of over Java collections (call/iteration.c) --------------------- */
+
+typedef struct jb_iters jb_iters;
+/* Kinds of a loop (Bridge.ITER_*, bridge_helper.js's iterate). */
+enum {
+  JB_ITER_PAIRS = 1,   /* a Map's entries, each as [key, value] */
+  JB_ITER_ONE = 2,     /* one element per crossing, never read ahead */
+  JB_ITER_TRACK = 4,   /* read ahead; the release hook puts it back (a slot) */
+  JB_ITER_REWIND = 8,  /* put back by ListIterator.previous() (else replayed) */
+};
+/* iterStart(obj, loop) (call/js_callbacks.c) in two halves around its
+ * upcall Bridge.iterStart(obj, inner, out): prepare fills p (false with
+ * *exc set), started makes the answer from the kind the upcall returned
+ * and releases p's refs. */
+typedef struct jb_iter_prep {
+  jmethodID mid;            /* Bridge.iterStart */
+  jobject inner;            /* obj without Collections' wrappers (local ref) */
+  jobjectArray out;         /* Object[1]: the iterator (local ref) */
+} jb_iter_prep;
+bool jb_iter_prepare(JNIEnv *env, jb_rt *b, JSContextRef ctx, jb_class *cls, jobject obj, jb_iter_prep *p,
+                     JSValueRef *exc);
+JSValueRef jb_iter_started(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject obj, jb_iter_prep *p, jint kind,
+                           JSObjectRef loop, JSValueRef *exc);
+/* Around iterNext's read of *slot's iterator (< 0: not tracked): before,
+ * *it and *max for the read, *slot -1 when it is not tracked, false with
+ * *exc set on failure; after, the n elements it took. */
+bool jb_iter_before_read(JNIEnv *env, jb_rt *b, JSContextRef ctx, int *slot, jobject *it, jint *max,
+                         JSValueRef *exc);
+void jb_iter_after_read(jb_rt *b, int slot, jint n);
+/* b's Object[3] for reading one Map entry of a tracked loop (read without
+ * a suspension; global ref, b's), or NULL with an exception pending. */
+jobjectArray jb_iter_pair_array(JNIEnv *env, jb_rt *b);
+
+/* Frees b's loops and unregisters the release hook. Teardown, inside the gate. */
+void jb_iters_free(JNIEnv *env, jb_rt *b);
+
 /* ---- promises seen as CompletableFutures (call/futures.c) ------------ */
 
 /* Natives.whenSettled(peer, owner, promise, future). */

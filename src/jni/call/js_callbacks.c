@@ -18,6 +18,7 @@
  */
 #include "call/call.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,15 +91,6 @@ static jobject receiver(JNIEnv *env, jb_rt *b, JSContextRef ctx, JSObjectRef sel
   return e->ref;
 }
 
-/* Iteration kinds iterStart reports (bridge_helper.js, iterate): */
-enum {
-  JB_ITER_OWN = 0,     /* an iterator made for this loop: read ahead in batches */
-  JB_ITER_PAIRS = 1,   /* a Map's entries, read ahead, each as [key, value] */
-  JB_ITER_GIVEN = 2,   /* the object is itself an Iterator the script holds:
-                        * one element per crossing, never advanced past what
-                        * was handed out */
-};
-
 /* Bridge.iterBatch, looked up once per process (the same answer on every
  * thread, so a race only repeats the lookup). */
 static _Atomic(jmethodID) iter_batch;
@@ -111,8 +103,9 @@ static jmethodID iter_batch_id(JNIEnv *env) {
   return m;
 }
 
-/* iterStart(obj): [a Java Iterator over obj (Iterable, Map entries,
- * Iterator, array), its kind (JB_ITER_*)]. */
+/* iterStart(obj, loop): [a Java iterator over obj (Iterable, Map entries,
+ * Iterator, array), its kind (JB_ITER_*), its slot, the shared counts]
+ * (call/iteration.c). */
 static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                     const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = bridge_of_fn(ctx, fn);
@@ -122,72 +115,197 @@ static JSValueRef native_iter_start(JSContextRef ctx, JSObjectRef fn, JSObjectRe
     *exc = strait_make_error(ctx, "TypeError", "Symbol.iterator of a Java object called on a non-Java value");
     return NULL;
   }
+  JSObjectRef loop = argc > 1 && JSValueIsObject(ctx, argv[1]) ? (JSObjectRef)argv[1] : NULL;
   jb_maybe_flush(env, b);
   jobject obj = e->ref;   /* a global ref: the entry may move while Java runs, the ref stays */
-  if (strait__java_call_refused(env, b->rt)) return NULL;
-  strait_suspension susp;
-  strait_gate_suspend(b->rt, &susp);
-  jobject it = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterator, obj);
-  strait_gate_resume(b->rt, &susp);
-  jboolean threw = (*env)->ExceptionCheck(env);
-  if (strait__java_returned(env, b->rt, threw)) {
-    if (it) (*env)->DeleteLocalRef(env, it);
+  jb_iter_prep p;
+  if (!jb_iter_prepare(env, b, ctx, e->cls, obj, &p, exc)) return NULL;
+  if (strait__java_call_refused(env, b->rt)) {
+    (*env)->DeleteLocalRef(env, p.inner);
+    (*env)->DeleteLocalRef(env, p.out);
     return NULL;
   }
+  strait_suspension susp;
+  strait_gate_suspend(b->rt, &susp);
+  jint kind = (*env)->CallStaticIntMethod(env, jb.Bridge, p.mid, obj, p.inner, p.out);
+  strait_gate_resume(b->rt, &susp);
+  if (strait__java_returned(env, b->rt, (*env)->ExceptionCheck(env))) {
+    (*env)->DeleteLocalRef(env, p.inner);
+    (*env)->DeleteLocalRef(env, p.out);
+    return NULL;
+  }
+  return jb_iter_started(env, b, ctx, obj, &p, kind, loop, exc);
+}
+
+/* iterNext's read of one element (a loop read as Java reads it): one
+ * upcall (Bridge.iterNext) and the element converted as a call's result
+ * is, itself (no array: this read is made once per element), or TOK at the
+ * end. */
+static JSValueRef iter_next_one(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject it, int slot, JSValueRef *exc) {
+  /* a tracked loop's iterator (slot >= 0) runs only JDK code that reads (Bridge.iterStart):
+   * read inside the gate, as listWindow reads (no suspension, so the
+   * crossing counter keeps its value); any other iterator may run any code */
+  jobject x;
+  if (slot >= 0) {
+    x = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterNext, it);
+  } else {
+    if (strait__java_call_refused(env, b->rt)) {
+      jb_iter_after_read(b, slot, 0);
+      return NULL;
+    }
+    strait_suspension susp;
+    strait_gate_suspend(b->rt, &susp);
+    x = (*env)->CallStaticObjectMethod(env, jb.Bridge, jb.Bridge_iterNext, it);
+    strait_gate_resume(b->rt, &susp);
+    if (strait__java_returned(env, b->rt, (*env)->ExceptionCheck(env))) {
+      if (x) (*env)->DeleteLocalRef(env, x);
+      jb_iter_after_read(b, slot, 0);
+      return NULL;
+    }
+  }
+  bool threw = (*env)->ExceptionCheck(env);
+  bool end = !threw && (*env)->IsSameObject(env, x, jb.done);
+  jb_iter_after_read(b, slot, threw || end ? 0 : 1);
   if (threw) {
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
-  int kind = (*env)->IsSameObject(env, it, obj) ? JB_ITER_GIVEN
-             : (*env)->IsInstanceOf(env, obj, jb.Map) ? JB_ITER_PAIRS : JB_ITER_OWN;
-  JSValueRef st[2];
-  st[0] = jb_wrap_given(env, b, ctx, it, exc);   /* the bridge made it */
-  (*env)->DeleteLocalRef(env, it);
-  if (!st[0]) return NULL;
-  st[1] = JSValueMakeNumber(ctx, kind);
-  return JSObjectMakeArray(ctx, 2, st, exc);
+  if (end) {
+    if (x) (*env)->DeleteLocalRef(env, x);
+    return b->token_key;
+  }
+  /* the class this site saw last, for jb_fast_result (per process: a hint) */
+  static _Atomic unsigned char seen;
+  JSValueRef v = !x ? JSValueMakeNull(ctx) : jb_fast_result(env, b, ctx, &seen, x, exc);
+  if (!v && !*exc) v = jb_wrap(env, b, ctx, x, exc);
+  if (x) (*env)->DeleteLocalRef(env, x);
+  return v;
 }
 
-/* iterNext(it, max, pairs): a JS array of the next elements of Java
- * iterator it, at most max (1..JB_BATCH) per crossing, converted as
- * results are (pairs: each Map entry as [key, value]); fewer than max when
- * it has no more. When the iterator throws after the first element of the
- * batch, the array ends with the JS error and then TOK, and the helper
- * throws it after handing out the elements before it. */
+/* iterNext's read of one Map entry: [key, value] converted as call
+ * results are, or TOK at the end: one upcall (Bridge.iterBatch of one),
+ * under a suspension unless the loop is tracked (see iter_next_one). */
+static JSValueRef iter_next_pair(JNIEnv *env, jb_rt *b, JSContextRef ctx, jobject it, int slot, JSValueRef *exc) {
+  jmethodID m = iter_batch_id(env);
+  /* the bridge's array when no suspension lets another thread in to use it */
+  jobjectArray kv = !m ? NULL : slot >= 0 ? jb_iter_pair_array(env, b)
+                                          : (*env)->NewObjectArray(env, 3, strait__jc.Object, NULL);
+  if (!kv) {
+    if ((*env)->ExceptionCheck(env)) jb_throw_pending(env, b, ctx, exc);
+    else *exc = strait_make_error(ctx, "RangeError", "for...of of a Java Map: out of memory");
+    jb_iter_after_read(b, slot, 0);
+    return NULL;
+  }
+  jint k;
+  if (slot >= 0) {
+    k = (*env)->CallStaticIntMethod(env, jb.Bridge, m, it, kv, 1, JNI_TRUE);
+  } else {
+    if (strait__java_call_refused(env, b->rt)) {
+      (*env)->DeleteLocalRef(env, kv);
+      jb_iter_after_read(b, slot, 0);
+      return NULL;
+    }
+    strait_suspension susp;
+    strait_gate_suspend(b->rt, &susp);
+    k = (*env)->CallStaticIntMethod(env, jb.Bridge, m, it, kv, 1, JNI_TRUE);
+    strait_gate_resume(b->rt, &susp);
+    if (strait__java_returned(env, b->rt, (*env)->ExceptionCheck(env))) {
+      (*env)->DeleteLocalRef(env, kv);
+      jb_iter_after_read(b, slot, 0);
+      return NULL;
+    }
+  }
+  bool threw = (*env)->ExceptionCheck(env);
+  jb_iter_after_read(b, slot, !threw && k == 2 ? 1 : 0);
+  if (threw || k != 2) {
+    if (slot < 0) (*env)->DeleteLocalRef(env, kv);
+    if (!threw) return b->token_key;
+    jb_throw_pending(env, b, ctx, exc);
+    return NULL;
+  }
+  static _Atomic unsigned char seen_k, seen_v;
+  JSValueRef r[2] = {NULL, NULL};
+  for (int i = 0; i < 2; i++) {
+    jobject o = (*env)->GetObjectArrayElement(env, kv, i);
+    (*env)->SetObjectArrayElement(env, kv, i, NULL);
+    r[i] = !o ? JSValueMakeNull(ctx) : jb_fast_result(env, b, ctx, i ? &seen_v : &seen_k, o, exc);
+    if (!r[i] && !*exc) r[i] = jb_wrap(env, b, ctx, o, exc);
+    if (o) (*env)->DeleteLocalRef(env, o);
+    if (!r[i]) break;
+  }
+  if (slot < 0) (*env)->DeleteLocalRef(env, kv);
+  return r[0] && r[1] ? JSObjectMakeArray(ctx, 2, r, exc) : NULL;
+}
+
+/* iterNext(it, max, pairs, slot): a JS array of the next elements of Java
+ * iterator it (of a tracked loop: its slot's, see call/iteration.c), at
+ * most max (1..JB_BATCH) per crossing, converted as results are (pairs:
+ * each Map entry as [key, value]); fewer than max when it has no more.
+ * Asked for one element, the answer is the element itself (a pair:
+ * [key, value]), or TOK at the end (iter_next_one, iter_next_pair); a
+ * tracked loop may be held to fewer than it asks (call/iteration.c).
+ * When the iterator throws after the first element of the batch, the array
+ * ends with the JS error and then TOK, and the helper throws it after
+ * handing out the elements before it. */
 static JSValueRef native_iter_next(JSContextRef ctx, JSObjectRef fn, JSObjectRef self, size_t argc,
                                    const JSValueRef argv[], JSValueRef *exc) {
   jb_rt *b = bridge_of_fn(ctx, fn);
   JNIEnv *env = strait__env();
-  jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
-  if (!e) return JSObjectMakeArray(ctx, 0, NULL, exc);
-  double want = argc > 1 && JSValueIsNumber(ctx, argv[1]) ? JSValueToNumber(ctx, argv[1], NULL) : 1;
+  /* the helper passes numbers and a boolean: read from their bits when the
+   * encoding is known (no C API call, no lock: this runs once per element
+   * of a loop read one at a time) */
+  double want = 1, slotv = -1;
+  bool pairs;
+  if (jb_imm_ok && argc > 3) {
+    if (!jb_imm_number(argv[1], &want)) want = 1;
+    if (!jb_imm_number(argv[3], &slotv)) slotv = -1;
+    pairs = jb_bits(argv[2]) == JB_VALUE_TRUE;
+  } else {
+    want = argc > 1 && JSValueIsNumber(ctx, argv[1]) ? JSValueToNumber(ctx, argv[1], NULL) : 1;
+    pairs = argc > 2 && JSValueToBoolean(ctx, argv[2]);
+    slotv = argc > 3 && JSValueIsNumber(ctx, argv[3]) ? JSValueToNumber(ctx, argv[3], NULL) : -1;
+  }
   jint max = want >= JB_BATCH ? JB_BATCH : want >= 1 ? (jint)want : 1;
-  bool pairs = argc > 2 && JSValueToBoolean(ctx, argv[2]);
-  jint slots = pairs ? 2 * max : max;
+  int slot = slotv >= 0 && slotv < 1024 ? (int)slotv : -1;
+  /* a tracked loop's iterator is its slot's (jb_iter_before_read), any
+   * other the one iterStart wrapped */
+  jb_entry *e = argc && JSValueIsObject(ctx, argv[0]) ? jb_entry_of(b, (JSObjectRef)argv[0]) : NULL;
+  if (!e && slot < 0) return JSObjectMakeArray(ctx, 0, NULL, exc);
   jb_maybe_flush(env, b);
-  jobject it = e->ref;
+  jobject it = e ? e->ref : NULL;
+  bool one = max == 1;   /* asked for one: the answer is the element (a pair) */
+  if (!jb_iter_before_read(env, b, ctx, &slot, &it, &max, exc)) return NULL;
+  if (one) return pairs ? iter_next_pair(env, b, ctx, it, slot, exc) : iter_next_one(env, b, ctx, it, slot, exc);
+  jint slots = pairs ? 2 * max : max;
   jmethodID m = iter_batch_id(env);
   jobjectArray out = m ? (*env)->NewObjectArray(env, slots + 1, strait__jc.Object, NULL) : NULL;
   if (!out) {
+    jb_iter_after_read(b, slot, 0);
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
-  if (strait__java_call_refused(env, b->rt)) return NULL;
+  if (strait__java_call_refused(env, b->rt)) {
+    (*env)->DeleteLocalRef(env, out);
+    jb_iter_after_read(b, slot, 0);
+    return NULL;
+  }
   strait_suspension susp;
   strait_gate_suspend(b->rt, &susp);
   jint k = (*env)->CallStaticIntMethod(env, jb.Bridge, m, it, out, max, (jboolean)pairs);
   strait_gate_resume(b->rt, &susp);
-  jboolean threw = (*env)->ExceptionCheck(env);
-  if (strait__java_returned(env, b->rt, threw)) {
+  if (strait__java_returned(env, b->rt, (*env)->ExceptionCheck(env))) {
     (*env)->DeleteLocalRef(env, out);
+    jb_iter_after_read(b, slot, 0);
     return NULL;
   }
+  bool threw = (*env)->ExceptionCheck(env);
+  if (threw || k < 0 || k > slots) k = 0;
+  jb_iter_after_read(b, slot, pairs ? k / 2 : k);
   if (threw) {
     (*env)->DeleteLocalRef(env, out);
     jb_throw_pending(env, b, ctx, exc);
     return NULL;
   }
-  if (k < 0 || k > slots) k = 0;
   /* the values stay on this stack (seen by the collector's scan) until
    * they are in the array */
   JSValueRef vals[2 * JB_BATCH + 2];

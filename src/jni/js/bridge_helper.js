@@ -80,33 +80,83 @@
       }
     }
   }
-  /* for...of over a Java Iterable, Map or Iterator: elements cross in
-   * batches (one crossing each) of 8, 32, 128, then 512, so a loop that
-   * breaks early takes few elements from its iterator; a Map gives
-   * [key, value] pairs; an Iterator the script holds (kind 2) one element
-   * per crossing, so it is never advanced past what the loop saw. An
-   * exception of the iterator after the first element of a batch comes as
-   * the batch's last two slots (the error, then TOK) and is thrown after
-   * the elements before it. */
+  /* for...of over a Java Iterable, Map or Iterator, as Java's own loop
+   * sees it (call/iteration.c). Elements of a JDK collection whose
+   * iteration runs no other code (kind TRACK) cross in batches of 8, 32,
+   * 128, then 512, so a loop that breaks early takes few; H[slot] counts
+   * the elements handed out. Once the crossing counter moved (a Java call,
+   * anything but this JS), the release hook has put the Java iterator back
+   * after them: the rest of the batch is dropped and the loop reads on from
+   * there, one element at a time, growing again for a List (REWIND: it
+   * steps back each time), never again for another collection, whose
+   * iterator could not be put back twice. A snapshot (a Java array, a
+   * CopyOnWriteArrayList) is read in batches; anything else (ONE: the
+   * iterators of java.util.concurrent, classes outside the JDK, an Iterator
+   * the script holds) one element per crossing. A Map gives [key, value]
+   * pairs (PAIRS). An exception of the iterator after the first element of
+   * a batch comes as the batch's last two slots (the error, then TOK) and
+   * is thrown after the elements before it. */
   const BATCH_FIRST = 8, BATCH_MAX = 512;
+  const K_PAIRS = 1, K_ONE = 2, K_TRACK = 4, K_REWIND = 8;
   function iterate() {
-    const st = iterStart(this), it = st[0], kind = st[1], pairs = kind === 1;
-    let buf = null, n = 0, i = 0, size = kind === 2 ? 1 : BATCH_FIRST, end = false, failed = false, err;
+    let it, kind = 0, slot = -1, H, buf = null, n = 0, i = 0, handed = 0, ep = 0, size = 1,
+        end = false, failed = false, err, over = false, track = false, grow = true;
+    const one = [undefined];
+    /* the loop is over: its slot is free (no crossing: the native side
+     * frees it at its next look) */
+    const finish = () => {
+      over = true;
+      if (track) { track = false; H[slot] = -1; }
+    };
     const next = () => {
+      if (track && CROSSINGS[0] !== ep) {
+        /* other code may have run: the iterator is back after `handed`;
+         * batches grow again only while no other code runs between them */
+        if (i < n) n = i;
+        end = false;
+        size = 0;
+        if ((kind & K_REWIND) === 0) grow = false;
+        ep = CROSSINGS[0];
+      }
       if (i === n) {
-        if (failed) { failed = false; const x = err; err = undefined; throw x; }
-        if (end) return { done: true, value: undefined };
-        buf = iterNext(it, size, pairs);
-        n = buf.length;
+        if (failed) { failed = false; const x = err; err = undefined; finish(); throw x; }
+        if (end || over) { finish(); return { done: true, value: undefined }; }
+        const want = size === 0 ? 1 : size, pairs = (kind & K_PAIRS) !== 0;
+        let r;
+        try {
+          r = iterNext(it, want, pairs, slot);
+        } catch (e) {
+          finish();
+          throw e;
+        }
+        ep = CROSSINGS[0];
         i = 0;
-        if (n >= 2 && buf[n - 1] === TOK) { err = buf[n - 2]; n -= 2; failed = true; }
-        else if (n < size) end = true;
-        if (kind !== 2 && size < BATCH_MAX) size *= 4;
+        if (want === 1) {
+          /* one element (a pair), itself, or TOK at the end */
+          if (r === TOK) { n = 0; end = true; }
+          else { one[0] = r; buf = one; n = 1; }
+        } else {
+          buf = r;
+          n = buf.length;
+          if (n >= 2 && buf[n - 1] === TOK) { err = buf[n - 2]; n -= 2; failed = true; }
+          else if (n < want) end = true;
+        }
+        /* 0: one element read after other code ran; the next read, if no
+         * other code runs until then, starts the batches again */
+        if (grow) size = size === 0 ? 1 : size === 1 ? BATCH_FIRST : size < BATCH_MAX ? size * 4 : size;
         if (n === 0) return next();
       }
+      if (track) H[slot] = ++handed;
       return { done: false, value: buf[i++] };
     };
-    return { next, [ITER]() { return this; } };
+    const loop = { next, return(v) { finish(); return { done: true, value: v }; }, [ITER]() { return this; } };
+    const st = iterStart(this, loop);
+    it = st[0]; kind = st[1]; slot = st[2]; H = st[3];
+    track = (kind & K_TRACK) !== 0;
+    if (kind & K_ONE) grow = false;
+    else size = BATCH_FIRST;
+    ep = CROSSINGS[0];
+    return loop;
   }
   /* catch-all: the Proxy after a class's own members; get and has are told
    * apart, so `in` answers truthfully and a read of a missing member gives

@@ -309,6 +309,9 @@ typedef struct jb_rt {
    * in that count moves the counter, as the array may be the list's
    * (call/js_callbacks.c, array_set) */
   double aslist_count;
+  /* for...of loops read ahead, put back by the release hook before other
+   * code runs (call/iteration.c); NULL until the first */
+  struct jb_iters *iters;
 } jb_rt;
 
 /* ---- process-wide (model/bridge_init.c, model/class_meta.c) ---------------------- */
@@ -616,8 +619,8 @@ struct jb_callbacks {
   JSObjectCallAsFunctionCallback field_get;    /* accessors of one field */
   JSObjectCallAsFunctionCallback field_set;
   JSObjectCallAsFunctionCallback is_instance;  /* isInstance(ci, v) */
-  JSObjectCallAsFunctionCallback iter_start;   /* iterStart(obj) -> [iterator, kind] */
-  JSObjectCallAsFunctionCallback iter_next;    /* iterNext(it, max, pairs) -> a batch of elements */
+  JSObjectCallAsFunctionCallback iter_start;   /* iterStart(obj, loop) -> [iterator, kind, slot, counts] */
+  JSObjectCallAsFunctionCallback iter_next;    /* iterNext(it, max, pairs, slot) -> a batch of elements */
   JSObjectCallAsFunctionCallback resolve;      /* the catch-all's resolve(ci, isStatic, name, quiet) */
   JSObjectCallAsFunctionCallback array_get;    /* aget(code, i) */
   JSObjectCallAsFunctionCallback array_set;    /* aset(code, i, v) */

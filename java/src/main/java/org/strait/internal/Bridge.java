@@ -516,6 +516,112 @@ final class Bridge {
                 (o == null ? "null" : o.getClass().getName()) + " is not iterable");
     }
 
+    // ---- for...of over Java collections (call/js_callbacks.c, iterStart) ----
+
+    /* Kinds of an iteration (bits; call/js_callbacks.c, bridge_helper.js). */
+    static final int ITER_PAIRS = 1;   // a Map's entries, each as [key, value]
+    static final int ITER_ONE = 2;     // one element per crossing: never read ahead
+    static final int ITER_TRACK = 4;   // read ahead, put back by the release hook (iterRewind, iterReplay)
+    static final int ITER_REWIND = 8;  // put back with ListIterator.previous() (else: iterReplay)
+
+    /**
+     * The iterator of o in out[0] and how a loop reads it: ITER_TRACK for a JDK collection
+     * whose iteration runs no other code and gives the same elements each time over the same
+     * contents (java.util's lists, sets, maps, queues and their views, List.of...; a List
+     * through its ListIterator, ITER_REWIND), read ahead in batches; 0 for one whose iterator
+     * is a snapshot (CopyOnWriteArrayList, CopyOnWriteArraySet, PriorityBlockingQueue,
+     * DelayQueue) or a Java array (a copy), read ahead in batches; ITER_ONE for anything else
+     * (the iterators of java.util.concurrent that see changes as they come, WeakHashMap, classes
+     * outside the JDK, an Iterable that is no Collection, an Iterator itself), read one element
+     * per crossing, as Java's loop reads it. ITER_PAIRS when the elements are a Map's entries.
+     * inner is o without the Collections.unmodifiable and synchronized wrappers around it (the
+     * native side reads their fields), which decides.
+     */
+    static int iterStart(Object o, Object inner, Object[] out) {
+        // out is the caller's, reused for every loop: written last, after any code ran
+        int how = inner == null ? 0 : ITER_HOW.get(inner.getClass());
+        if ((how & 1) != 0 && o instanceof List && !(o instanceof Iterator)) {
+            out[0] = ((List<?>) o).listIterator();
+            return ITER_TRACK | ITER_REWIND;
+        }
+        Iterator<?> it = iterator(o);
+        int pairs = !(o instanceof Iterable) && o instanceof Map ? ITER_PAIRS : 0;
+        int kind = it == o ? ITER_ONE
+                : o.getClass().isArray() || (how & 2) != 0 ? pairs
+                : (how & 1) != 0 ? pairs | ITER_TRACK : pairs | ITER_ONE;
+        out[0] = it;
+        return kind;
+    }
+
+    /** Per class: 1 iterPure, 2 iterSnapshot (asked once per class). */
+    private static final ClassValue<Integer> ITER_HOW = new ClassValue<>() {
+        @Override
+        protected Integer computeValue(Class<?> c) {
+            return c.getClassLoader() != null ? 0 : iterPure(c) ? 1 : iterSnapshot(c) ? 2 : 0;
+        }
+    };
+
+    /** The iteration of k's objects is a snapshot taken when its iterator is made. */
+    private static boolean iterSnapshot(Class<?> k) {
+        return k == java.util.concurrent.CopyOnWriteArrayList.class
+                || k == java.util.concurrent.CopyOnWriteArraySet.class
+                || k == java.util.concurrent.PriorityBlockingQueue.class
+                || k == java.util.concurrent.DelayQueue.class;
+    }
+
+    /**
+     * c's objects are JDK collections (or views of one) whose iterators run no code but the JDK's and,
+     * over the same contents, give the same elements in the same order: the classes (and their
+     * inner classes) of java.util below. Not java.util.concurrent (changes show as they come),
+     * not WeakHashMap (the collector removes entries), not the sublists of AbstractList nor
+     * Collections' checked and set-from-map views (they iterate collections of any class).
+     */
+    private static boolean iterPure(Class<?> c) {
+        if (c.getClassLoader() != null) return false;
+        String n = c.getName();
+        int d = n.indexOf('$');
+        String outer = d < 0 ? n : n.substring(0, d);
+        switch (outer) {
+            case "java.util.ArrayList": case "java.util.LinkedList": case "java.util.Vector":
+            case "java.util.Stack": case "java.util.ArrayDeque": case "java.util.PriorityQueue":
+            case "java.util.HashMap": case "java.util.LinkedHashMap": case "java.util.TreeMap":
+            case "java.util.IdentityHashMap": case "java.util.EnumMap": case "java.util.HashSet":
+            case "java.util.LinkedHashSet": case "java.util.TreeSet": case "java.util.RegularEnumSet":
+            case "java.util.JumboEnumSet": case "java.util.ImmutableCollections":
+                return true;
+            case "java.util.Arrays":
+                return n.equals("java.util.Arrays$ArrayList");
+            case "java.util.Collections":
+                switch (n) {
+                    case "java.util.Collections$EmptyList": case "java.util.Collections$EmptySet":
+                    case "java.util.Collections$EmptyMap": case "java.util.Collections$SingletonList":
+                    case "java.util.Collections$SingletonSet": case "java.util.Collections$SingletonMap":
+                    case "java.util.Collections$CopiesList":
+                        return true;
+                    default:
+                        return false;
+                }
+            default:
+                return false;
+        }
+    }
+
+    /** Steps list iterator it back n elements (the release hook: see iterStart). */
+    static void iterRewind(java.util.ListIterator<?> it, int n) {
+        for (int i = 0; i < n; i++) it.previous();
+    }
+
+    /**
+     * A new iterator over source (as iterator() makes it) moved past its first n elements: the
+     * loop's iterator as it was after them, when nothing but the loop's own reads ran since it
+     * was made (the release hook: see iterStart).
+     */
+    static Iterator<?> iterReplay(Object source, int n) {
+        Iterator<?> it = iterator(source);
+        for (int i = 0; i < n && it.hasNext(); i++) it.next();
+        return it;
+    }
+
     /** Next element, or {@link #DONE}. */
     static Object iterNext(Iterator<?> it) {
         return it.hasNext() ? it.next() : DONE;
