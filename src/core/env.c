@@ -3,7 +3,7 @@
  * scripts compiled into the library (the .js files of src/core/js) in a
  * fixed order.
  * Each script evaluates to a function (native, internal): `native` holds
- * the C helpers (console.c, process.c, module.c), `internal` is the
+ * the C helpers (console.c, process.c, module.c, wasm.c...), `internal` is the
  * bootstrap's private object where scripts leave what C calls later
  * (inspect, format, runMain, resolveMain). Neither object is reachable from
  * the global object; rt->internal keeps `internal` alive.
@@ -11,6 +11,7 @@
 #include "env.h"
 #include "clone.h"
 #include "js_sources.h"
+#include "wasm.h"
 #include "worker.h"
 
 #include <stdio.h>
@@ -96,6 +97,7 @@ int strait__env_install(strait_runtime *rt, JSValueRef *exception) {
   strait__module_natives(ctx, native);
   strait__clone_natives(ctx, native);
   strait__worker_natives(ctx, native);
+  strait__wasm_natives(ctx, native);
   for (size_t i = 0; i < sizeof kBootstrap / sizeof kBootstrap[0]; i++) {
     int rc = run_bootstrap(rt, kBootstrap[i], native, exception);
     if (rc) return rc;

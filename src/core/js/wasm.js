@@ -1,24 +1,72 @@
-// wasm.js - WebAssembly.compile and WebAssembly.instantiate on the
-// synchronous constructors. JavaScriptCore settles the promises of its own
-// two from its run loop (DeferredWorkTimer), which strait's event loop does
-// not drive: they stayed pending for ever, and a script awaiting one ended
-// without a word. These compile and instantiate at once (on the calling
-// thread) and settle in a microtask, with the values and errors of the
-// engine's constructors (CompileError, LinkError, RuntimeError, TypeError).
-// Built-ins are captured here, at start-up.
+// wasm.js - every WebAssembly module is metered before the engine compiles
+// it, and WebAssembly.compile / instantiate settle.
+//
+// Metering. JavaScriptCore's watchdog (the time limit, strait_interrupt,
+// close(), Ctrl-C) never reaches into wasm code, in any tier: a module whose
+// function is (loop (br 0)) would run for ever. So every way to compile
+// (new WebAssembly.Module, compile, instantiate(bytes), validate) first
+// rewrites the bytes (native.wasmMeter, src/core/wasm_meter.c): the metered
+// module calls an import "check" at least every ~1M executed instruction
+// bytes, and "grow"/"tgrow" before each memory.grow/table.grow. Those
+// imports are JS functions of this file (wrapped as wasm functions by a
+// small helper module): the watchdog's tick is served at their entry, and
+// the natives stop the stay at once when it must stop (strait_check_stop)
+// or the heap limit refuses a growth. WebAssembly.Instance supplies them
+// itself, through a Proxy over the script's import object (its getters run
+// once, in the engine's order, with the script's object as receiver), and
+// refuses a Module that was not metered here. Module.imports/exports/
+// customSections show what the script's module declared.
+//
+// The constructors are bound functions of Proxies over the engine's
+// (names, lengths, toString, prototype and instanceof as the engine's;
+// subclassing passes new.target through). The engine is called in tail
+// position wherever it may throw (strict mode: proper tail calls), so its
+// errors, messages and JSC's "(evaluating '...')" source suffix included,
+// are those the script would have got from the engine.
+//
+// Promises. JavaScriptCore settles the promises of its own compile and
+// instantiate from its run loop (DeferredWorkTimer), which strait's event
+// loop does not drive: they stayed pending for ever. These compile and
+// instantiate at once, on the calling thread, and settle in a microtask.
+//
+// Built-ins are captured here, at start-up; the engine's constructors are
+// reachable from nowhere a script can see.
 (function (native, internal) {
   'use strict';
   const W = globalThis.WebAssembly;
   if (typeof W !== 'object' || W === null) return;
   const FP = Function.prototype, uncurry = (f) => FP.bind.call(FP.call, f);
-  const ModuleC = W.Module, InstanceC = W.Instance, PromiseC = Promise;
+  const bind = uncurry(FP.bind);
+  const ModuleC = W.Module, InstanceC = W.Instance, CompileErrorC = W.CompileError;
+  const validateC = W.validate, PromiseC = Promise, ProxyC = Proxy, TypeErrorC = TypeError;
+  const construct = Reflect.construct, reflectGet = Reflect.get, defineProperty = Object.defineProperty;
+  const getOwn = Object.getOwnPropertyDescriptor, deleteProperty = Reflect.deleteProperty;
   const resolveP = uncurry(PromiseC.resolve), rejectP = uncurry(PromiseC.reject);
   const resolve = (v) => resolveP(PromiseC, v);
   const reject = (e) => rejectP(PromiseC, e);
+  const moduleExports = uncurry(ModuleC.exports), moduleImports = uncurry(ModuleC.imports);
+  const moduleCustomSections = uncurry(ModuleC.customSections);
+  const instanceExports = uncurry(getOwn(InstanceC.prototype, 'exports').get);
+  const WeakMapC = WeakMap, wmGet = uncurry(WeakMap.prototype.get), wmSet = uncurry(WeakMap.prototype.set);
+  const U8 = Uint8Array, TA = Object.getPrototypeOf(U8.prototype), u8set = uncurry(TA.set);
+  const getter = (o, k) => uncurry(getOwn(o, k).get);
+  const abLength = getter(ArrayBuffer.prototype, 'byteLength');
+  const abSlice = uncurry(ArrayBuffer.prototype.slice);
+  const taBuffer = getter(TA, 'buffer'), taOffset = getter(TA, 'byteOffset'), taLength = getter(TA, 'byteLength');
+  const dvBuffer = getter(DataView.prototype, 'buffer'), dvOffset = getter(DataView.prototype, 'byteOffset');
+  const dvLength = getter(DataView.prototype, 'byteLength');
+  const meter = native.wasmMeter, checkN = native.wasmCheck, growN = native.wasmGrow;
+  const tgrowN = native.wasmTableGrow, admitN = native.wasmAdmit;
+  const KEY = 'strait:meter';   // the import module of what the meter adds (wasm_meter.h)
+  const ADDED = 3;              // check, grow, tgrow
+
+  /* module -> what metering learned: [imports the script's module declared,
+   * bytes its memories and tables take, dropped custom sections] */
+  const infos = new WeakMapC();
+
   /* a WebAssembly.Module by its internal slot (Module.exports throws a
    * TypeError for anything else), not by instanceof, which a script can
    * change */
-  const moduleExports = uncurry(ModuleC.exports);
   function isModule(x) {
     if (typeof x !== 'object' || x === null) return false;
     try {
@@ -28,27 +76,226 @@
       return false;
     }
   }
-  /* the methods' own names and lengths, as the engine's have */
-  const methods = {
-    compile(bytes) {
+
+  /* A copy of a BufferSource's bytes (the C API pins a buffer whose bytes
+   * it hands out, so natives only read copies), or undefined for anything
+   * else (and a detached buffer): the engine then says what is wrong. */
+  function bytesOf(source) {
+    let buffer = source, offset = 0, length;
+    try {
+      length = abLength(source);
+    } catch (e) {
       try {
-        return resolve(new ModuleC(bytes));
-      } catch (e) {
-        return reject(e);
+        length = taLength(source);
+        offset = taOffset(source);
+        buffer = taBuffer(source);
+      } catch (e2) {
+        try {
+          length = dvLength(source);
+          offset = dvOffset(source);
+          buffer = dvBuffer(source);
+        } catch (e3) {
+          return undefined;
+        }
       }
-    },
-    instantiate(source, imports = undefined) {
-      try {
-        if (isModule(source)) return resolve(new InstanceC(source, imports));
-        const module = new ModuleC(source);
-        const instance = new InstanceC(module, imports);
-        return resolve({ module, instance });
-      } catch (e) {
-        return reject(e);
+    }
+    try {
+      const copy = new U8(length);
+      u8set(copy, new U8(buffer, offset, length));
+      return copy;
+    } catch (e) {
+      return undefined;
+    }
+  }
+
+  /* new WebAssembly.Module(source) with new.target nt: the metered module,
+   * or the engine's error (thrown by the engine in tail position). */
+  function compileSync(source, nt) {
+    const copy = bytesOf(source);
+    if (copy === undefined) return construct(ModuleC, [source], nt);   // not bytes: the engine's TypeError
+    const r = meter(copy);
+    if (typeof r === 'string') {
+      if (validateC(copy)) {
+        throw new CompileErrorC('WebAssembly.Module cannot be metered, ' + r +
+                                ' (strait meters every module so that its code can be stopped)');
       }
+      return construct(ModuleC, [copy], nt);   // invalid: the engine's CompileError
+    }
+    let m;
+    try {
+      m = construct(ModuleC, [r[0]], nt);
+    } catch (e) {
+      if (!validateC(copy)) return construct(ModuleC, [copy], nt);
+      throw new CompileErrorC('WebAssembly.Module: the metered module does not compile: ' + e.message);
+    }
+    wmSet(infos, m, [r[1], r[2], r[3].length ? r[3] : undefined]);
+    return m;
+  }
+
+  /* The imports the metered module gets under KEY: wasm functions of a
+   * helper module made on first use,
+   *   (import "h" "check" (func)) (import "h" "grow" (func (param i32) (result i32)))
+   *   (import "h" "tgrow" (func (param i32) (result i32)))
+   *   (func (export "check") call 0)
+   *   (func (export "grow") (param i32) (result i32) local.get 0 call 1)
+   *   (func (export "tgrow") (param i32) (result i32) local.get 0 call 2)
+   * over JS functions, so that the watchdog's tick is served when they are
+   * called (a wasm call of a C function does not serve it). */
+  const HELPER = [0, 97, 115, 109, 1, 0, 0, 0, 1, 9, 2, 96, 0, 0, 96, 1, 127, 1, 127, 2, 30, 3, 1, 104, 5,
+    99, 104, 101, 99, 107, 0, 0, 1, 104, 4, 103, 114, 111, 119, 0, 1, 1, 104, 5, 116, 103, 114, 111, 119, 0,
+    1, 3, 4, 3, 0, 1, 1, 7, 24, 3, 5, 99, 104, 101, 99, 107, 0, 3, 4, 103, 114, 111, 119, 0, 4, 5, 116, 103,
+    114, 111, 119, 0, 5, 10, 20, 3, 4, 0, 16, 0, 11, 6, 0, 32, 0, 16, 1, 11, 6, 0, 32, 0, 16, 2, 11];
+  let meterImports;
+  function check() { checkN(); }
+  function grow(pages) { return growN(pages); }
+  function tgrow(n) { return tgrowN(n); }
+  function added() {
+    if (meterImports === undefined) {
+      const h = { __proto__: null, check, grow, tgrow };
+      const e = instanceExports(new InstanceC(new ModuleC(new U8(HELPER)), { __proto__: null, h }));
+      meterImports = { __proto__: null, check: e.check, grow: e.grow, tgrow: e.tgrow };
+    }
+    return meterImports;
+  }
+  /* the script's import object as the engine reads it, with KEY added */
+  const importTraps = {
+    __proto__: null,
+    get(target, key) {
+      return key === KEY ? added() : reflectGet(target, key);
     },
   };
-  for (const name of ['compile', 'instantiate']) {
-    Object.defineProperty(W, name, { value: methods[name], writable: true, enumerable: true, configurable: true });
+
+  /* new WebAssembly.Instance(module, imports) with new.target nt. */
+  function instantiateSync(module, imports, nt) {
+    const info = isModule(module) ? wmGet(infos, module) : undefined;
+    if (info === undefined) {
+      if (isModule(module)) {
+        throw new TypeErrorC('WebAssembly.Instance: this WebAssembly.Module was not compiled by this runtime, ' +
+                             'which meters every module so that its code can be stopped: compile it here from its bytes');
+      }
+      return construct(InstanceC, [module, imports], nt);   // the engine's TypeError
+    }
+    let given = imports;
+    if (given === undefined) {
+      if (info[0] === 0) given = { __proto__: null, [KEY]: added() };
+    } else if ((typeof given === 'object' && given !== null) || typeof given === 'function') {
+      given = new ProxyC(given, importTraps);
+    }
+    if (info[1] > 0) admitN(info[1]);
+    return construct(InstanceC, [module, given], nt);
   }
+
+  /* The constructors: a bound function (the engine's name, length and
+   * native toString) of a Proxy over the engine's constructor whose traps
+   * are plain calls, so that they can call the engine in tail position. */
+  function wrapConstructor(C, build, statics) {
+    let proxy;
+    const traps = {
+      __proto__: null,
+      construct(target, args, nt) {
+        return build(args[0], args[1], nt === proxy ? C : nt);
+      },
+      apply(target, self, args) {
+        return C();   // called without new: the engine's TypeError
+      },
+    };
+    proxy = new ProxyC(C, traps);
+    const f = bind(proxy, undefined);
+    deleteProperty(f, 'length');
+    deleteProperty(f, 'name');
+    for (const k of statics) defineProperty(f, k[0], { value: k[1], writable: true, enumerable: false, configurable: true });
+    defineProperty(f, 'length', { value: C.length, configurable: true });
+    defineProperty(f, 'name', { value: C.name, configurable: true });
+    defineProperty(f, 'prototype', { value: C.prototype, writable: false, enumerable: false, configurable: false });
+    defineProperty(C.prototype, 'constructor', { value: f, writable: true, enumerable: false, configurable: true });
+    return f;
+  }
+
+  /* Module's statics, as the engine's (names and lengths too) but for what
+   * the meter added. */
+  const statics = {
+    customSections(module, sectionName) {
+      const info = isModule(module) ? wmGet(infos, module) : undefined;
+      if (info === undefined || info[2] === undefined || arguments.length < 2) {
+        return moduleCustomSections(ModuleC, module, sectionName);
+      }
+      /* the engine's ToString of the name, once; then the sections the
+       * meter left out of the engine's copy, if it has that name */
+      let name;
+      const probe = { __proto__: null, toString() { return (name = `${sectionName}`); } };
+      const list = moduleCustomSections(ModuleC, module, probe);
+      const out = [];
+      for (const d of info[2]) if (d[0] === name) out[out.length] = abSlice(d[1], 0);
+      return out.length ? out : list;
+    },
+    imports(module) {
+      const info = isModule(module) ? wmGet(infos, module) : undefined;
+      if (info === undefined) return moduleImports(ModuleC, module);
+      try {
+        const list = moduleImports(ModuleC, module);
+        list.length -= ADDED;
+        return list;
+      } catch (e) {
+        return moduleImports(ModuleC, module);
+      }
+    },
+    exports: ModuleC.exports,
+  };
+  const Module = wrapConstructor(ModuleC, (source, _, nt) => compileSync(source, nt),
+                                 [['customSections', statics.customSections], ['imports', statics.imports],
+                                  ['exports', statics.exports]]);
+  const Instance = wrapConstructor(InstanceC, instantiateSync, []);
+
+  /* f(a, b) as a promise: settled with its value or its error. Promise.try
+   * (captured) adds no source suffix of strait's to an engine error it
+   * catches; try/catch where there is none. */
+  const promiseTry = typeof PromiseC.try === 'function' ? uncurry(PromiseC.try) : null;
+  function settle(f, a, b) {
+    if (promiseTry) return promiseTry(PromiseC, f, a, b);
+    try {
+      return resolve(f(a, b));
+    } catch (e) {
+      return reject(e);
+    }
+  }
+  const compileAny = (bytes) => compileSync(bytes, ModuleC);
+  function instantiateAny(source, imports) {
+    if (isModule(source)) return instantiateSync(source, imports, InstanceC);
+    const module = compileSync(source, ModuleC);
+    const instance = instantiateSync(module, imports, InstanceC);
+    return { module, instance };
+  }
+
+  /* the methods' own names and lengths, as the engine's have */
+  const methods = {
+    validate(bytes) {
+      const copy = bytesOf(bytes);
+      if (copy === undefined) return validateC(bytes);   // not bytes: the engine's TypeError
+      const r = meter(copy);
+      return typeof r === 'string' ? false : validateC(r[0]);
+    },
+    compile(bytes) {
+      return settle(compileAny, bytes);
+    },
+    instantiate(source, imports = undefined) {
+      return settle(instantiateAny, source, imports);
+    },
+  };
+  const unsupported = {
+    compileStreaming(source) {
+      return reject(new TypeErrorC('WebAssembly.compileStreaming is not supported: compile the bytes'));
+    },
+    instantiateStreaming(source, imports = undefined) {
+      return reject(new TypeErrorC('WebAssembly.instantiateStreaming is not supported: instantiate the bytes'));
+    },
+  };
+  const put = (name, value) => {
+    const d = getOwn(W, name);
+    defineProperty(W, name, { value, writable: d ? d.writable : true, enumerable: d ? d.enumerable : true,
+                              configurable: d ? d.configurable : true });
+  };
+  put('Module', Module);
+  put('Instance', Instance);
+  for (const name of ['validate', 'compile', 'instantiate']) put(name, methods[name]);
+  for (const name of ['compileStreaming', 'instantiateStreaming']) if (getOwn(W, name)) put(name, unsupported[name]);
 });
