@@ -30,6 +30,20 @@
  * came before it, and the host is called once per budget of charge. The
  * call rule bounds what runs unmetered when a deep recursion returns: each
  * frame then runs at most CALL_CAP bytes before its next checkpoint.
+ *
+ * Cost. What a checkpoint costs in the engine's optimizing tier (OMG) is
+ * mostly what its cold call does to the code around it: a value live
+ * across a call cannot stay in a register the call clobbers, so a loop
+ * whose check calls out had every value it carries spilled (a tight loop
+ * ran 3x slower). So a checkpoint's cold path saves the locals its loop
+ * uses into scratch globals and restores them after the call, and at a
+ * loop's start it then branches back to the loop's start: the restored
+ * values meet the loop's own there, on the cold edge alone. A function
+ * with loops charges them to a local counter (a register: two instructions
+ * a check) that goes to the fuel every LOCAL_FUEL of charge, before each
+ * call and when the function leaves; its entry and loop-free functions
+ * charge the fuel itself, loop-free ones through a shared function (the
+ * smallest check, so that small functions stay inlinable).
  */
 #include "wasm_meter.h"
 #include "strait.h"
@@ -44,12 +58,25 @@
 #define CAP 8192u
 #define CALL_CAP 1024u
 #define SPLIT (CAP / 4)
+/* A function with loops charges its loops to a local counter, which it
+ * adds to the fuel every LOCAL_FUEL of charge, before a call and when it
+ * leaves (see lcheckpoint). */
+#define LOCAL_FUEL 4096u
+/* Locals a checkpoint saves around its call, at most (see save_set). */
+#define MAX_SAVE 64u
 /* The engine's limits (JSC's WasmLimits.h, the JS API's). */
 #define MAX_MODULE ((size_t)1 << 30)
 #define MAX_BODY 7654321u
 #define MAX_TYPES 1000000u
+#define MAX_LOCALS 50000u
 /* No weight comes near this; it keeps fuel arithmetic in i32. */
-#define MAX_WEIGHT ((uint32_t)1 << 30)
+#define MAX_WEIGHT ((uint32_t)1 << 29)
+/* The largest budget (a loop's checkpoint resets the fuel to budget plus
+ * its weight). */
+#define MAX_BUDGET ((int32_t)1 << 29)
+
+/* Forms of a checkpoint's cold path (see checkpoint()). */
+enum { CP_FALL, CP_LOOP, CP_COMPACT };
 
 /* Record kinds (instructions the fuel analysis or the rewrite needs). */
 enum {
@@ -70,7 +97,7 @@ enum {
 
 /* Block kinds and states. */
 enum { B_BLOCK, B_LOOP, B_IF, B_TRY, B_TRYTABLE };
-enum { S_ELSE = 1, S_CATCH = 2, S_CATCH_ALL = 4 };
+enum { S_ELSE = 1, S_CATCH = 2, S_CATCH_ALL = 4, S_PARAMS = 8 };
 
 typedef struct rec {
   uint32_t off, len;   /* in the body (from its first byte, locals included) */
@@ -84,8 +111,28 @@ typedef struct blk {
   uint32_t else_start; /* if: dist at its else branch */
   uint32_t handler;    /* try, try_table: most dist of its handlers */
   uint32_t catches;    /* try_table: index in tgts (count, then ids) */
+  uint32_t start;      /* loop: its offset in the body */
+  uint32_t save_off, save_n; /* loop: the locals its checkpoints save (in saves) */
   uint8_t kind, state;
 } blk;
+
+/* Value kinds of locals: the ones a checkpoint can save (i32 i64 f32 f64
+ * v128), and the rest. */
+enum { K_I32, K_I64, K_F32, K_F64, K_V128, K_OTHER };
+#define NKINDS 5
+#define LIST_END 0xFFFFFFFFu
+
+/* The parameters of a type: kinds at pkinds[off], n of them (UINT32_MAX:
+ * not a function type). */
+typedef struct tparams {
+  uint32_t off, n;
+} tparams;
+
+/* Declared locals of one kind, up to (not including) index end. */
+typedef struct run {
+  uint32_t end;
+  uint8_t kind;
+} run;
 
 typedef struct obuf {
   uint8_t *d;
@@ -112,8 +159,8 @@ typedef struct mt {
   /* what the output adds */
   uint32_t check_type, grow_type;
   uint32_t check_global, grow_global, tgrow_global, fuel_global;
-  uint8_t cp_head[8], cp_tail[64];
-  size_t cp_head_len, cp_tail_len;
+  uint8_t cp_head[8], cp_mid[32], cp_call[24];
+  size_t cp_head_len, cp_test_len, cp_call_len;
   uint8_t call_grow[24], call_tgrow[24];
   size_t call_grow_len, call_tgrow_len;
   /* per-function scratch, reused */
@@ -125,6 +172,43 @@ typedef struct mt {
   size_t depth, capstack, caphmax;
   uint32_t *tgts;
   size_t ntgts, captgts;
+  /* function types, and the type of each defined function */
+  tparams *tps;
+  size_t captps;
+  uint8_t *pkinds;
+  size_t npk, cappk;
+  uint32_t *ftypes;
+  size_t nftypes, capftypes;
+  /* the locals of the function being metered: params, then runs of
+   * declared locals (run i ends before runs_end[i]) */
+  uint32_t nparams, nlocals, pkoff;
+  run *runs;
+  size_t nruns, capruns;
+  /* locals referenced so far, most recent first (a list over lprev/lnext),
+   * each with the offset of its last reference; lgen marks the entries of
+   * this function */
+  uint32_t *lprev, *lnext, *lpos, *lgen;
+  uint8_t *lkind;
+  size_t caplocals;
+  uint32_t lhead, gen;
+  /* save sets of loops and of the entry (params), in saves */
+  uint32_t *saves;
+  size_t nsaves, capsaves;
+  uint32_t fsave_off, fsave_n;
+  uint32_t fn_loops;          /* loops of the function being metered */
+  bool counter;               /* it has the local counter (index nlocals) */
+  uint32_t ndecls;            /* its local declarations, from decls */
+  const uint8_t *decls;
+  /* the function the compact checkpoints call (appended after the
+   * input's): fuel = budget, check() */
+  uint32_t fimports, slow_func;
+  bool has_slow;
+  /* scratch globals the saves go to: scratch_base + j * NKINDS + kind */
+  uint32_t scratch_base, scratch_slots;
+  bool scratch_v128;
+  /* the output's global section, for the scratch globals added at the end */
+  size_t last_hole, gsec_hole, gsec_count_hole, gsec_end;
+  uint32_t gsec_count;
 } mt;
 
 /* ---- errors ------------------------------------------------------------ */
@@ -315,6 +399,21 @@ static void ob_patch5(obuf *o, size_t at, uint32_t v) {
   }
 }
 
+/* Grows *a (of *cap elements of elem bytes) to hold need. */
+static bool grow_array(mt *m, void **a, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return true;
+  size_t c = *cap ? *cap : 64;
+  while (c < need) c *= 2;
+  void *p = realloc(*a, c * elem);
+  if (!p) {
+    m->oom = true;
+    return bad(m, NULL, "out of memory");
+  }
+  *a = p;
+  *cap = c;
+  return true;
+}
+
 /* ---- types ------------------------------------------------------------- */
 
 static bool type_index(mt *m, const uint8_t *at, int64_t t) {
@@ -339,16 +438,26 @@ static bool rd_heaptype(mt *m, cur *c) {
   return type_index(m, at, v);
 }
 
-static bool rd_valtype(mt *m, cur *c) {
+/* A value type; *kind (may be NULL) its K_ kind. */
+static bool rd_valtype_k(mt *m, cur *c, uint8_t *kind) {
   uint8_t b;
+  if (kind) *kind = K_OTHER;
   TRY(rd_byte(m, c, &b));
-  if (b >= 0x7B && b <= 0x7F) return true;           /* i32 i64 f32 f64 v128 */
+  if (b >= 0x7B && b <= 0x7F) {                      /* i32 i64 f32 f64 v128 */
+    if (kind) *kind = (uint8_t)(0x7F - b);
+    return true;
+  }
   if (b == 0x63 || b == 0x64) return rd_heaptype(m, c); /* ref null ht, ref ht */
   if (abstract_heap(b)) return true;
   return bad(m, c->p - 1, "unknown value type 0x%02x", b);
 }
 
-static bool rd_blocktype(mt *m, cur *c) {
+static bool rd_valtype(mt *m, cur *c) { return rd_valtype_k(m, c, NULL); }
+
+/* A block type; *params (may be NULL): a type index whose function type
+ * takes parameters. */
+static bool rd_blocktype(mt *m, cur *c, bool *params) {
+  if (params) *params = false;
   if (c->p >= c->end) return eof(m, c->p);
   uint8_t b = *c->p;
   if (b == 0x40) {
@@ -360,7 +469,9 @@ static bool rd_blocktype(mt *m, cur *c) {
   int64_t v;
   TRY(rd_sleb(m, c, 33, &v));
   if (v < 0) return bad(m, at, "unknown block type");
-  return type_index(m, at, v);
+  TRY(type_index(m, at, v));
+  if (params) *params = m->tps[v].n != 0 && m->tps[v].n != UINT32_MAX;
+  return true;
 }
 
 /* limits: flags, min, max if flags & 1 (64-bit numbers with flags & 4). */
@@ -404,16 +515,21 @@ static bool rd_fieldtype(mt *m, cur *c) {
   return true;
 }
 
-static bool rd_comptype(mt *m, cur *c) {
+/* A composite type; a function type's parameter kinds go to *tp. */
+static bool rd_comptype(mt *m, cur *c, tparams *tp) {
   uint8_t form;
   uint32_t n;
+  tp->n = UINT32_MAX;
   TRY(rd_byte(m, c, &form));
   switch (form) {
   case 0x60: /* func */
-    for (int k = 0; k < 2; k++) {
-      TRY(rd_count(m, c, &n, 1));
-      for (uint32_t i = 0; i < n; i++) TRY(rd_valtype(m, c));
-    }
+    TRY(rd_count(m, c, &n, 1));
+    TRY(grow_array(m, (void **)&m->pkinds, &m->cappk, m->npk + n, 1));
+    tp->off = (uint32_t)m->npk;
+    tp->n = n;
+    for (uint32_t i = 0; i < n; i++) TRY(rd_valtype_k(m, c, &m->pkinds[m->npk++]));
+    TRY(rd_count(m, c, &n, 1));
+    for (uint32_t i = 0; i < n; i++) TRY(rd_valtype(m, c));
     return true;
   case 0x5F: /* struct */
     TRY(rd_count(m, c, &n, 2));
@@ -426,6 +542,7 @@ static bool rd_comptype(mt *m, cur *c) {
   }
 }
 
+/* A subtype: the next type index (m->ntypes), whose parameters are noted. */
 static bool rd_subtype(mt *m, cur *c) {
   if (c->p < c->end && (*c->p == 0x50 || *c->p == 0x4F)) { /* sub, sub final */
     uint32_t n, t;
@@ -433,7 +550,10 @@ static bool rd_subtype(mt *m, cur *c) {
     TRY(rd_count(m, c, &n, 1));
     for (uint32_t i = 0; i < n; i++) TRY(rd_u32(m, c, &t));
   }
-  return rd_comptype(m, c);
+  TRY(grow_array(m, (void **)&m->tps, &m->captps, (size_t)m->ntypes + 1, sizeof(tparams)));
+  TRY(rd_comptype(m, c, &m->tps[m->ntypes]));
+  m->ntypes++;
+  return true;
 }
 
 /* ---- constant expressions ------------------------------------------------ */
@@ -515,7 +635,6 @@ static bool added_types(mt *m, obuf *o) {
 
 static bool sec_type(mt *m, cur *c, obuf *o) {
   uint32_t n;
-  uint64_t types = 0;
   TRY(rd_count(m, c, &n, 1));
   const uint8_t *first = c->p;
   m->type_limit = UINT32_MAX;   /* types may name later types of their group */
@@ -525,17 +644,14 @@ static bool sec_type(mt *m, cur *c, obuf *o) {
       c->p++;
       TRY(rd_count(m, c, &k, 1));
       for (uint32_t j = 0; j < k; j++) TRY(rd_subtype(m, c));
-      types += k;
     } else {
       TRY(rd_subtype(m, c));
-      types++;
     }
   }
   if (c->p != c->end) return bad(m, c->p, "the type section has bytes after its last type");
-  if (types + 2 > MAX_TYPES)
-    return bad(m, first, "the module declares %llu types; metering adds 2, past the engine's limit of %u",
-               (unsigned long long)types, MAX_TYPES);
-  m->ntypes = (uint32_t)types;
+  if ((uint64_t)m->ntypes + 2 > MAX_TYPES)
+    return bad(m, first, "the module declares %u types; metering adds 2, past the engine's limit of %u",
+               m->ntypes, MAX_TYPES);
   TRY(ob_uleb(m, o, (uint64_t)n + 2));
   TRY(ob_put(m, o, first, (size_t)(c->end - first)));
   return added_types(m, o);
@@ -555,7 +671,11 @@ static bool sec_import(mt *m, cur *c, obuf *o) {
     const uint8_t *at = c->p;
     TRY(rd_byte(m, c, &kind));
     switch (kind) {
-    case 0x00: TRY(rd_u32(m, c, &t)); TRY(type_index(m, at, t)); break;
+    case 0x00:
+      TRY(rd_u32(m, c, &t));
+      TRY(type_index(m, at, t));
+      m->fimports++;
+      break;
     case 0x01: TRY(rd_tabletype(m, c, &min)); break;
     case 0x02: TRY(rd_limits(m, c, &min)); break;
     case 0x03:
@@ -596,11 +716,15 @@ static bool added_imports(mt *m, obuf *o) {
 static bool sec_function(mt *m, cur *c) {
   uint32_t n, t;
   TRY(rd_count(m, c, &n, 1));
+  TRY(grow_array(m, (void **)&m->ftypes, &m->capftypes, n, sizeof(uint32_t)));
   for (uint32_t i = 0; i < n; i++) {
     const uint8_t *at = c->p;
     TRY(rd_u32(m, c, &t));
     TRY(type_index(m, at, t));
+    if (m->tps[t].n == UINT32_MAX) return bad(m, at, "function %u's type %u is not a function type", i, t);
+    m->ftypes[i] = t;
   }
+  m->nftypes = n;
   if (c->p != c->end) return bad(m, c->p, "the function section has bytes after its last entry");
   return true;
 }
@@ -671,7 +795,9 @@ static bool sec_global(mt *m, cur *c, obuf *o) {
   uint32_t n;
   TRY(rd_count(m, c, &n, 3));
   m->gdefined = n;   /* init expressions may name any of them (the engine checks which) */
-  TRY(ob_uleb(m, o, (uint64_t)n + 1));
+  TRY(ob_hole5(m, o, &m->gsec_count_hole));
+  m->gsec_count = n + 1;
+  ob_patch5(o, m->gsec_count_hole, m->gsec_count);
   for (uint32_t i = 0; i < n; i++) {
     const uint8_t *at = c->p;
     TRY(rd_globaltype(m, c));
@@ -781,19 +907,6 @@ static bool sec_data(mt *m, cur *c, obuf *o) {
 
 /* ---- code: decoding a body into records ---------------------------------- */
 
-static bool grow_array(mt *m, void **a, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return true;
-  size_t c = *cap ? *cap : 64;
-  while (c < need) c *= 2;
-  void *p = realloc(*a, c * elem);
-  if (!p) {
-    m->oom = true;
-    return bad(m, NULL, "out of memory");
-  }
-  *a = p;
-  *cap = c;
-  return true;
-}
 
 static bool add_rec(mt *m, const uint8_t *body, const uint8_t *at, const uint8_t *end, uint8_t kind,
                     uint32_t aux) {
@@ -812,7 +925,7 @@ static bool push_blk(mt *m, uint8_t kind, uint32_t *id) {
   TRY(grow_array(m, (void **)&m->blks, &m->capblks, m->nblks + 1, sizeof(blk)));
   TRY(grow_array(m, (void **)&m->stack, &m->capstack, m->depth + 1, sizeof(uint32_t)));
   *id = (uint32_t)m->nblks;
-  m->blks[m->nblks++] = (blk){0, 0, 0, 0, kind, 0};
+  m->blks[m->nblks++] = (blk){.kind = kind};
   m->stack[m->depth++] = *id;
   return true;
 }
@@ -931,12 +1044,89 @@ static bool op_fe(mt *m, cur *c, const uint8_t *at) {
   return bad(m, at, "unknown atomic instruction 0xfe %u", sub);
 }
 
+/* ---- code: the locals a loop uses ------------------------------------------ */
+
+/* The kind of local k of the function being metered. */
+static uint8_t local_kind(const mt *m, uint32_t k) {
+  if (k < m->nparams) return m->pkinds[m->pkoff + k];
+  size_t lo = 0, hi = m->nruns;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (m->runs[mid].end > k) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo < m->nruns ? m->runs[lo].kind : K_OTHER;
+}
+
+/* Makes room for the list of the function's nlocals locals and empties
+ * it (entries of earlier functions have another gen). */
+static bool lists_begin(mt *m) {
+  size_t old = m->caplocals;
+  if (m->nlocals > old) {
+    size_t cap = old;
+    TRY(grow_array(m, (void **)&m->lgen, &cap, m->nlocals, sizeof(uint32_t)));
+    memset(m->lgen + old, 0, (cap - old) * sizeof(uint32_t));
+    size_t c2 = old, c3 = old, c4 = old, c5 = old;
+    TRY(grow_array(m, (void **)&m->lprev, &c2, cap, sizeof(uint32_t)));
+    TRY(grow_array(m, (void **)&m->lnext, &c3, cap, sizeof(uint32_t)));
+    TRY(grow_array(m, (void **)&m->lpos, &c4, cap, sizeof(uint32_t)));
+    TRY(grow_array(m, (void **)&m->lkind, &c5, cap, 1));
+    m->caplocals = cap;
+  }
+  if (++m->gen == 0) {   /* wrapped: forget every mark */
+    memset(m->lgen, 0, m->caplocals * sizeof(uint32_t));
+    m->gen = 1;
+  }
+  m->lhead = LIST_END;
+  return true;
+}
+
+/* A reference to local k at offset pos: a local that can be saved moves
+ * to the front of the list. */
+static void touch(mt *m, uint32_t k, uint32_t pos) {
+  if (k >= m->nlocals) return;   /* the engine refuses it */
+  if (m->lgen[k] != m->gen) {
+    m->lgen[k] = m->gen;
+    m->lkind[k] = local_kind(m, k);
+    if (m->lkind[k] >= K_OTHER) return;
+  } else {
+    if (m->lkind[k] >= K_OTHER) return;
+    m->lpos[k] = pos;
+    if (m->lhead == k) return;
+    uint32_t prev = m->lprev[k], next = m->lnext[k];
+    m->lnext[prev] = next;   /* not the head, so it has a prev */
+    if (next != LIST_END) m->lprev[next] = prev;
+  }
+  m->lpos[k] = pos;
+  m->lprev[k] = LIST_END;
+  m->lnext[k] = m->lhead;
+  if (m->lhead != LIST_END) m->lprev[m->lhead] = k;
+  m->lhead = k;
+}
+
+/* The save set of code from offset since on: the locals referenced there
+ * (the most recent first, at most MAX_SAVE; params_only: only parameters),
+ * appended to saves. */
+static bool save_set(mt *m, uint32_t since, bool params_only, uint32_t *off, uint32_t *n) {
+  *off = (uint32_t)m->nsaves;
+  *n = 0;
+  for (uint32_t k = m->lhead; k != LIST_END && *n < MAX_SAVE; k = m->lnext[k]) {
+    if (m->lpos[k] < since) break;
+    if (params_only && k >= m->nparams) continue;
+    TRY(grow_array(m, (void **)&m->saves, &m->capsaves, m->nsaves + 1, sizeof(uint32_t)));
+    m->saves[m->nsaves++] = k;
+    (*n)++;
+  }
+  return true;
+}
+
 /* Pass 1: the records of the body [body, end), whose instructions start
  * at p0 (after the locals). */
 static bool decode_body(mt *m, const uint8_t *body, const uint8_t *p0, const uint8_t *end) {
   cur cc = {p0, end}, *c = &cc;
   const uint8_t *run = p0;   /* where the current run of other code began */
-  m->nrecs = m->nblks = m->depth = m->ntgts = 0;
+  m->nrecs = m->nblks = m->depth = m->ntgts = m->nsaves = 0;
+  m->fn_loops = 0;
   for (;;) {
     if (c->p >= c->end) return bad(m, c->p, "function %u ends before its final end", m->func_no);
     const uint8_t *at = c->p;
@@ -954,8 +1144,14 @@ static bool decode_body(mt *m, const uint8_t *body, const uint8_t *p0, const uin
     case 0x02: case 0x03: case 0x04: case 0x06: {             /* block, loop, if, try */
       static const uint8_t bk[7] = {0, 0, B_BLOCK, B_LOOP, B_IF, 0, B_TRY};
       static const uint8_t rk[7] = {0, 0, R_BLOCK, R_LOOP, R_IF, 0, R_TRY};
-      TRY(rd_blocktype(m, c));
+      bool params;
+      TRY(rd_blocktype(m, c, &params));
       TRY(push_blk(m, bk[op], &aux));
+      m->blks[aux].start = (uint32_t)(at - body);
+      if (op == 0x03) {
+        m->fn_loops++;
+        if (params) m->blks[aux].state |= S_PARAMS;
+      }
       kind = rk[op];
       break;
     }
@@ -992,8 +1188,11 @@ static bool decode_body(mt *m, const uint8_t *body, const uint8_t *p0, const uin
         if (op == 0x18) return bad(m, at, "delegate without a try");
         aux = FUNC;
         last = true;
+        TRY(save_set(m, 0, true, &m->fsave_off, &m->fsave_n));
       } else {
         aux = m->stack[--m->depth];
+        blk *b = &m->blks[aux];
+        if (b->kind == B_LOOP) TRY(save_set(m, b->start, false, &b->save_off, &b->save_n));
       }
       kind = R_END;
       break;
@@ -1036,7 +1235,7 @@ static bool decode_body(mt *m, const uint8_t *body, const uint8_t *p0, const uin
       rec_it = false;
       break;
     case 0x1F: {                                               /* try_table */
-      TRY(rd_blocktype(m, c));
+      TRY(rd_blocktype(m, c, NULL));
       TRY(rd_count(m, c, &n, 2));
       uint32_t first = (uint32_t)m->ntgts;
       TRY(add_tgt(m, n));
@@ -1054,7 +1253,12 @@ static bool decode_body(mt *m, const uint8_t *body, const uint8_t *p0, const uin
       kind = R_TRYTABLE;
       break;
     }
-    case 0x20: case 0x21: case 0x22: case 0x25: case 0x26:    /* locals, table.get/set */
+    case 0x20: case 0x21: case 0x22:                           /* local.get/set/tee */
+      TRY(rd_u32(m, c, &u));
+      touch(m, u, (uint32_t)(at - body));
+      rec_it = false;
+      break;
+    case 0x25: case 0x26:                                      /* table.get/set */
       TRY(rd_u32(m, c, &u));
       rec_it = false;
       break;
@@ -1185,20 +1389,19 @@ static void make_sequences(mt *m) {
   p += enc_uleb(p, m->fuel_global);
   *p++ = 0x41;                                        /* i32.const weight (follows) */
   m->cp_head_len = (size_t)(p - m->cp_head);
-  p = m->cp_tail;
+  p = m->cp_mid;
   *p++ = 0x6B;                                        /* i32.sub */
   *p++ = 0x24; p += enc_uleb(p, m->fuel_global);      /* global.set fuel */
   *p++ = 0x23; p += enc_uleb(p, m->fuel_global);      /* global.get fuel */
   *p++ = 0x41; *p++ = 0x00;                           /* i32.const 0 */
   *p++ = 0x48;                                        /* i32.lt_s */
   *p++ = 0x04; *p++ = 0x40;                           /* if */
-  *p++ = 0x41; p += enc_sleb(p, m->budget);           /*   i32.const budget */
-  *p++ = 0x24; p += enc_uleb(p, m->fuel_global);      /*   global.set fuel */
+  m->cp_test_len = (size_t)(p - m->cp_mid);           /*   (the cold path) */
+  p = m->cp_call;
   *p++ = 0x23; p += enc_uleb(p, m->check_global);     /*   global.get check */
   *p++ = 0xFB; *p++ = 0x16; p += enc_sleb(p, m->check_type); /* ref.cast (ref $check) */
   *p++ = 0x14; p += enc_uleb(p, m->check_type);      /*   call_ref $check */
-  *p++ = 0x0B;                                        /* end */
-  m->cp_tail_len = (size_t)(p - m->cp_tail);
+  m->cp_call_len = (size_t)(p - m->cp_call);          /*   (restores), end */
   for (int k = 0; k < 2; k++) {
     uint8_t *q = k ? m->call_tgrow : m->call_grow, *s = q;
     *q++ = 0x23; q += enc_uleb(q, k ? m->tgrow_global : m->grow_global);
@@ -1209,23 +1412,171 @@ static void make_sequences(mt *m) {
   }
 }
 
-static bool checkpoint(mt *m, obuf *o, uint32_t weight) {
+/* A checkpoint of weight, whose call saves and restores the n locals at
+ * save: a value that is live across a call cannot stay in a register the
+ * call clobbers, so without this the engine's optimizing tier spills every
+ * value a loop carries (a tight loop ran 3x slower); through scratch
+ * globals on the cold path, the loop's own values are not live across it. */
+static bool checkpoint(mt *m, obuf *o, uint32_t weight, const uint32_t *save, uint32_t n, int form) {
+  uint32_t used[NKINDS];
   m->out->checkpoints++;
   TRY(ob_put(m, o, m->cp_head, m->cp_head_len));
   TRY(ob_sleb(m, o, weight));
-  return ob_put(m, o, m->cp_tail, m->cp_tail_len);
+  if (form == CP_COMPACT) {   /* if (fuel < 0) slow() */
+    TRY(ob_put(m, o, m->cp_mid, m->cp_test_len));
+    TRY(ob_byte(m, o, 0x10));
+    TRY(ob_uleb(m, o, m->slow_func));
+    return ob_byte(m, o, 0x0B);
+  }
+  TRY(ob_put(m, o, m->cp_mid, m->cp_test_len));
+  TRY(ob_byte(m, o, 0x41));   /* fuel = budget (+ weight: charged again at the loop's start) */
+  TRY(ob_sleb(m, o, (int64_t)m->budget + (form == CP_LOOP ? weight : 0)));
+  TRY(ob_byte(m, o, 0x24));
+  TRY(ob_uleb(m, o, m->fuel_global));
+  for (int pass = 0; pass < 2; pass++) {
+    memset(used, 0, sizeof used);
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t k = save[i], kind = m->lkind[k];
+      uint32_t g = m->scratch_base + used[kind]++ * NKINDS + kind;
+      if (kind == K_V128) m->scratch_v128 = true;
+      if (pass == 0) {
+        TRY(ob_byte(m, o, 0x20));   /* local.get k; global.set g */
+        TRY(ob_uleb(m, o, k));
+        TRY(ob_byte(m, o, 0x24));
+      } else {
+        TRY(ob_byte(m, o, 0x23));   /* global.get g; local.set k */
+      }
+      TRY(ob_uleb(m, o, g));
+      if (pass == 1) {
+        TRY(ob_byte(m, o, 0x21));
+        TRY(ob_uleb(m, o, k));
+      }
+    }
+    if (pass == 0) TRY(ob_put(m, o, m->cp_call, m->cp_call_len));
+  }
+  for (int t = 0; t < NKINDS; t++)
+    if (used[t] > m->scratch_slots) m->scratch_slots = used[t];
+  if (form == CP_LOOP) {   /* br 1: the loop's start */
+    TRY(ob_byte(m, o, 0x0C));
+    TRY(ob_byte(m, o, 0x01));
+  }
+  return ob_byte(m, o, 0x0B);
+}
+
+/* counter = LOCAL_FUEL */
+static bool counter_reset(mt *m, obuf *o) {
+  TRY(ob_byte(m, o, 0x41));
+  TRY(ob_sleb(m, o, LOCAL_FUEL));
+  TRY(ob_byte(m, o, 0x21));
+  return ob_uleb(m, o, m->nlocals);
+}
+
+/* fuel -= LOCAL_FUEL - counter: what the counter charged goes to the fuel. */
+static bool counter_flush(mt *m, obuf *o) {
+  TRY(ob_byte(m, o, 0x23));
+  TRY(ob_uleb(m, o, m->fuel_global));
+  TRY(ob_byte(m, o, 0x20));
+  TRY(ob_uleb(m, o, m->nlocals));
+  TRY(ob_byte(m, o, 0x6A));   /* i32.add */
+  TRY(ob_byte(m, o, 0x41));
+  TRY(ob_sleb(m, o, LOCAL_FUEL));
+  TRY(ob_byte(m, o, 0x6B));   /* i32.sub */
+  TRY(ob_byte(m, o, 0x24));
+  return ob_uleb(m, o, m->fuel_global);
+}
+
+/* In a function with the counter, before an instruction that calls or may
+ * leave: the counter's charge goes to the fuel, so that the callee (and
+ * whatever runs after a return) sees it. An exception a callee throws
+ * through the function loses at most LOCAL_FUEL. */
+static bool flush_before(mt *m, obuf *o, const rec *x, uint8_t op) {
+  bool leaves = false, may = false;
+  switch (x->kind) {
+  case R_CALL: may = true; break;
+  case R_STOP: leaves = op != 0x00; break;   /* not unreachable: a trap ends the stay's wasm */
+  case R_THROW: leaves = true; break;
+  case R_END: leaves = x->aux == FUNC; break;
+  case R_BR: leaves = x->aux == FUNC; break;
+  case R_BRIF: may = x->aux == FUNC; break;
+  case R_BRTABLE:
+    for (uint32_t i = 0, cnt = m->tgts[x->aux]; i < cnt && !may; i++) may = m->tgts[x->aux + 1 + i] == FUNC;
+    break;
+  }
+  if (!leaves && !may) return true;
+  TRY(counter_flush(m, o));
+  return may ? counter_reset(m, o) : true;
+}
+
+/* A checkpoint in a loop of a function with the counter: counter -= weight,
+ * two register operations while it stays >= 0; below, its charge goes to
+ * the fuel (every LOCAL_FUEL), and only when the fuel went below zero does
+ * it call the check, with the loop's locals saved as in checkpoint(). */
+static bool lcheckpoint(mt *m, obuf *o, uint32_t weight, const uint32_t *save, uint32_t n, int form) {
+  uint32_t used[NKINDS];
+  m->out->checkpoints++;
+  TRY(ob_byte(m, o, 0x20));   /* counter -= weight; if (counter < 0) */
+  TRY(ob_uleb(m, o, m->nlocals));
+  TRY(ob_byte(m, o, 0x41));
+  TRY(ob_sleb(m, o, weight));
+  TRY(ob_byte(m, o, 0x6B));
+  TRY(ob_byte(m, o, 0x22));
+  TRY(ob_uleb(m, o, m->nlocals));
+  static const uint8_t test[] = {0x41, 0x00, 0x48, 0x04, 0x40};
+  TRY(ob_put(m, o, test, sizeof test));
+  TRY(counter_flush(m, o));
+  TRY(counter_reset(m, o));
+  TRY(ob_byte(m, o, 0x23));   /* if (fuel < 0) */
+  TRY(ob_uleb(m, o, m->fuel_global));
+  TRY(ob_put(m, o, test, sizeof test));
+  TRY(ob_byte(m, o, 0x41));   /* fuel = budget + weight */
+  TRY(ob_sleb(m, o, (int64_t)m->budget + weight));
+  TRY(ob_byte(m, o, 0x24));
+  TRY(ob_uleb(m, o, m->fuel_global));
+  for (int pass = 0; pass < 2; pass++) {
+    memset(used, 0, sizeof used);
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t k = save[i], kind = m->lkind[k];
+      uint32_t g = m->scratch_base + used[kind]++ * NKINDS + kind;
+      if (kind == K_V128) m->scratch_v128 = true;
+      TRY(ob_byte(m, o, pass == 0 ? 0x20 : 0x23));
+      TRY(ob_uleb(m, o, pass == 0 ? k : g));
+      TRY(ob_byte(m, o, pass == 0 ? 0x24 : 0x21));
+      TRY(ob_uleb(m, o, pass == 0 ? g : k));
+    }
+    if (pass == 0) TRY(ob_put(m, o, m->cp_call, m->cp_call_len));
+  }
+  for (int t = 0; t < NKINDS; t++)
+    if (used[t] > m->scratch_slots) m->scratch_slots = used[t];
+  if (form == CP_LOOP) {      /* br 2: the loop's start */
+    TRY(ob_byte(m, o, 0x0C));
+    TRY(ob_byte(m, o, 0x02));
+  }
+  TRY(ob_byte(m, o, 0x0B));
+  return ob_byte(m, o, 0x0B);
 }
 
 /* Pass 3: writes the metered body. */
 static bool emit_body(mt *m, const uint8_t *body, const uint8_t *p0, const uint8_t *end, uint32_t entry,
                       obuf *o) {
-  TRY(ob_put(m, o, body, (size_t)(p0 - body)));   /* the locals */
-  TRY(checkpoint(m, o, entry));
+  if (m->counter) {   /* the locals, and the counter */
+    TRY(ob_uleb(m, o, (uint64_t)m->ndecls + 1));
+    TRY(ob_put(m, o, m->decls, (size_t)(p0 - m->decls)));
+    TRY(ob_byte(m, o, 0x01));
+    TRY(ob_byte(m, o, 0x7F));
+  } else {
+    TRY(ob_put(m, o, body, (size_t)(p0 - body)));
+  }
+  /* a function with loops saves its parameters (its loops use them) */
+  if (m->fn_loops) TRY(checkpoint(m, o, entry, m->saves + m->fsave_off, m->fsave_n, CP_FALL));
+  else TRY(checkpoint(m, o, entry, NULL, 0, CP_COMPACT));
+  if (m->counter) TRY(counter_reset(m, o));
   const uint8_t *pos = p0;
+  size_t loops = 0;   /* open loops, innermost last, in m->stack */
   for (size_t r = 0; r < m->nrecs; r++) {
     const rec *x = &m->recs[r];
     const uint8_t *at = body + x->off;
     TRY(ob_put(m, o, pos, (size_t)(at - pos)));
+    if (m->counter) TRY(flush_before(m, o, x, *at));
     switch (x->kind) {
     case R_GLOBAL:
       TRY(ob_byte(m, o, *at));
@@ -1245,7 +1596,20 @@ static bool emit_body(mt *m, const uint8_t *body, const uint8_t *p0, const uint8
       TRY(ob_put(m, o, at, x->len));
     }
     pos = at + x->len;
-    if (x->cp) TRY(checkpoint(m, o, x->cp));
+    if (x->kind == R_LOOP) m->stack[loops++] = x->aux;
+    else if (x->kind == R_END && x->aux != FUNC && m->blks[x->aux].kind == B_LOOP && loops) loops--;
+    if (x->cp) {
+      /* A loop's start: back to it after the check (the restored values
+       * then meet the loop's own at its start, on the cold edge alone),
+       * unless it takes parameters. Inside a loop: the loop's values are
+       * saved. After a call (values live across it anyway) and outside
+       * loops: the compact form. */
+      const blk *in = loops ? &m->blks[m->stack[loops - 1]] : NULL;
+      int form = x->kind == R_LOOP && !(in->state & S_PARAMS) ? CP_LOOP : CP_FALL;
+      if (!in || x->kind == R_CALL) TRY(checkpoint(m, o, x->cp, NULL, 0, CP_COMPACT));
+      else if (m->counter) TRY(lcheckpoint(m, o, x->cp, m->saves + in->save_off, in->save_n, form));
+      else TRY(checkpoint(m, o, x->cp, m->saves + in->save_off, in->save_n, form));
+    }
   }
   return ob_put(m, o, pos, (size_t)(end - pos));
 }
@@ -1253,14 +1617,32 @@ static bool emit_body(mt *m, const uint8_t *body, const uint8_t *p0, const uint8
 static bool code_body(mt *m, const uint8_t *body, const uint8_t *end, obuf *o) {
   cur cc = {body, end}, *c = &cc;
   uint32_t n, k;
+  if (m->func_no >= m->nftypes)
+    return bad(m, body, "the code section has more functions than the function section declares");
+  const tparams *tp = &m->tps[m->ftypes[m->func_no]];
+  uint64_t total = tp->n;
+  m->nparams = tp->n;
+  m->pkoff = tp->off;
+  m->nruns = 0;
   TRY(rd_count(m, c, &n, 2));
+  m->ndecls = n;
+  m->decls = c->p;
+  TRY(grow_array(m, (void **)&m->runs, &m->capruns, n, sizeof(run)));
   for (uint32_t i = 0; i < n; i++) {
+    uint8_t kind;
     TRY(rd_u32(m, c, &k));
-    TRY(rd_valtype(m, c));
+    TRY(rd_valtype_k(m, c, &kind));
+    total += k;
+    if (total > MAX_LOCALS)
+      return bad(m, body, "function %u has more locals than the engine's limit of %u", m->func_no, MAX_LOCALS);
+    m->runs[m->nruns++] = (run){(uint32_t)total, kind};
   }
+  m->nlocals = (uint32_t)total;
+  TRY(lists_begin(m));
   const uint8_t *p0 = c->p;
   uint32_t entry;
   TRY(decode_body(m, body, p0, end));
+  m->counter = m->fn_loops && m->nlocals < MAX_LOCALS;
   TRY(analyze_body(m, (uint32_t)(p0 - body), (uint32_t)(end - body), &entry));
   size_t at;
   TRY(ob_hole5(m, o, &at));
@@ -1275,10 +1657,26 @@ static bool code_body(mt *m, const uint8_t *body, const uint8_t *end, obuf *o) {
   return true;
 }
 
+/* The body of the compact checkpoints' function. */
+static bool slow_body(mt *m, obuf *o) {
+  size_t at;
+  TRY(ob_hole5(m, o, &at));
+  size_t start = o->len;
+  TRY(ob_byte(m, o, 0x00));                     /* no locals */
+  TRY(ob_byte(m, o, 0x41));                     /* fuel = budget */
+  TRY(ob_sleb(m, o, m->budget));
+  TRY(ob_byte(m, o, 0x24));
+  TRY(ob_uleb(m, o, m->fuel_global));
+  TRY(ob_put(m, o, m->cp_call, m->cp_call_len)); /* check() */
+  TRY(ob_byte(m, o, 0x0B));
+  ob_patch5(o, at, (uint32_t)(o->len - start));
+  return true;
+}
+
 static bool sec_code(mt *m, cur *c, obuf *o) {
   uint32_t n, size;
   TRY(rd_count(m, c, &n, 2));
-  TRY(ob_uleb(m, o, n));
+  TRY(ob_uleb(m, o, (uint64_t)n + m->has_slow));
   make_sequences(m);
   for (uint32_t i = 0; i < n; i++) {
     m->func_no = i;
@@ -1290,7 +1688,7 @@ static bool sec_code(mt *m, cur *c, obuf *o) {
     c->p += size;
   }
   if (c->p != c->end) return bad(m, c->p, "the code section has bytes after its last function");
-  return true;
+  return m->has_slow ? slow_body(m, o) : true;
 }
 
 /* ---- the module ------------------------------------------------------------- */
@@ -1312,6 +1710,7 @@ static bool section(mt *m, obuf *o, uint8_t id, bool (*fn)(mt *, cur *, obuf *),
   size_t start = o->len;
   TRY(fn(m, c, o));
   ob_patch5(o, at, (uint32_t)(o->len - start));
+  m->last_hole = at;
   return true;
 }
 
@@ -1325,7 +1724,9 @@ static bool empty_imports(mt *m, cur *c, obuf *o) {
   return added_imports(m, o);
 }
 static bool empty_globals(mt *m, cur *c, obuf *o) {
-  TRY(ob_uleb(m, o, 1));
+  TRY(ob_hole5(m, o, &m->gsec_count_hole));
+  m->gsec_count = 1;
+  ob_patch5(o, m->gsec_count_hole, m->gsec_count);
   return fuel_global(m, o);
 }
 static bool with_imports(mt *m, cur *c, obuf *o) {
@@ -1337,10 +1738,19 @@ static bool plain_copy(mt *m, cur *c, obuf *o) {
   c->p = c->end;
   return true;
 }
-static bool copy_function(mt *m, cur *c, obuf *o) {
+static bool with_slow_function(mt *m, cur *c, obuf *o) {
+  const uint8_t *first;
   cur k = *c;
+  uint32_t n;
   TRY(sec_function(m, &k));
-  return plain_copy(m, c, o);
+  TRY(rd_count(m, c, &n, 1));
+  first = c->p;
+  m->has_slow = n > 0;
+  m->slow_func = m->fimports + n;
+  TRY(ob_uleb(m, o, (uint64_t)n + m->has_slow));
+  TRY(ob_put(m, o, first, (size_t)(c->end - first)));
+  c->p = c->end;
+  return m->has_slow ? ob_uleb(m, o, m->check_type) : true;
 }
 static bool copy_memory(mt *m, cur *c, obuf *o) {
   cur k = *c;
@@ -1373,6 +1783,7 @@ static void set_globals(mt *m) {
   m->grow_global = m->gimports + 1;
   m->tgrow_global = m->gimports + 2;
   m->fuel_global = m->gimports + STRAIT__WASM_METER_IMPORTS + m->gdefined;
+  m->scratch_base = m->fuel_global + 1;
 }
 
 /* Adds the sections the meter needs before a known section of rank next
@@ -1388,10 +1799,42 @@ static bool fill_in(mt *m, obuf *o, int next, int *done, cur *here) {
   }
   if (next > RANK_GLOBAL && *done < RANK_GLOBAL) {
     TRY(section(m, o, 6, empty_globals, here));
+    m->gsec_hole = m->last_hole;
+    m->gsec_end = o->len;
     set_globals(m);
     *done = RANK_GLOBAL;
   }
   return true;
+}
+
+/* The scratch globals the checkpoints save locals to: scratch_slots of
+ * each kind, interleaved (slot j of kind t is scratch_base + j * NKINDS +
+ * t), zero-initialized and mutable, inserted at the end of the global
+ * section now that their number is known. A v128 slot is an i32 when no
+ * v128 local was saved (a module need not use SIMD). */
+static bool add_scratch(mt *m, obuf *o) {
+  if (!m->scratch_slots) return true;
+  static const uint8_t i32g[] = {0x7F, 0x01, 0x41, 0x00, 0x0B}, i64g[] = {0x7E, 0x01, 0x42, 0x00, 0x0B};
+  static const uint8_t f32g[] = {0x7D, 0x01, 0x43, 0, 0, 0, 0, 0x0B};
+  static const uint8_t f64g[] = {0x7C, 0x01, 0x44, 0, 0, 0, 0, 0, 0, 0, 0, 0x0B};
+  static const uint8_t v128g[] = {0x7B, 0x01, 0xFD, 0x0C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0B};
+  obuf p = {NULL, 0, 0};
+  bool ok = true;
+  for (uint32_t j = 0; ok && j < m->scratch_slots; j++) {
+    ok = ob_put(m, &p, i32g, sizeof i32g) && ob_put(m, &p, i64g, sizeof i64g) &&
+         ob_put(m, &p, f32g, sizeof f32g) && ob_put(m, &p, f64g, sizeof f64g) &&
+         (m->scratch_v128 ? ob_put(m, &p, v128g, sizeof v128g) : ob_put(m, &p, i32g, sizeof i32g));
+  }
+  ok = ok && ob_room(m, o, p.len);
+  if (ok) {
+    memmove(o->d + m->gsec_end + p.len, o->d + m->gsec_end, o->len - m->gsec_end);
+    memcpy(o->d + m->gsec_end, p.d, p.len);
+    o->len += p.len;
+    ob_patch5(o, m->gsec_count_hole, m->gsec_count + m->scratch_slots * NKINDS);
+    ob_patch5(o, m->gsec_hole, (uint32_t)(m->gsec_end + p.len - (m->gsec_hole + 5)));
+  }
+  free(p.d);
+  return ok;
 }
 
 static bool custom(mt *m, cur *c, obuf *o, const uint8_t *sec, size_t sec_len) {
@@ -1446,7 +1889,7 @@ static bool meter_module(mt *m, obuf *o) {
     switch (id) {
     case 1: ok = section(m, o, 1, sec_type, &s); break;
     case 2: ok = section(m, o, 2, with_imports, &s); break;
-    case 3: ok = section(m, o, 3, copy_function, &s); break;
+    case 3: ok = section(m, o, 3, with_slow_function, &s); break;
     case 4: ok = section(m, o, 4, sec_table, &s); break;
     case 5: ok = section(m, o, 5, copy_memory, &s); break;
     case 13: ok = section(m, o, 13, copy_tag, &s); break;
@@ -1461,11 +1904,16 @@ static bool meter_module(mt *m, obuf *o) {
     }
     TRY(ok);
     done = rank;
-    if (id == 6) set_globals(m);
+    if (id == 6) {
+      m->gsec_hole = m->last_hole;
+      m->gsec_end = o->len;
+      set_globals(m);
+    }
   }
   cur here = {c.end, c.end};
   m->where = c.end;
-  return fill_in(m, o, 100, &done, &here);
+  TRY(fill_in(m, o, 100, &done, &here));
+  return add_scratch(m, o);
 }
 
 int strait__wasm_meter(const uint8_t *in, size_t len, const strait__wasm_meter_opts *opts,
@@ -1478,6 +1926,7 @@ int strait__wasm_meter(const uint8_t *in, size_t len, const strait__wasm_meter_o
   m.out = out;
   m.where = in;
   m.budget = opts && opts->budget > 0 ? opts->budget : STRAIT__WASM_METER_BUDGET;
+  if (m.budget > MAX_BUDGET) m.budget = MAX_BUDGET;
   obuf o = {NULL, 0, 0};
   bool ok = in != NULL && meter_module(&m, &o);
   if (!in) bad(&m, NULL, "no bytes");
@@ -1486,6 +1935,16 @@ int strait__wasm_meter(const uint8_t *in, size_t len, const strait__wasm_meter_o
   free(m.stack);
   free(m.hmax);
   free(m.tgts);
+  free(m.tps);
+  free(m.pkinds);
+  free(m.ftypes);
+  free(m.runs);
+  free(m.lprev);
+  free(m.lnext);
+  free(m.lpos);
+  free(m.lgen);
+  free(m.lkind);
+  free(m.saves);
   if (!ok) {
     free(o.d);
     free(out->dropped);
