@@ -564,6 +564,12 @@ static bool global_index(mt *m, const uint8_t *at, uint32_t g) {
   return true;
 }
 
+/* Function indices are checked too: the meter appends a function. */
+static bool func_index(mt *m, const uint8_t *at, uint32_t f) {
+  if ((uint64_t)f >= (uint64_t)m->fimports + m->nftypes) return bad(m, at, "function index %u is out of range", f);
+  return true;
+}
+
 static uint32_t global_shift(const mt *m, uint32_t g) {
   return g < m->gimports ? g : g + STRAIT__WASM_METER_IMPORTS;
 }
@@ -585,7 +591,7 @@ static bool const_expr(mt *m, cur *c, obuf *o) {
     case 0x43: TRY(rd_skip(m, c, 4)); break;
     case 0x44: TRY(rd_skip(m, c, 8)); break;
     case 0xD0: TRY(rd_heaptype(m, c)); break; /* ref.null */
-    case 0xD2: TRY(rd_u32(m, c, &u)); break;  /* ref.func */
+    case 0xD2: TRY(rd_u32(m, c, &u)); TRY(func_index(m, at, u)); break;  /* ref.func */
     case 0x6A: case 0x6B: case 0x6C: case 0x7C: case 0x7D: case 0x7E: break; /* extended const */
     case 0x23: /* global.get */
       TRY(rd_u32(m, c, &u));
@@ -821,6 +827,7 @@ static bool sec_export(mt *m, cur *c, obuf *o) {
     const uint8_t *ip = c->p;
     TRY(rd_u32(m, c, &idx));
     TRY(ob_put(m, o, at, (size_t)(ip - at)));
+    if (kind == 0) TRY(func_index(m, ip, idx));
     if (kind == 3) {
       TRY(global_index(m, ip, idx));
       idx = global_shift(m, idx);
@@ -836,7 +843,11 @@ static bool func_indices(mt *m, cur *c, obuf *o) {
   uint32_t n, f;
   const uint8_t *at = c->p;
   TRY(rd_count(m, c, &n, 1));
-  for (uint32_t i = 0; i < n; i++) TRY(rd_u32(m, c, &f));
+  for (uint32_t i = 0; i < n; i++) {
+    const uint8_t *fp = c->p;
+    TRY(rd_u32(m, c, &f));
+    TRY(func_index(m, fp, f));
+  }
   return ob_put(m, o, at, (size_t)(c->p - at));
 }
 
@@ -1215,8 +1226,8 @@ static bool decode_body(mt *m, const uint8_t *body, const uint8_t *p0, const uin
       break;
     }
     case 0x0F: kind = R_STOP; break;                           /* return */
-    case 0x10: TRY(rd_u32(m, c, &u)); kind = R_CALL; break;    /* call */
-    case 0x12: TRY(rd_u32(m, c, &u)); kind = R_STOP; break;    /* return_call */
+    case 0x10: TRY(rd_u32(m, c, &u)); TRY(func_index(m, at, u)); kind = R_CALL; break; /* call */
+    case 0x12: TRY(rd_u32(m, c, &u)); TRY(func_index(m, at, u)); kind = R_STOP; break; /* return_call */
     case 0x11: case 0x13:                                      /* call_indirect, return_call_indirect */
       TRY(rd_u32(m, c, &u));
       TRY(type_index(m, at, u));
@@ -1255,6 +1266,8 @@ static bool decode_body(mt *m, const uint8_t *body, const uint8_t *p0, const uin
     }
     case 0x20: case 0x21: case 0x22:                           /* local.get/set/tee */
       TRY(rd_u32(m, c, &u));
+      /* checked: the meter adds a local */
+      if (u >= m->nlocals) return bad(m, at, "local index %u is out of range", u);
       touch(m, u, (uint32_t)(at - body));
       rec_it = false;
       break;
@@ -1275,7 +1288,7 @@ static bool decode_body(mt *m, const uint8_t *body, const uint8_t *p0, const uin
     case 0x44: TRY(rd_skip(m, c, 8)); rec_it = false; break;
     case 0xD0: TRY(rd_heaptype(m, c)); rec_it = false; break;  /* ref.null */
     case 0xD1: case 0xD3: case 0xD4: rec_it = false; break;    /* ref.is_null, ref.eq, ref.as_non_null */
-    case 0xD2: TRY(rd_u32(m, c, &u)); rec_it = false; break;   /* ref.func */
+    case 0xD2: TRY(rd_u32(m, c, &u)); TRY(func_index(m, at, u)); rec_it = false; break; /* ref.func */
     case 0xFB: TRY(op_fb(m, c, at, &kind, &aux)); rec_it = kind != R_PLAIN; break;
     case 0xFC: TRY(op_fc(m, c, at, &kind)); rec_it = kind != R_PLAIN; break;
     case 0xFD: TRY(op_fd(m, c, at)); rec_it = false; break;
@@ -1766,6 +1779,7 @@ static bool copy_start(mt *m, cur *c, obuf *o) {
   cur k = *c;
   uint32_t f;
   TRY(rd_u32(m, &k, &f));
+  TRY(func_index(m, c->p, f));
   if (k.p != k.end) return bad(m, k.p, "the start section has bytes after its function");
   return plain_copy(m, c, o);
 }
@@ -1837,6 +1851,25 @@ static bool add_scratch(mt *m, obuf *o) {
   return ok;
 }
 
+/* Whether n bytes at p are UTF-8 as the engine reads names (no overlong
+ * forms, no surrogates, nothing past U+10FFFF). */
+static bool utf8(const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n;) {
+    uint8_t b = p[i];
+    size_t len = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
+    if (!len || len > n - i) return false;
+    uint32_t cp = len == 1 ? b : (uint32_t)(b & (0x7F >> len));
+    for (size_t k = 1; k < len; k++) {
+      if ((p[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
 static bool custom(mt *m, cur *c, obuf *o, const uint8_t *sec, size_t sec_len) {
   const uint8_t *np = c->p;
   uint32_t nl;
@@ -1846,6 +1879,8 @@ static bool custom(mt *m, cur *c, obuf *o, const uint8_t *sec, size_t sec_len) {
   static const char drop[] = "metadata.code.";
   if (nl >= sizeof drop - 1 && memcmp(name, drop, sizeof drop - 1) == 0) {
     strait__wasm_metered *out = m->out;
+    /* the engine refuses a module with such a name: so must its metered copy */
+    if (!utf8(name, nl)) return bad(m, name, "a custom section's name is not UTF-8");
     strait__wasm_custom *d = realloc(out->dropped, (out->ndropped + 1) * sizeof *d);
     if (!d) {
       m->oom = true;
