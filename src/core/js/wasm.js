@@ -40,7 +40,7 @@
   const ModuleC = W.Module, InstanceC = W.Instance, CompileErrorC = W.CompileError;
   const validateC = W.validate, PromiseC = Promise, ProxyC = Proxy, TypeErrorC = TypeError;
   const construct = Reflect.construct, reflectGet = Reflect.get, defineProperty = Object.defineProperty;
-  const getOwn = Object.getOwnPropertyDescriptor, deleteProperty = Reflect.deleteProperty;
+  const getOwn = Object.getOwnPropertyDescriptor;
   const resolveP = uncurry(PromiseC.resolve), rejectP = uncurry(PromiseC.reject);
   const resolve = (v) => resolveP(PromiseC, v);
   const reject = (e) => rejectP(PromiseC, e);
@@ -201,11 +201,9 @@
     };
     proxy = new ProxyC(C, traps);
     const f = bind(proxy, undefined);
-    deleteProperty(f, 'length');
-    deleteProperty(f, 'name');
-    for (const k of statics) defineProperty(f, k[0], { value: k[1], writable: true, enumerable: false, configurable: true });
     defineProperty(f, 'length', { value: C.length, configurable: true });
     defineProperty(f, 'name', { value: C.name, configurable: true });
+    for (const k of statics) defineProperty(f, k[0], { value: k[1], writable: true, enumerable: false, configurable: true });
     defineProperty(f, 'prototype', { value: C.prototype, writable: false, enumerable: false, configurable: false });
     defineProperty(C.prototype, 'constructor', { value: f, writable: true, enumerable: false, configurable: true });
     return f;
@@ -215,10 +213,11 @@
    * the meter added. */
   const statics = {
     customSections(module, sectionName) {
-      const info = isModule(module) ? wmGet(infos, module) : undefined;
-      if (info === undefined || info[2] === undefined || arguments.length < 2) {
-        return moduleCustomSections(ModuleC, module, sectionName);
+      if (arguments.length < 2) {   /* the engine's own "Not enough arguments" */
+        return arguments.length ? moduleCustomSections(ModuleC, module) : moduleCustomSections(ModuleC);
       }
+      const info = isModule(module) ? wmGet(infos, module) : undefined;
+      if (info === undefined || info[2] === undefined) return moduleCustomSections(ModuleC, module, sectionName);
       /* the engine's ToString of the name, once; then the sections the
        * meter left out of the engine's copy, if it has that name */
       let name;
