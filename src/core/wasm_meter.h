@@ -13,20 +13,24 @@
  *   expressions, exports); function, table, memory and type indices do not
  *   move, so stack frames, export names and the name section stay the
  *   input's;
- * - two function types appended to the type section (the check's and the
- *   grows'), after every input type (type indices do not move);
- * - one mutable i32 global, the fuel, appended after the defined globals;
- * - at every function entry and loop header, and where straight-line code
- *   could otherwise run long unmetered (after a call followed by much code,
- *   every ~4 KiB of code with no branch back), a checkpoint: fuel -= W,
- *   where W bounds the instruction bytes that can run until the next
- *   checkpoint; below zero the fuel is reset to the budget and "check" is
- *   called;
+ * - two function types after every input type, the fuel (a mutable i32
+ *   global) and scratch globals after the defined globals, one function
+ *   after the input's (the shared cold path of the smallest checkpoint),
+ *   and in each function with loops one i32 local after its locals;
+ * - checkpoints at every function entry and loop header, and where
+ *   straight-line code could otherwise run long unmetered (after a call
+ *   followed by more than 1 KiB of code, every 8 KiB of code with no branch
+ *   back): each charges a weight bounding the instruction bytes that can
+ *   run until the next checkpoint; below zero the fuel is reset to the
+ *   budget and "check" is called (wasm_meter.c says how the cold path keeps
+ *   the hot one cheap);
  * - before every memory.grow (table.grow) a call of "grow" ("tgrow") with
  *   the delta, whose result is the delta used.
  * Custom sections named "metadata.code.*" (branch hints: code offsets that
  * no longer hold) are left out and reported; every other custom section,
- * "name" included, is copied unchanged.
+ * "name" included, is copied unchanged. Every index the input gives into a
+ * space the meter adds to is checked to be in range, so an invalid input
+ * can never name what the meter added.
  */
 #ifndef STRAIT_WASM_METER_H
 #define STRAIT_WASM_METER_H
