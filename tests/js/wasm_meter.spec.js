@@ -189,6 +189,35 @@ describe('WebAssembly metering', () => {
     expect(stack).toMatch(/1@<\?>:wasm-function\[1\]/);
   });
 
+  it('keeps working after a script replaces the built-ins it uses', () => {
+    const saved = [
+      [Array.prototype, Symbol.iterator], [ArrayBuffer.prototype, 'constructor'], [Function.prototype, 'call'],
+      [Function.prototype, 'apply'], [Function.prototype, 'bind'], [Reflect, 'construct'], [Reflect, 'get'],
+      [WeakMap.prototype, 'get'], [WeakMap.prototype, 'set'], [Object.getPrototypeOf(Uint8Array.prototype), 'set'],
+      [Object, 'defineProperty'], [Promise, 'try'], [WebAssembly.Module, 'exports'], [globalThis, 'Proxy'],
+    ].map(([o, k]) => [o, k, Object.getOwnPropertyDescriptor(o, k)]);
+    let out;
+    try {
+      const define = Object.defineProperty, n = saved.length;
+      for (let j = 0; j < n; j++) {   // no iterator, no destructuring: those are replaced too
+        const o = saved[j][0], k = saved[j][1];
+        define(o, k, { value: function () { throw new Error('replaced ' + String(k) + ' called'); },
+          writable: true, configurable: true });
+      }
+      const nm = new WebAssembly.Module(NAMES);
+      const im = new WebAssembly.Module(IMP);
+      const i = new WebAssembly.Instance(im, { a: { f() {} }, b: { g: 1 } });
+      i.exports.call();
+      const hints = WebAssembly.Module.customSections(nm, 'metadata.code.branch_hint');
+      const imports = WebAssembly.Module.imports(im);
+      out = [hints.length, hints[0].byteLength, imports.length, WebAssembly.validate(SUM),
+        new WebAssembly.Instance(new WebAssembly.Module(SUM)).exports.sum(10)];
+    } finally {
+      for (let j = saved.length - 1; j >= 0; j--) Reflect.defineProperty(saved[j][0], saved[j][1], saved[j][2]);
+    }
+    expect(out).toEqual([1, 3, 2, true, 55]);
+  });
+
   it('grows memory as before when there is no heap limit', () => {
     const i = new WebAssembly.Instance(new WebAssembly.Module(GROW));
     expect([i.exports.grow(1), i.exports.mem.buffer.byteLength, i.exports.grow(70000), i.exports.grow(0)])

@@ -51,7 +51,6 @@
   const U8 = Uint8Array, TA = Object.getPrototypeOf(U8.prototype), u8set = uncurry(TA.set);
   const getter = (o, k) => uncurry(getOwn(o, k).get);
   const abLength = getter(ArrayBuffer.prototype, 'byteLength');
-  const abSlice = uncurry(ArrayBuffer.prototype.slice);
   const taBuffer = getter(TA, 'buffer'), taOffset = getter(TA, 'byteOffset'), taLength = getter(TA, 'byteLength');
   const dvBuffer = getter(DataView.prototype, 'buffer'), dvOffset = getter(DataView.prototype, 'byteOffset');
   const dvLength = getter(DataView.prototype, 'byteLength');
@@ -106,6 +105,14 @@
     } catch (e) {
       return undefined;
     }
+  }
+
+  /* A new ArrayBuffer with the bytes of buffer (not ArrayBuffer.prototype.
+   * slice, which asks the buffer's constructor, a script's, for a species). */
+  function bufferCopy(buffer) {
+    const copy = new U8(abLength(buffer));
+    u8set(copy, new U8(buffer));
+    return taBuffer(copy);
   }
 
   /* new WebAssembly.Module(source) with new.target nt: the metered module,
@@ -223,8 +230,8 @@
       let name;
       const probe = { __proto__: null, toString() { return (name = `${sectionName}`); } };
       const list = moduleCustomSections(ModuleC, module, probe);
-      const out = [];
-      for (const d of info[2]) if (d[0] === name) out[out.length] = abSlice(d[1], 0);
+      const out = [], dropped = info[2];
+      for (let i = 0; i < dropped.length; i++) if (dropped[i][0] === name) out[out.length] = bufferCopy(dropped[i][1]);
       return out.length ? out : list;
     },
     imports(module) {
