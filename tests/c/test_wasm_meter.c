@@ -607,6 +607,44 @@ static void growth_past_heap_limit(void) {
   tcap_free(&cap);
 }
 
+/* The implementation of wasm.js is loaded on first use: a runtime whose
+ * first use of WebAssembly comes after a script replaced the built-ins it
+ * would use still meters, instantiates and stops. */
+static void first_use_after_tampering(void) {
+  tcap cap = {0};
+  strait_runtime *rt = wrt_new(&cap, 300 * 1000, 0);
+  const char *src =
+      "const TA = Object.getPrototypeOf(Uint8Array.prototype);"
+      "const bad = function () { throw new Error('replaced built-in called'); };"
+      "const list = [[Function.prototype, 'call'], [Function.prototype, 'apply'], [Function.prototype, 'bind'],"
+      "  [Array.prototype, Symbol.iterator], [Reflect, 'construct'], [Reflect, 'get'], [Object, 'defineProperty'],"
+      "  [WeakMap.prototype, 'get'], [WeakMap.prototype, 'set'], [TA, 'set'], [Promise, 'try'],"
+      "  [ArrayBuffer.prototype, 'constructor'], [WebAssembly.Module, 'exports'], [globalThis, 'Proxy']];"
+      "for (let i = 0; i < list.length; i++) Reflect.defineProperty(list[i][0], list[i][1], { value: bad, writable: true, configurable: true });"
+      /* (func (export "sum") (param i32) (result i32) (local i32)): a loop */
+      "const SUM = new Uint8Array(60); const b = [0,97,115,109,1,0,0,0,1,6,1,96,1,127,1,127,3,2,1,0,7,7,1,3,115,117,"
+      "109,0,0,10,29,1,27,1,1,127,3,64,32,1,32,0,106,33,1,32,0,65,1,107,33,0,32,0,13,0,11,32,1,11];"
+      "for (let i = 0; i < 60; i++) SUM[i] = b[i];"
+      "const m = new WebAssembly.Module(SUM);"
+      "const r = new WebAssembly.Instance(m, { x: 1 }).exports.sum(100) + WebAssembly.validate(SUM) +"
+      "  WebAssembly.Module.imports(m).length + WebAssembly.Module.customSections(m, 'x').length;"
+      "new WebAssembly.Instance(new WebAssembly.Module(STOPS), { env: { f() { return 1; } } }).exports.loop(); r";
+  guard(10000);
+  char *v = NULL;
+  int rc = eval_status(rt, src, &v);
+  guard(0);
+  if (rc != STRAIT_ETIMEDOUT) fprintf(stderr, "first use after tampering: %s (%s)\n", strait_err_name(rc), v ? v : "");
+  T_EQ_INT(rc, STRAIT_ETIMEDOUT);
+  free(v);
+  v = NULL;
+  T_EQ_INT(eval_status(rt, "new WebAssembly.Instance(new WebAssembly.Module(SUM)).exports.sum(4)", &v), 0);
+  T_EQ_STR(v, "10");
+  free(v);
+  strait_leave(rt);
+  strait_runtime_free(rt);
+  tcap_free(&cap);
+}
+
 int main(void) {
   pthread_t g;
   pthread_create(&g, NULL, guard_main, NULL);
@@ -639,6 +677,7 @@ int main(void) {
   T_RUN(stop_by_interrupt);
   T_RUN(stop_by_poll);
   T_RUN(growth_past_heap_limit);
+  T_RUN(first_use_after_tampering);
   JSGlobalContextRelease(raw);
   return T_DONE();
 }

@@ -190,6 +190,8 @@ describe('WebAssembly metering', () => {
   });
 
   it('keeps working after a script replaces the built-ins it uses', () => {
+    // (the implementation may be loaded after this point: it must not look up what a script replaced;
+    // tests/c/test_wasm_meter.c's first_use_after_tampering covers a runtime whose first use is here)
     const saved = [
       [Array.prototype, Symbol.iterator], [ArrayBuffer.prototype, 'constructor'], [Function.prototype, 'call'],
       [Function.prototype, 'apply'], [Function.prototype, 'bind'], [Reflect, 'construct'], [Reflect, 'get'],
