@@ -3,7 +3,7 @@
  * scripts compiled into the library (the .js files of src/core/js) in a
  * fixed order.
  * Each script evaluates to a function (native, internal): `native` holds
- * the C helpers (console.c, process.c, module.c), `internal` is the
+ * the C helpers (console.c, process.c, module.c, wasm.c...), `internal` is the
  * bootstrap's private object where scripts leave what C calls later
  * (inspect, format, runMain, resolveMain). Neither object is reachable from
  * the global object; rt->internal keeps `internal` alive.
@@ -12,6 +12,7 @@
 #include "eval.h"
 #include "clone.h"
 #include "js_sources.h"
+#include "wasm.h"
 #include "worker.h"
 
 #include <stdio.h>
@@ -45,23 +46,30 @@ static int run_bootstrap(strait_runtime *rt, const char *name, JSObjectRef nativ
   return 0;
 }
 
-/* The parts evaluated on first use, in the order they need each other
+/* The parts evaluated on first use, each after the earlier parts it needs
  * (worker.js uses clone.js). Their globals are accessors that load them
- * (intrinsics.js), and the C parts load them before they call into them. */
-static const char *const kLazy[] = {"clone.js", "worker.js"};
+ * (intrinsics.js), the functions js/wasm.js installs load wasm_meter.js, and
+ * the C parts load them before they call into them. */
+static const struct {
+  const char *name;
+  unsigned needs;   /* bits of earlier parts */
+} kLazy[] = {{"clone.js", 0}, {"worker.js", 1u << 0}, {"wasm_meter.js", 0}};
 
-/* Evaluates lazy part name (and the parts before it) once per runtime (see
+/* Evaluates lazy part name (and the parts it needs) once per runtime (see
  * env.h). Inside the gate. */
 int strait__env_load(strait_runtime *rt, const char *name, JSValueRef *exception) {
   *exception = NULL;
   for (size_t i = 0; i < sizeof kLazy / sizeof kLazy[0]; i++) {
-    if (!(rt->lazy_loaded & (1u << i))) {
+    if (strcmp(kLazy[i].name, name) != 0) continue;
+    unsigned want = kLazy[i].needs | (1u << i);
+    for (size_t j = 0; j <= i; j++) {
+      if (!(want & (1u << j)) || (rt->lazy_loaded & (1u << j))) continue;
       if (!rt->natives) return STRAIT_EINVAL;
-      rt->lazy_loaded |= 1u << i;   /* once, even if it throws */
-      int rc = run_bootstrap(rt, kLazy[i], rt->natives, exception);
+      rt->lazy_loaded |= 1u << j;   /* once, even if it throws */
+      int rc = run_bootstrap(rt, kLazy[j].name, rt->natives, exception);
       if (rc) return rc;
     }
-    if (strcmp(kLazy[i], name) == 0) return 0;
+    return 0;
   }
   return STRAIT_EINVAL;
 }
@@ -105,6 +113,7 @@ int strait__env_install(strait_runtime *rt, JSValueRef *exception) {
   strait__module_natives(ctx, native);
   strait__clone_natives(ctx, native);
   strait__worker_natives(ctx, native);
+  strait__wasm_natives(ctx, native);
   for (size_t i = 0; i < sizeof kBootstrap / sizeof kBootstrap[0]; i++) {
     int rc = run_bootstrap(rt, kBootstrap[i], native, exception);
     if (rc) return rc;

@@ -1,0 +1,42 @@
+;; legacy exception handling: try, catch, catch_all, throw, rethrow,
+;; delegate, a loop in a try and a throwing call in a loop.
+(module
+  (import "env" "thrower" (func $jsthrow))
+  (tag $e (param i32))
+  (tag $f)
+  (func $raise (param i32) (throw $e (local.get 0)))
+  (func (export "t_catch") (result i32)
+    (try (result i32)
+      (do (call $raise (i32.const 42)) (i32.const 0))
+      (catch $e)))
+  (func (export "t_catch_all") (result i32)
+    (try (result i32)
+      (do (throw $f))
+      (catch $e)
+      (catch_all (i32.const 7))))
+  (func (export "t_rethrow") (result i32)
+    (try (result i32)
+      (do
+        (try (result i32)
+          (do (call $raise (i32.const 5)) (i32.const 0))
+          (catch $e (drop) (rethrow 0))))
+      (catch $e (i32.add (i32.const 100)))))
+  (func (export "t_delegate") (result i32)
+    (try $outer (result i32)
+      (do
+        (try (result i32)
+          (do (call $raise (i32.const 9)) (i32.const 0))
+          (delegate $outer)))
+      (catch $e (i32.add (i32.const 1000)))))
+  (func (export "t_loop") (result i32)
+    (local $i i32) (local $n i32)
+    (loop $l
+      (try
+        (do (if (i32.and (local.get $i) (i32.const 1)) (then (call $raise (local.get $i)))))
+        (catch $e (local.set $n (i32.add (local.get $n))))
+        (catch_all))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get $i) (i32.const 200))))
+    (local.get $n))
+  (func (export "t_js") (result i32)
+    (try (result i32) (do (call $jsthrow) (i32.const 0)) (catch_all (i32.const 3)))))

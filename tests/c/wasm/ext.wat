@@ -1,0 +1,75 @@
+;; sign-extension, saturating truncation, bulk memory, reference types
+;; (externref, funcref tables, typed select), multi-value (block params and
+;; results, a loop with parameters, multiple returns), element segments of
+;; every encoding.
+(module
+  (import "env" "g" (global $g i32))
+  (type $v2 (func (param i32 i32) (result i32 i32)))
+  (type $ii (func (param i32) (result i32)))
+  (memory 1)
+  (table $t0 4 funcref)
+  (table $t1 (export "t1") 8 16 funcref)
+  (table $te 2 externref)
+  (global $rf (mut funcref) (ref.func $one))
+  (data $d "\01\02\03\04\05\06\07\08")
+  (data (i32.const 64) "abcdefgh")
+  (elem $e0 (i32.const 0) $one $two)                        ;; 0: active, table 0, func indices
+  (elem $e1 func $two $one)                                 ;; 1: passive, func indices
+  (elem $e2 (table $t1) (i32.const 0) func $one)            ;; 2: active, explicit table
+  (elem $e3 declare func $three)                            ;; 3: declarative, func indices
+  (elem $e4 (i32.const 2) funcref (ref.func $three) (ref.null func))  ;; 4: active, table 0, exprs
+  (elem $e5 funcref (ref.func $one) (ref.null func))        ;; 5: passive, exprs
+  (elem $e6 (table $t1) (offset (global.get $g)) funcref (ref.func $two) (ref.null func))  ;; 6: active, explicit table, exprs
+  (elem $e7 declare funcref (ref.func $two) (ref.null func))              ;; 7: declarative, exprs
+  (func $one (type $ii) (i32.add (local.get 0) (i32.const 1)))
+  (func $two (type $ii) (i32.add (local.get 0) (i32.const 2)))
+  (func $three (type $ii) (i32.add (local.get 0) (i32.const 3)))
+  (func $swap (type $v2) (local.get 1) (local.get 0))
+  (func (export "t_signext") (result i64)
+    (i64.add (i64.extend32_s (i64.const 0x80000000))
+      (i64.extend_i32_s (i32.add (i32.extend8_s (i32.const 0x80)) (i32.extend16_s (i32.const 0x8000))))))
+  (func (export "t_sat") (result i32)
+    (i32.add (i32.trunc_sat_f64_s (f64.const 1e30)) (i32.trunc_sat_f32_u (f32.const -5))))
+  (func (export "t_bulk") (result i32)
+    (memory.init $d (i32.const 200) (i32.const 0) (i32.const 8))
+    (data.drop $d)
+    (memory.copy (i32.const 300) (i32.const 200) (i32.const 8))
+    (memory.fill (i32.const 400) (i32.const 7) (i32.const 16))
+    (i32.add (i32.load (i32.const 300)) (i32.load (i32.const 404))))
+  (func (export "t_tables") (result i32)
+    (local $i i32)
+    (table.init $t1 $e1 (i32.const 2) (i32.const 0) (i32.const 2))
+    (elem.drop $e1)
+    (table.copy $t0 $t1 (i32.const 0) (i32.const 2) (i32.const 2))
+    (drop (table.grow $t1 (ref.null func) (i32.const 3)))
+    (table.fill $t1 (i32.const 5) (ref.func $three) (i32.const 2))
+    (local.set $i (i32.add (table.size $t1) (call_indirect $t1 (type $ii) (i32.const 10) (i32.const 6))))
+    (i32.add (local.get $i) (call_indirect $t0 (type $ii) (i32.const 100) (i32.const 0))))
+  (func (export "t_refs") (result i32)
+    (table.set $te (i32.const 1) (ref.null extern))
+    (i32.add
+      (i32.add (ref.is_null (table.get $te (i32.const 1))) (ref.is_null (ref.func $one)))
+      (ref.is_null (select (result funcref) (ref.null func) (global.get $rf) (i32.const 1)))))
+  (func (export "t_multi") (result i32)
+    (local $a i32) (local $b i32)
+    (call $swap (i32.const 3) (i32.const 4))
+    (local.set $b) (local.set $a)
+    (local.get $a) (local.get $b)
+    (block (param i32 i32) (result i32)
+      (i32.sub))
+    (i32.mul (local.get $a) (i32.const 10))
+    (i32.add))
+  (func $step (param i32 i32) (result i32 i32)
+    (i32.add (local.get 0) (local.get 1)) (i32.add (local.get 1) (i32.const 1)))
+  (func (export "t_multiloop") (result i32)
+    (local $r i32)
+    (i32.const 0) (i32.const 0)
+    (loop $l (param i32 i32) (result i32 i32)
+      (call $step)
+      (local.set $r)
+      (local.get $r)
+      (local.get $r)
+      (i32.const 1000)
+      (i32.lt_u)
+      (if (param i32 i32) (result i32 i32) (then (br $l)) (else)))
+    (drop)))

@@ -1,0 +1,37 @@
+;; SIMD: loads and stores (plain, extending, splat, lane, zero), constants,
+;; shuffles, lanes, arithmetic; a loop carrying v128 locals.
+(module
+  (memory 1)
+  (data (i32.const 0) "\00\01\02\03\04\05\06\07\08\09\0a\0b\0c\0d\0e\0f\10\11\12\13\14\15\16\17\18\19\1a\1b\1c\1d\1e\1f")
+  (func (export "t_lanes") (result i32)
+    (local $v v128)
+    (local.set $v (v128.load (i32.const 0)))
+    (local.set $v (i8x16.shuffle 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0 (local.get $v) (v128.load offset=16 (i32.const 0))))
+    (local.set $v (i32x4.replace_lane 1 (local.get $v) (i32.const 77)))
+    (v128.store offset=32 (i32.const 0) (local.get $v))
+    (i32.add (i32x4.extract_lane 1 (local.get $v))
+      (i32.add (i8x16.extract_lane_u 0 (local.get $v)) (i16x8.extract_lane_s 7 (local.get $v)))))
+  (func (export "t_loads") (result i64)
+    (i64.add
+      (i64x2.extract_lane 0 (v128.load16x4_u (i32.const 2)))
+      (i64.add (i64x2.extract_lane 1 (v128.load64_splat (i32.const 8)))
+        (i64.add (i64x2.extract_lane 0 (v128.load32_zero (i32.const 4)))
+          (i64x2.extract_lane 1 (v128.load64_lane 1 (i32.const 16) (v128.const i64x2 1 2)))))))
+  (func (export "t_store_lane") (result i32)
+    (v128.store8_lane 5 (i32.const 100) (v128.const i8x16 0 1 2 3 4 99 6 7 8 9 10 11 12 13 14 15))
+    (i32.load8_u (i32.const 100)))
+  (func (export "t_loop") (result f64)
+    (local $acc v128) (local $i i32) (local $x v128)
+    (local.set $x (f64x2.splat (f64.const 0.5)))
+    (loop $l
+      (local.set $acc (f64x2.add (local.get $acc) (f64x2.mul (local.get $x) (f64x2.convert_low_i32x4_s (i32x4.splat (local.get $i))))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get $i) (i32.const 20000))))
+    (f64.add (f64x2.extract_lane 0 (local.get $acc)) (f64x2.extract_lane 1 (local.get $acc))))
+  (func (export "t_arith") (result i32)
+    (i32x4.extract_lane 2
+      (i32x4.add (i32x4.dot_i16x8_s (v128.load (i32.const 0)) (v128.load (i32.const 16)))
+        (i32x4.shl (i32x4.abs (i32x4.splat (i32.const -3))) (i32.const 2)))))
+  (func (export "t_bits") (result i32)
+    (i32.add (i8x16.bitmask (i8x16.narrow_i16x8_s (v128.load (i32.const 0)) (v128.load (i32.const 16))))
+      (v128.any_true (v128.bitselect (v128.load (i32.const 0)) (v128.not (v128.load (i32.const 0))) (v128.const i32x4 0 -1 0 -1))))))
