@@ -40,6 +40,19 @@ typedef struct strait_jvm_options {
 STRAIT_API int strait_jvm_start(const strait_jvm_options *opts, char *err, size_t errlen);
 
 /*
+ * Readies rt for a Java bridge attached later: captures, from rt's own
+ * global object, the built-ins the bridge's helpers use, so that they are
+ * the engine's whatever a script replaces afterwards. Call it before the
+ * first script of rt runs; without it, a bridge attached after a script
+ * ran takes them from a fresh realm of rt's engine, whose objects (the
+ * errors its functions throw) a script can then reach, and with them that
+ * realm's Function and built-ins, none of which carry the runtime's guards
+ * (WebAssembly, which is taken out of such a realm, and the heap limit's
+ * wrappers). Needs no JVM. Inside the gate. Returns 0 or STRAIT_ENOMEM.
+ */
+STRAIT_API int strait_java_prepare(strait_runtime *rt);
+
+/*
  * Installs the Java bridge into rt (globals java, javax, Packages, Java...)
  * and binds rt's lifetime to the JNI layer's per-runtime state. Inside the
  * gate, on a thread attached to the JVM.

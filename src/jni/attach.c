@@ -144,6 +144,12 @@ int strait__java_attach_policy(JNIEnv *env, strait_runtime *rt, jobject policy, 
   return rc;
 }
 
+/* Captures rt's built-ins for a bridge attached later (see
+ * include/strait_jvm.h). */
+int strait_java_prepare(strait_runtime *rt) {
+  return strait__jrt_prepared(rt) ? 0 : STRAIT_ENOMEM;
+}
+
 /* The bridge with every class and member (HostPolicy.all()); see
  * include/strait_jvm.h. */
 int strait_java_attach(strait_runtime *rt, JSValueRef *exception) {

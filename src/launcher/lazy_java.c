@@ -165,6 +165,7 @@ int launch_java_lazy(strait_runtime *rt, launch_java *j, JSValueRef *exc) {
  * globals (all access), else nothing. Worker's thread, inside its gate. */
 static int worker_init(void *ud, strait_runtime *rt, JSValueRef *exc) {
   launch_java *j = ud;
+  if (strait_java_prepare(rt) != 0) return STRAIT_ENOMEM;   /* before its script */
   if (launch_java_started(j)) return strait_java_attach_policy(rt, j->policy, exc);
   if (j->policy->host_access == STRAIT_HOST_ALL) return launch_java_lazy(rt, j, exc);
   return 0;

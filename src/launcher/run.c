@@ -316,6 +316,9 @@ int launch_run(const launch_args *a) {
   launch_sigint_target(rt);
   launch_backstop_start(rt, a->time_limit_us);
   strait_enter(rt);
+  /* the bridge, attached on the first use of Java after the script began,
+   * takes the built-ins captured now */
+  strait_java_prepare(rt);
   /* Under all access the globals are lazy (the JVM starts on first use);
    * under a narrower policy there are no globals to be lazy about (or only
    * those a policy allows, which need the JVM anyway): attach now if the

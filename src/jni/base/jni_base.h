@@ -255,6 +255,10 @@ typedef struct strait__jrt {
  * use. NULL only when out of memory. Inside the gate.
  */
 strait__jrt *strait__jrt_of(strait_runtime *rt);
+/* The JNI state of rt, created with the built-ins of rt's own realm (for a
+ * runtime whose scripts have not run yet: a launcher's, a worker's;
+ * strait_java_prepare). NULL only when out of memory. Inside the gate. */
+strait__jrt *strait__jrt_prepared(strait_runtime *rt);
 
 /* Binds a new jrt (made by JsRuntime.create()) to its runtime rt: rt's
  * embedder state from now on, freed by rt's teardown. Inside the gate. */

@@ -50,7 +50,16 @@ static void capture(strait__jrt *jrt, bool fresh_realm) {
     jrt->ab_detached = fn_of(src, jrt->intrinsics, "detached");
     jrt->reflect_set = fn_of(src, jrt->intrinsics, "set");
   }
-  if (realm) JSGlobalContextRelease(realm);
+  if (realm) {
+    /* the realm's objects can reach a script (an error one of its
+     * functions throws, and through its constructor the realm's Function):
+     * it keeps no WebAssembly, which would compile modules unmetered and
+     * so unstoppable (src/core/wasm_meter.c) */
+    JSStringRef del = JSStringCreateWithUTF8CString("delete globalThis.WebAssembly");
+    JSEvaluateScript(realm, del, NULL, NULL, 1, NULL);
+    JSStringRelease(del);
+    JSGlobalContextRelease(realm);
+  }
 }
 
 void strait__jrt_capture(strait__jrt *jrt) { capture(jrt, false); }
@@ -87,6 +96,18 @@ void strait__jrt_bind(strait__jrt *jrt, strait_runtime *rt) {
   jrt->rt = rt;
   if (jrt->embedded) atomic_fetch_add_explicit(&live_embedded, 1, memory_order_relaxed);
   strait_runtime_set_embedder(rt, jrt, jrt_teardown);
+}
+
+/* The JNI state of rt with the built-ins of its own realm (see
+ * base/jni_base.h). Inside the gate, before rt's first script. */
+strait__jrt *strait__jrt_prepared(strait_runtime *rt) {
+  strait__jrt *jrt = strait_runtime_embedder(rt);
+  if (jrt) return jrt;
+  jrt = calloc(1, sizeof *jrt);
+  if (!jrt) return NULL;
+  strait__jrt_bind(jrt, rt);
+  capture(jrt, false);
+  return jrt;
 }
 
 /* The JNI state of rt, created on first use (see base/jni_base.h). Inside

@@ -61,7 +61,9 @@ static int worker_init(void *ud, strait_runtime *worker, JSValueRef *exception) 
     (*env)->ExceptionClear(env);
     return STRAIT_ENOMEM;
   }
-  int rc = strait__java_attach_policy(env, worker, (jobject)ud, exception);
+  /* the worker's script has not run: its own realm's built-ins */
+  int rc = strait__jrt_prepared(worker) ? 0 : STRAIT_ENOMEM;
+  if (rc == 0) rc = strait__java_attach_policy(env, worker, (jobject)ud, exception);
   if ((*env)->ExceptionCheck(env)) {
     (*env)->ExceptionClear(env);
     if (rc == 0) rc = STRAIT_EJAVA;
