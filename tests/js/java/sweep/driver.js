@@ -138,10 +138,13 @@ function classify(run, m, label, explicit, pos, fn, mustReject) {
     }
     if (e instanceof Unresolved) return run.fail('unresolved', what, e.message);
     // the JS value's own error (a revoked Proxy read through its live
-    // JsObject view by Java), thrown by the runtime's captured intrinsics:
-    // an Error of their realm, passed on unchanged
-    if (e !== null && typeof e === 'object' && !(e instanceof Error) &&
-        Object.prototype.toString.call(e) === '[object Error]') { run.n.propagated++; return; }
+    // JsObject view by Java), thrown by the runtime's captured intrinsics
+    // (of the script's own realm: strait_java_prepare) and passed on
+    // unchanged
+    if (e instanceof TypeError && String(e.message).startsWith('Proxy has already been revoked')) {
+      run.n.propagated++;
+      return;
+    }
     if (e instanceof TypeError || e instanceof RangeError) {
       const msg = String(e.message);
       if (explicit && /has no (static )?method /.test(msg)) return run.fail('unresolved', what, msg);
